@@ -1,0 +1,50 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// One place for the settings every Swift target shares (the swift-log habit):
+// Swift 6 language mode (complete concurrency checking) and explicit `any`.
+let sharedSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Parley",
+    products: [
+        .executable(name: "parley", targets: ["parley"]),
+        .executable(name: "parley-bench", targets: ["parley-bench"]),
+        .library(name: "ParleyCore", targets: ["ParleyCore"]),
+        .library(name: "ParleyBots", targets: ["ParleyBots"]),
+    ],
+    targets: [
+        // MARK: - C libraries from Debian's -dev packages
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
+
+        // MARK: - Foundations (know nothing of IM or bots)
+        .target(name: "YAMLCoding", dependencies: ["CYAML"]),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        .target(name: "ParleyRegex", dependencies: ["CPCRE2"]),
+
+        // MARK: - The core SDK and its transports
+        .target(name: "ParleyCore", dependencies: ["SQLiteStore"]),
+        .target(name: "ParleyHub", dependencies: ["ParleyCore", "SQLiteStore"]),
+        .target(name: "ParleyMatrix", dependencies: ["ParleyCore", "SQLiteStore"]),
+
+        // MARK: - Bots, flow tests, the CLI
+        .target(name: "ParleyBots", dependencies: ["ParleyCore", "YAMLCoding", "SQLiteStore", "ParleyRegex"]),
+        .target(name: "ParleyFlowTest", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex"]),
+        .target(name: "ParleyCLI", dependencies: ["ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding"]),
+        .executableTarget(name: "parley", dependencies: ["ParleyCLI"]),
+        .executableTarget(name: "parley-bench", dependencies: ["YAMLCoding", "ParleyCore", "ParleyHub", "ParleyBots", "ParleyFlowTest", "ParleyCLI", "CYAML"]),
+
+        // MARK: - Tests
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
+        .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub"]),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + sharedSettings
+}

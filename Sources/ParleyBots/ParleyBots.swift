@@ -1,0 +1,2 @@
+/// The ParleyBots module. See ARCHITECTURE.md for what it owns.
+public enum ParleyBotsModule {}

@@ -1,0 +1,2 @@
+/// The ParleyFlowTest module. See ARCHITECTURE.md for what it owns.
+public enum ParleyFlowTestModule {}

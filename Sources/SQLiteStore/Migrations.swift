@@ -1,0 +1,35 @@
+/// Versioned schema migrations, kept in SQLite's `user_version`.
+///
+/// Each module that owns tables lists its migrations in order; index 0 brings version 0 to 1.
+/// Migrations already applied are skipped, so opening an existing database is cheap, and a
+/// database written by a newer Parley is refused instead of being damaged.
+public struct Migrations: Sendable {
+    /// A name for error messages ("hub", "outbox", …).
+    public let name: String
+    public let steps: [String]
+
+    public init(name: String, steps: [String]) {
+        self.name = name
+        self.steps = steps
+    }
+
+    /// Applies the steps not yet applied, each in its own transaction.
+    ///
+    /// Several modules may share one database file; each keeps its own version in a
+    /// `parley_migrations` table rather than in the single `user_version`.
+    public func apply(to connection: Connection) throws {
+        try connection.execute("CREATE TABLE IF NOT EXISTS parley_migrations (name TEXT PRIMARY KEY, version INTEGER NOT NULL)")
+        let current = try connection.scalar("SELECT version FROM parley_migrations WHERE name = ?", [.text(name)])?.int ?? 0
+        guard current <= steps.count else {
+            throw SQLiteError(code: 1, message: "database schema '\(name)' is at version \(current), newer than this Parley (\(steps.count))")
+        }
+        for version in current..<steps.count {
+            try connection.transaction {
+                try connection.execute(steps[version])
+                try connection.run(
+                    "INSERT INTO parley_migrations (name, version) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET version = excluded.version",
+                    [.text(name), .integer(Int64(version + 1))])
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+internal import CSQLite
+import Foundation
+
+/// A prepared statement. Owned by one `Connection`; finalized in `deinit`.
+/// Not `Sendable`: use it only inside the connection's owner.
+public final class Statement {
+    private let handle: OpaquePointer
+    private unowned let connection: Connection
+    public let sql: String
+
+    init(connection: Connection, sql: String) throws {
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(connection.handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw connection.error(code: code, sql: sql)
+        }
+        self.handle = statement
+        self.connection = connection
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Binds `values` to the parameters `?1…?n`, after resetting the statement.
+    public func bind(_ values: [SQLiteValue]) throws {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null: code = sqlite3_bind_null(handle, index)
+            case .integer(let int): code = sqlite3_bind_int64(handle, index, int)
+            case .real(let double): code = sqlite3_bind_double(handle, index, double)
+            case .text(let text):
+                var text = text
+                code = text.withUTF8 { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) {
+                        parley_sqlite3_bind_text_transient(handle, index, $0.baseAddress, Int32($0.count))
+                    }
+                }
+            case .blob(let data):
+                code = data.withUnsafeBytes { parley_sqlite3_bind_blob_transient(handle, index, $0.baseAddress, Int32($0.count)) }
+            }
+            guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }
+        }
+    }
+
+    /// Runs the statement to completion (for INSERT / UPDATE / DELETE / DDL).
+    public func run(_ values: [SQLiteValue] = []) throws {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    /// Runs the statement and calls `row` for every result row.
+    public func query(_ values: [SQLiteValue] = [], _ row: (Row) throws -> Void) throws {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() { try row(Row(handle: handle)) }
+    }
+
+    /// All result rows as arrays of values.
+    public func rows(_ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+        var result: [[SQLiteValue]] = []
+        try query(values) { result.append($0.values) }
+        return result
+    }
+
+    private func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw connection.error(code: code, sql: sql)
+        }
+    }
+}
+
+/// One result row, valid only inside the `query` callback.
+/// Not `Sendable` and not to be stored: the statement moves on after the callback.
+public struct Row {
+    fileprivate let handle: OpaquePointer
+
+    fileprivate init(handle: OpaquePointer) { self.handle = handle }
+
+    public var count: Int { Int(sqlite3_column_count(handle)) }
+
+    public subscript(index: Int) -> SQLiteValue {
+        let column = Int32(index)
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT:
+            let bytes = sqlite3_column_text(handle, column)
+            let length = Int(sqlite3_column_bytes(handle, column))
+            guard let bytes else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self))
+        case SQLITE_BLOB:
+            let length = Int(sqlite3_column_bytes(handle, column))
+            guard let bytes = sqlite3_column_blob(handle, column), length > 0 else { return .blob(Data()) }
+            return .blob(Data(bytes: bytes, count: length))
+        default: return .null
+        }
+    }
+
+    public var values: [SQLiteValue] { (0..<count).map { self[$0] } }
+}

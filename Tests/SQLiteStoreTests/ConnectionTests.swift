@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import SQLiteStore
+
+@Suite struct ConnectionTests {
+    @Test func roundTripsEveryStorageClass() throws {
+        let db = try Connection(path: ":memory:")
+        try db.execute("CREATE TABLE t (a, b, c, d, e)")
+        let values: [SQLiteValue] = [.null, .integer(-42), .real(1.5), .text("héllo 👋"), .blob(Data([0, 1, 255]))]
+        try db.run("INSERT INTO t VALUES (?, ?, ?, ?, ?)", values)
+        #expect(try db.rows("SELECT * FROM t") == [values])
+    }
+
+    @Test func transactionRollsBackWhenBodyThrows() throws {
+        let db = try Connection(path: ":memory:")
+        try db.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try db.transaction {
+                try db.run("INSERT INTO t VALUES (1)")
+                throw Boom()
+            }
+        }
+        #expect(try db.scalar("SELECT count(*) FROM t") == .integer(0))
+    }
+
+    @Test func constraintViolationIsReportedWithTheSQL() throws {
+        let db = try Connection(path: ":memory:")
+        try db.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
+        try db.run("INSERT INTO t VALUES (1)")
+        do {
+            try db.run("INSERT INTO t VALUES (1)")
+            Issue.record("expected a constraint violation")
+        } catch let error as SQLiteError {
+            #expect(error.isConstraintViolation)
+            #expect(error.sql == "INSERT INTO t VALUES (1)")
+        }
+    }
+
+    @Test func migrationsApplyOnceAndPersistInAFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("parley-\(UUID()).db").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let migrations = Migrations(name: "test", steps: ["CREATE TABLE a (x)", "CREATE TABLE b (y)"])
+        do {
+            let db = try Connection(path: path)
+            try migrations.apply(to: db)
+            try db.run("INSERT INTO a VALUES (1)")
+        }
+        let db = try Connection(path: path)
+        try migrations.apply(to: db)  // already applied: must not fail on CREATE TABLE
+        #expect(try db.scalar("SELECT count(*) FROM a") == .integer(1))
+        #expect(try db.scalar("PRAGMA journal_mode") == .text("wal"))
+        let newer = Migrations(name: "test", steps: ["CREATE TABLE a (x)"])
+        #expect(throws: SQLiteError.self) { try newer.apply(to: db) }
+    }
+}
