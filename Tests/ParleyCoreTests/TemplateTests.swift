@@ -1,0 +1,26 @@
+import Testing
+import ParleyCore
+
+@Suite struct TemplateTests {
+    @Test func rendersPathsAndKeepsLiterals() throws {
+        let template = try Template("Hi {{user.name}}, order {{ vars.order_id }}!")
+        #expect(template.variables == ["user.name", "vars.order_id"])
+        #expect(template.render(["user.name": "Alice", "vars.order_id": "123456"]) == "Hi Alice, order 123456!")
+    }
+
+    @Test func valuesAreNeverReparsed() throws {
+        let template = try Template("You said: {{message.text}}")
+        #expect(template.render(["message.text": "{{bot.secret}}"]) == "You said: {{bot.secret}}")
+    }
+
+    @Test func unknownPathsRenderEmpty() throws {
+        #expect(try Template("[{{x}}]").render([:]) == "[]")
+        #expect(try Template("plain").isConstant)
+    }
+
+    @Test(arguments: [("a {{b", "unclosed '{{'", 2), ("{{}}", "invalid placeholder '{{}}': expected a dotted name like user.name", 0),
+                      ("x {{a..b}}", "invalid placeholder '{{a..b}}': expected a dotted name like user.name", 2)])
+    func malformedTemplatesReportTheOffset(source: String, message: String, offset: Int) {
+        #expect(throws: TemplateError(message: message, offset: offset)) { try Template(source) }
+    }
+}
