@@ -43,6 +43,10 @@ final class DecodingContext {
             case .failure(let failure as CallFailure) where failure.frame == ObjectIdentifier(frame) && !substitutes.contains(failure.site):
                 kept += failure.errors
                 substitutes.insert(failure.site)
+            case .failure where !kept.isEmpty:
+                // Thrown by an attempt running on stand-ins: most likely caused by a stand-in
+                // (a validating init seeing ""), so only the errors already found count.
+                throw ValueFailure(errors: kept)
             case .failure(let error):
                 if let problem = enumProblem(T.self, error: error, decoder: decoder) {
                     throw ValueFailure(errors: kept + [problem])
