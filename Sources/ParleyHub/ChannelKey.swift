@@ -8,6 +8,12 @@ struct ChannelKey: Hashable, Sendable {
     let first: String
     let second: String
 
+    init(kind: Channel.Kind, first: String, second: String) {
+        self.kind = kind
+        self.first = first
+        self.second = second
+    }
+
     /// The person channel of `a` and `b` (order does not matter).
     static func person(_ a: String, _ b: String) -> ChannelKey {
         a <= b ? ChannelKey(kind: .person, first: a, second: b) : ChannelKey(kind: .person, first: b, second: a)
@@ -15,6 +21,11 @@ struct ChannelKey: Hashable, Sendable {
 
     static func group(_ id: String) -> ChannelKey {
         ChannelKey(kind: .group, first: id, second: "")
+    }
+
+    /// The key of `channel` as `user` names it (person channels are named by the other user).
+    init(_ channel: Channel, seenBy user: String) {
+        self = channel.kind == .person ? .person(user, channel.id) : ChannelKey(kind: channel.kind, first: channel.id, second: "")
     }
 
     /// The channel as `user` names it: for a person channel, the other user.

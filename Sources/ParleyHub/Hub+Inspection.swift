@@ -7,7 +7,7 @@ extension Hub {
     /// oldest first. Unknown channels have none.
     public func messages(in channel: Channel, seenBy user: String) throws -> [Envelope] {
         let found: (index: Int, key: ChannelKey, messages: [HubMessage])? = state.withLock { state in
-            let key: ChannelKey = channel.kind == .person ? .person(user, channel.id) : .group(channel.id)
+            let key = ChannelKey(channel, seenBy: user)
             guard let index = state.channelIndex[key] else { return nil }
             return (index, key, state.channels[index].messages)
         }
@@ -29,7 +29,7 @@ extension Hub {
     /// The last sequence number handed out in `channel` as `user` names it (0 if none).
     public func lastSeq(in channel: Channel, seenBy user: String) -> Int64 {
         state.withLock { state in
-            let key: ChannelKey = channel.kind == .person ? .person(user, channel.id) : .group(channel.id)
+            let key = ChannelKey(channel, seenBy: user)
             return state.channelIndex[key].map { state.channels[$0].seq } ?? 0
         }
     }
@@ -37,7 +37,7 @@ extension Hub {
     /// The delivery cursor of `user` in `channel`: the last seq it was given.
     public func cursor(of user: String, in channel: Channel) -> Int64? {
         state.withLock { state in
-            let key: ChannelKey = channel.kind == .person ? .person(user, channel.id) : .group(channel.id)
+            let key = ChannelKey(channel, seenBy: user)
             return state.channelIndex[key].flatMap { state.channels[$0].members[user] }
         }
     }
