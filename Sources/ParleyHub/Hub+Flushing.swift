@@ -1,17 +1,21 @@
 import ParleyCore
 
 extension Hub {
-    /// Starts the group-commit loop (one at a time; `HubState.flushing` says one runs).
+    /// Runs the group-commit loop. The send that finds no flush running commits inline
+    /// (no task hop for the common lone send) for a few rounds, then hands the rest to a
+    /// task so its own caller is not held up by others' messages.
     func startFlushing() {
-        Task.detached { [self] in flush() }
+        guard flush(rounds: 4) else { return }
+        Task.detached { [self] in _ = flush(rounds: .max) }
     }
 
     /// Writes what is pending in one transaction, then delivers and answers the senders;
-    /// repeats while sends arrived meanwhile. Sends that queue up during a COMMIT share
-    /// the next one, so the commit rate, not the send rate, bounds throughput.
-    private func flush() {
-        guard let database else { return }
-        while true {
+    /// repeats while sends arrived meanwhile, at most `rounds` times. Sends that queue up
+    /// during a COMMIT share the next one, so the commit rate, not the send rate, bounds
+    /// throughput. Returns true if the loop is still owned (work may remain).
+    private func flush(rounds: Int) -> Bool {
+        guard let database else { return false }
+        for _ in 0..<rounds {
             let batch = state.withLock { state -> HubState.Batch? in
                 guard !state.pending.isEmpty else {
                     state.flushing = false
@@ -19,11 +23,12 @@ extension Hub {
                 }
                 return state.takeBatch()
             }
-            guard let batch else { return }
+            guard let batch else { return false }
             let result = Result { try database.write(batch) }.mapError(Hub.storageError)
             let answers = state.withLock { $0.finishCommit(batch, result: result) }
             for (waiter, answer) in answers { waiter.resume(with: answer) }
         }
+        return true
     }
 }
 

@@ -1,12 +1,14 @@
 import Foundation
 import ParleyCore
+import Synchronization
 
 extension Hub {
     /// Handles a send of `transport`: faults, validation, idempotency, rate limit, storage,
     /// delivery. Persistent hubs answer after the group commit that makes it durable.
     func send(_ outgoing: OutgoingEnvelope, via transport: HubTransport) async throws -> SendReceipt {
         try Self.checkSize(of: outgoing, limit: transport.payloadLimit)
-        if let delay = state.withLock({ $0.faults.delay }) {
+        // The flag spares every send a second trip through the lock when no delay is set.
+        if delaying.load(ordering: .acquiring), let delay = state.withLock({ $0.faults.delay }) {
             try await hold(transport: transport.id, for: delay)
         }
         let now = clock.now()

@@ -7,6 +7,8 @@ import Synchronization
 /// consumes its stream) in memory and in SQLite, and memory per idle conversation.
 func benchHub() async throws {
     let count = 300_000
+    let alone = try await hubSendOnly(messages: count)
+    print("hub memory send only (receiver offline; the hub's own cost): \(Int(alone)) msg/s")
     let memory = try await hubThroughput(path: ":memory:", messages: count, inFlight: 1)
     print("hub memory send→receive, 1 in flight: \(Int(memory)) msg/s")
     let memoryWindow = try await hubThroughput(path: ":memory:", messages: count, inFlight: 64)
@@ -72,6 +74,20 @@ private func hubThroughput(path: String, messages: Int, inFlight: Int) async thr
     try hub.close()
     guard received == messages else { throw ParleyError(.serverError, "receiver got \(received) of \(messages)") }
     return Double(messages) / elapsed.timeInterval
+}
+
+/// Messages/s of one sender while nobody is online: the hub's own cost per message,
+/// without waking a receiver.
+private func hubSendOnly(messages: Int) async throws -> Double {
+    let hub = try Hub()
+    try hub.addUser(Profile(id: "sender"))
+    try hub.addUser(Profile(id: "receiver"))
+    let sender = try hub.connect(user: "sender")
+    let payload: JSONValue = ["type": 1, "text": "hello, this is a benchmark message"]
+    let outgoing = (0..<messages).map { _ in OutgoingEnvelope(channel: .person("receiver"), payload: payload) }
+    let start = ContinuousClock.now
+    for message in outgoing { _ = try await sender.send(message) }
+    return Double(messages) / (ContinuousClock.now - start).timeInterval
 }
 
 /// Resident memory added by `conversations` person channels with one message each,
