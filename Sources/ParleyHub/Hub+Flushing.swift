@@ -38,8 +38,9 @@ extension HubState {
         var writes: [PendingWrite]
         /// Channels created since the last commit: number, key, members.
         var newChannels: [(index: Int, key: ChannelKey, members: [String])]
-        /// The highest seq per channel in this batch, written to the channel rows.
-        var seqs: [Int: Int64]
+        /// Channels whose highest seq in this batch belongs to a noPersist message, with
+        /// that seq: the only seqs the message rows themselves do not record.
+        var unstoredSeqs: [Int: Int64]
     }
 
     mutating func takeBatch() -> Batch {
@@ -47,9 +48,10 @@ extension HubState {
         swap(&writes, &pending)
         let created = channelsToSave.map { (index: $0, key: channels[$0].key, members: Array(channels[$0].members.keys)) }
         channelsToSave.removeAll()
-        var seqs: [Int: Int64] = [:]
-        for write in writes { seqs[write.channel] = max(seqs[write.channel] ?? 0, write.message.seq) }
-        return Batch(writes: writes, newChannels: created, seqs: seqs)
+        var last: [Int: HubMessage] = [:]
+        for write in writes where write.message.seq > last[write.channel]?.seq ?? 0 { last[write.channel] = write.message }
+        let unstored = last.filter { $0.value.flags.contains(.noPersist) }.mapValues(\.seq)
+        return Batch(writes: writes, newChannels: created, unstoredSeqs: unstored)
     }
 
     /// After the transaction: on success, delivers in seq order and answers with receipts;
