@@ -26,7 +26,7 @@ extension Hub {
             guard let batch else { return false }
             let result = Result { try database.write(batch) }.mapError(Hub.storageError)
             let answers = state.withLock { $0.finishCommit(batch, result: result) }
-            for (waiter, answer) in answers { waiter.resume(with: answer) }
+            for (waiter, answer) in answers { waiter.resume(answer) }
         }
         return true
     }
@@ -56,8 +56,8 @@ extension HubState {
 
     /// After the transaction: on success, delivers in seq order and answers with receipts;
     /// on failure, forgets the messages (so a resend stores them) and answers with the error.
-    mutating func finishCommit(_ batch: Batch, result: Result<Void, ParleyError>) -> [(CheckedContinuation<SendReceipt, any Error>, Result<SendReceipt, any Error>)] {
-        var answers: [(CheckedContinuation<SendReceipt, any Error>, Result<SendReceipt, any Error>)] = []
+    mutating func finishCommit(_ batch: Batch, result: Result<Void, ParleyError>) -> [(SendWaiter, Result<SendReceipt, ParleyError>)] {
+        var answers: [(SendWaiter, Result<SendReceipt, ParleyError>)] = []
         for write in batch.writes {
             let message = write.message
             var waiters = write.waiters

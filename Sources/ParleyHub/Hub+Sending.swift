@@ -17,9 +17,9 @@ extension Hub {
             return try Self.answer(outcome, user: transport.userID)
         }
         return try await withCheckedThrowingContinuation { waiter in
-            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: now, waiter: waiter) }
+            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: now, waiter: .single(waiter)) }
             switch outcome {
-            case .pending(let startFlush):
+            case .pending(let startFlush, _):
                 if startFlush { startFlushing() }
             default:
                 waiter.resume(with: Result { try Self.answer(outcome, user: transport.userID) })
@@ -28,7 +28,7 @@ extension Hub {
     }
 
     /// The receipt of a finished send, or its error.
-    private static func answer(_ outcome: HubState.SendOutcome, user: String) throws -> SendReceipt {
+    static func answer(_ outcome: HubState.SendOutcome, user: String) throws -> SendReceipt {
         switch outcome {
         case .done(let receipt, let losesAck):
             if losesAck {
@@ -55,7 +55,7 @@ extension Hub {
 
     /// Holds a send for an injected delay on the hub clock. Dropping the connection
     /// meanwhile fails it with `networkUnavailable` at once.
-    private func hold(transport: Int, for delay: Duration) async throws {
+    func hold(transport: Int, for delay: Duration) async throws {
         let clock = self.clock
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let token: Int? = state.withLock { state in
