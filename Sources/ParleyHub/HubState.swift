@@ -22,6 +22,12 @@ struct HubState: Sendable {
     struct ReceiptKey: Hashable, Sendable {
         let sender: String
         let clientMessageID: UUID
+
+        /// Hashes the random UUID only (it spreads well on its own); equality still
+        /// compares the sender. Spares hashing a string on every send.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(clientMessageID)
+        }
     }
 
     /// True when messages go to SQLite (sends are acknowledged after the COMMIT).
