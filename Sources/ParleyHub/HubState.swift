@@ -67,17 +67,20 @@ struct HubState: Sendable {
 
     // MARK: - Channels
 
-    /// The channel `user` names `channel`, creating a person channel on first use.
-    /// Returns its number and whether it was created now.
-    mutating func resolve(_ channel: Channel, for user: String) throws(ParleyError) -> (index: Int, created: Bool) {
+    /// The number of the channel `user` names `channel`, creating a person channel on first use.
+    mutating func resolve(_ channel: Channel, for user: String) throws(ParleyError) -> Int {
         switch channel.kind {
         case .person:
             guard users[channel.id] != nil else {
                 throw ParleyError(.notFound, "no such user", context: ["channel": channel.target])
             }
             let key = ChannelKey.person(user, channel.id)
-            if let index = channelIndex[key] { return (index, false) }
-            return (addChannel(ChannelState(key: key, members: [user, channel.id])), true)
+            if let index = channelIndex[key] { return index }
+            let index = addChannel(ChannelState(key: key, members: [user, channel.id]))
+            // Written by the next group commit, before or with its first message (even if
+            // this send fails, so later messages never point at an unsaved channel).
+            if persistent { channelsToSave.append(index) }
+            return index
         case .group:
             guard let index = channelIndex[.group(channel.id)] else {
                 throw ParleyError(.notFound, "no such group", context: ["channel": channel.target])
@@ -85,7 +88,7 @@ struct HubState: Sendable {
             guard channels[index].members[user] != nil else {
                 throw ParleyError(.permissionDenied, "not a member of the group", context: ["channel": channel.target, "user": user])
             }
-            return (index, false)
+            return index
         case .local:
             throw ParleyError(.invalidArgument, "local channels exist only on the client", context: ["channel": channel.target])
         }
@@ -98,6 +101,13 @@ struct HubState: Sendable {
         channelIndex[state.key] = index
         for member in state.members.keys { userChannels[member, default: []].append(index) }
         return index
+    }
+
+    /// Fails with `networkUnavailable` while the hub has dropped `transport`'s connection.
+    func requireConnected(_ transport: Int, user: String) throws(ParleyError) {
+        guard !dropped.contains(transport) else {
+            throw ParleyError(.networkUnavailable, "connection dropped", context: ["user": user])
+        }
     }
 
     // MARK: - Delivery

@@ -45,17 +45,20 @@ public final class HubTransport: Transport {
     }
 
     public func history(of channel: Channel, after seq: Int64, limit: Int) async throws -> [Envelope] {
-        try hub.history(of: channel, for: userID, after: seq, limit: limit)
+        try hub.history(of: channel, via: self, after: seq, limit: limit)
     }
 
     public func profiles(of userIDs: [String]) async throws -> [Profile] {
         guard userIDs.count <= 100 else {
             throw ParleyError(.invalidArgument, "at most 100 profiles per request", context: ["count": String(userIDs.count)])
         }
-        return hub.state.withLock { state in userIDs.compactMap { state.users[$0] } }
+        return try hub.state.withLock { state throws(ParleyError) in
+            try state.requireConnected(id, user: userID)
+            return userIDs.compactMap { state.users[$0] }
+        }
     }
 
     public func members(of channel: Channel) async throws -> [String] {
-        try hub.members(of: channel, for: userID)
+        try hub.members(of: channel, via: self)
     }
 }
