@@ -19,7 +19,9 @@ public struct HubConfiguration: Sendable, Hashable {
 
 /// A token bucket: `messagesPerSecond` sustained, `burst` at once.
 public struct HubRateLimit: Sendable, Hashable {
+    /// Sustained rate: tokens added per second.
     public var messagesPerSecond: Double
+    /// Bucket size: messages that may go at once after a quiet period.
     public var burst: Int
 
     /// Creates a limit; `burst` is at least 1.
