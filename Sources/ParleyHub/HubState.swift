@@ -113,25 +113,36 @@ struct HubState: Sendable {
     // MARK: - Delivery
 
     /// Hands a committed message to the online members allowed to see it and moves their
-    /// cursors. Offline members keep their cursor and get it on catch-up.
+    /// cursors. Offline members keep their cursor and get it on catch-up. Walks whichever is
+    /// smaller: the channel's members or the users online (a big group with few online).
     mutating func deliver(_ message: HubMessage, in index: Int, from transport: Int) {
-        let key = channels[index].key
-        // Walk by index and write cursors through `values`, so the member dictionary is
-        // updated in place rather than copied for every message.
-        var position = channels[index].members.startIndex
-        while position != channels[index].members.endIndex {
-            let (member, cursor) = channels[index].members[position]
-            if cursor < message.seq, let streams = subscribers[member], !streams.isEmpty {
-                var delivered = true
-                if message.isVisible(to: member) {
-                    let event = TransportEvent.message(message.envelope(channelNumber: index, key: key, viewer: member))
-                    delivered = yield(event, to: member, excluding: transport)
+        if channels[index].members.count <= subscribers.count {
+            // Walk by index and write cursors through `values`, so the member dictionary is
+            // updated in place rather than copied for every message.
+            var position = channels[index].members.startIndex
+            while position != channels[index].members.endIndex {
+                let (member, cursor) = channels[index].members[position]
+                if cursor < message.seq, offer(message, in: index, to: member, from: transport) {
+                    channels[index].members.values[position] = message.seq
                 }
-                if delivered { channels[index].members.values[position] = message.seq }
+                channels[index].members.formIndex(after: &position)
             }
-            channels[index].members.formIndex(after: &position)
+        } else {
+            for user in Array(subscribers.keys) {
+                guard let cursor = channels[index].members[user], cursor < message.seq else { continue }
+                if offer(message, in: index, to: user, from: transport) { channels[index].members[user] = message.seq }
+            }
         }
         if channels[index].committedSeq < message.seq { channels[index].committedSeq = message.seq }
+    }
+
+    /// Yields `message` to an online `member` if it may see it. True when the member's
+    /// cursor may move past it (given, or not for this member to see).
+    private mutating func offer(_ message: HubMessage, in index: Int, to member: String, from transport: Int) -> Bool {
+        guard let streams = subscribers[member], !streams.isEmpty else { return false }
+        guard message.isVisible(to: member) else { return true }
+        let event = TransportEvent.message(message.envelope(channelNumber: index, key: channels[index].key, viewer: member))
+        return yield(event, to: member, excluding: transport)
     }
 
     /// Yields `event` to the streams of `user` (but not the one of `transport`).
