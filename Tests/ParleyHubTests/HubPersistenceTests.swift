@@ -107,6 +107,20 @@ import Testing
         #expect(bob.messages.map(\.text) == ["fine"])
     }
 
+    @Test func damagedRowIsAnErrorNotACrash() async throws {
+        let fixture = try HubFixture(.sqlite)
+        let alice = try fixture.hub.connect(user: "alice")
+        _ = try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("fine")))
+        try Connection(path: fixture.path).execute("UPDATE hub_messages SET payload = '{not json'")
+        let error = await #expect(throws: ParleyError.self) { try await alice.history(of: .person("bob"), after: 0, limit: 10) }
+        #expect(error?.code == .storage)
+        #expect(error?.context == ["seq": "1", "column": "payload"])
+        try Connection(path: fixture.path).execute("UPDATE hub_messages SET client_id = x'00'")
+        let damaged = await #expect(throws: ParleyError.self) { try await alice.history(of: .person("bob"), after: 0, limit: 10) }
+        #expect(damaged?.code == .storage)
+        #expect(damaged?.context["seq"] == "1")
+    }
+
     @Test func unreadableDatabaseIsAStorageError() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-hub-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
