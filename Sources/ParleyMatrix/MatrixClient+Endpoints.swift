@@ -116,9 +116,10 @@ extension MatrixClient {
         try await request("PUT", Self.clientPath("rooms", room, "state", type, key), body: content)
     }
 
-    /// `GET /rooms/{roomId}/relations/{eventId}/{relType}/{eventType}` (first page, up to 100).
+    /// `GET /v1/rooms/{roomId}/relations/{eventId}/{relType}/{eventType}` (first page, up to 100).
     public func relations(room: String, eventID: String, relType: String, eventType: String) async throws -> [JSONValue] {
-        let answer = try await request("GET", Self.clientPath("rooms", room, "relations", eventID, relType, eventType),
+        let path = Self.clientPath(version: "v1", ["rooms", room, "relations", eventID, relType, eventType])
+        let answer = try await request("GET", path,
                                        query: [("limit", "100")])
         return answer["chunk"]?.arrayValue ?? []
     }

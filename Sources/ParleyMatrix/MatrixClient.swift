@@ -32,7 +32,12 @@ public struct MatrixClient: Sendable {
     /// A path under `/_matrix/client/v3/` with every component percent-encoded
     /// (room ids, event ids and aliases contain `!`, `$`, `#` and `:`).
     public static func clientPath(_ components: String...) -> String {
-        "/_matrix/client/v3/" + components.map(encode).joined(separator: "/")
+        clientPath(version: "v3", components)
+    }
+
+    /// A path under `/_matrix/client/{version}/` (some endpoints, like relations, exist only as v1).
+    public static func clientPath(version: String, _ components: [String]) -> String {
+        "/_matrix/client/\(version)/" + components.map(encode).joined(separator: "/")
     }
 
     /// Percent-encodes one path component or query value (only RFC 3986 unreserved characters stay).

@@ -31,7 +31,9 @@ extension MatrixTransport {
                                 sender: userID, timestamp: config.clock.now(), payload: message.payload,
                                 replyTo: message.replyTo)
         let seq = try await store.recordMessage(envelope, room: room, replyTo: message.replyTo?.messageID)
-        return SendReceipt(messageID: eventID, seq: seq, timestamp: envelope.timestamp)
+        // Read back, so a resend returns exactly the same receipt (time as stored).
+        return try await store.receipt(clientMessageID: message.clientMessageID, sender: userID)
+            ?? SendReceipt(messageID: eventID, seq: seq, timestamp: envelope.timestamp)
     }
 
     /// Adds (`m.reaction` annotation; a duplicate counts as done) or removes (redacts our
