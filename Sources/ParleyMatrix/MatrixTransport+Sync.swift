@@ -34,7 +34,14 @@ extension MatrixTransport {
     /// position (a fresh start) old messages are marked seen instead of delivered.
     func syncOnce(timeout: Duration) async throws {
         let since = try await store.session(userID: userID).since
-        let response = try await client.sync(filterID: filterID, since: since, timeout: timeout, margin: config.syncMargin)
+        // Synapse answers a repeated /sync request (same device, since, filter) from a cache for
+        // two minutes. A fresh start of the same device within that time would get the stale
+        // answer and later deliver everything since then as new; a one-off inline filter
+        // (same meaning, new text) makes the fresh start's request unique.
+        let filter = since == nil
+            ? SyncFilter.make(timelineLimit: config.timelineLimit, uniqueMarker: UUID().uuidString).jsonString()
+            : filterID
+        let response = try await client.sync(filterID: filter, since: since, timeout: timeout, margin: config.syncMargin)
         try Task.checkCancellation()
         guard let next = response["next_batch"]?.stringValue else {
             throw ParleyError(.serverError, "sync answer lacks next_batch")
