@@ -33,7 +33,7 @@ actor Inbox {
     var texts: [String] { messages.compactMap { $0.payload["text"]?.stringValue } }
 
     /// Waits until `predicate` holds for the events so far; false after `timeout`.
-    func wait(timeout: Duration = .seconds(30), until predicate: @escaping @Sendable ([TransportEvent]) -> Bool) async -> Bool {
+    func wait(timeout: Duration = .seconds(60), until predicate: @escaping @Sendable ([TransportEvent]) -> Bool) async -> Bool {
         if predicate(events) { return true }
         if finished { return false }
         let id = UUID()
@@ -47,7 +47,7 @@ actor Inbox {
     }
 
     /// Waits until a message with `text` arrived.
-    func waitForText(_ text: String, timeout: Duration = .seconds(30)) async -> Bool {
+    func waitForText(_ text: String, timeout: Duration = .seconds(60)) async -> Bool {
         await wait(timeout: timeout) { events in
             events.contains { if case .message(let envelope) = $0 { return envelope.payload["text"]?.stringValue == text }; return false }
         }

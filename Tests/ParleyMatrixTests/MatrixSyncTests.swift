@@ -20,7 +20,7 @@ import Testing
         let inbox = Inbox.start(try await bot.connect())
         defer { Task { await bot.disconnect() } }
         try await TestHomeserver.say(alice, "marker", in: room)
-        #expect(await inbox.waitForText("marker", timeout: .seconds(60)))
+        #expect(await inbox.waitForText("marker", timeout: .seconds(120)))
 
         let messages = await inbox.messages
         #expect(messages.compactMap { $0.payload["text"]?.stringValue } == (0..<300).map { "burst \($0)" } + ["marker"])
@@ -32,7 +32,7 @@ import Testing
         let (bot, _, alice, room, inbox) = try await TestHomeserver.joinedBot { $0.timelineLimit = 5 }
         defer { Task { await bot.disconnect() } }
         for index in 0..<60 { try await TestHomeserver.say(alice, "live \(index)", in: room) }
-        #expect(await inbox.waitForText("live 59", timeout: .seconds(60)))
+        #expect(await inbox.waitForText("live 59", timeout: .seconds(120)))
         #expect(await inbox.texts == (0..<60).map { "live \($0)" })
     }
 
