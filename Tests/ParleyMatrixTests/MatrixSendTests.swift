@@ -99,6 +99,22 @@ import Testing
         #expect(reactions.count == 1)
     }
 
+    @Test func aliasesResolveToTheirRoom() async throws {
+        let (bot, alice, room, _) = try await joinedBot()
+        defer { Task { await bot.disconnect() } }
+        let alias = "#parley-\(UUID().uuidString.prefix(8).lowercased()):localhost"
+        try await alice.client.request("PUT", MatrixClient.clientPath("directory", "room", alias), body: ["room_id": .string(room)])
+        let receipt = try await bot.send(OutgoingEnvelope(channel: .group(alias), payload: ["type": 1, "text": "via alias"]))
+        #expect(try await bot.roomID(for: .group(alias)) == room)
+        #expect(try await alice.client.event(room: room, eventID: receipt.messageID)["content"]?["body"] == "via alias")
+        await #expect {
+            _ = try await bot.send(OutgoingEnvelope(channel: .group("#missing-\(UUID().uuidString.prefix(8).lowercased()):localhost"),
+                                                    payload: ["type": 1, "text": "lost"]))
+        } throws: { error in
+            (error as? ParleyError)?.code == .notFound
+        }
+    }
+
     @Test func oversizedMessageIsRefusedBeforeSending() async throws {
         let (bot, _, room, _) = try await joinedBot()
         defer { Task { await bot.disconnect() } }
