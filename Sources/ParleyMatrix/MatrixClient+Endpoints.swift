@@ -5,8 +5,11 @@ import ParleyCore
 extension MatrixClient {
     /// The result of a password login.
     public struct LoginResult: Sendable, Hashable {
+        /// The full user id the server logged in.
         public var userID: String
+        /// The bearer token for later requests.
         public var accessToken: String
+        /// The device the token belongs to (reuse it on the next login).
         public var deviceID: String
     }
 

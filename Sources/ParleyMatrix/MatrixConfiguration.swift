@@ -13,7 +13,9 @@ public struct MatrixConfiguration: Sendable {
 
     /// A pending invite, for the auto-join policy.
     public struct Invite: Sendable, Hashable {
+        /// The room invited to.
         public var roomID: String
+        /// Who sent the invite (empty when the server did not say).
         public var inviter: String
         /// The inviter marked the room as a direct chat.
         public var isDirect: Bool
@@ -30,6 +32,7 @@ public struct MatrixConfiguration: Sendable {
     public var homeserver: URL
     /// The full Matrix user id, e.g. `@helpdesk:localhost`.
     public var userID: String
+    /// A password or an access token.
     public var credentials: Credentials
     /// The SQLite file for the session, sync position and message record (one per account).
     public var databasePath: String
@@ -39,8 +42,9 @@ public struct MatrixConfiguration: Sendable {
     public var sendTextAsNotice = false
     /// Timeout of every request but the sync long-poll.
     public var requestTimeout: Duration = .seconds(30)
-    /// The server-side long-poll of `/sync`; the client waits this plus `syncMargin`.
+    /// The server-side long-poll of `/sync`.
     public var syncTimeout: Duration = .seconds(30)
+    /// How much longer than `syncTimeout` the client waits for a sync answer.
     public var syncMargin: Duration = .seconds(15)
     /// Events per room per sync before the server sets `limited` (the rest is backfilled).
     public var timelineLimit = 50
