@@ -23,6 +23,7 @@ actor MatrixStore {
             target_event_id TEXT NOT NULL, key TEXT NOT NULL, sender TEXT NOT NULL);
         CREATE INDEX matrix_reactions_target ON matrix_reactions(target_event_id, key, sender);
         """,
+        "CREATE INDEX matrix_seen_room ON matrix_seen(room_id)",
     ])
 
     /// Opens (creating and migrating) the database at `path`.
@@ -89,6 +90,17 @@ actor MatrixStore {
                     try db.run("INSERT OR IGNORE INTO matrix_seen (event_id, room_id) VALUES (?, ?)", [.text(id), .text(room)])
                 }
             }
+        }
+    }
+
+    /// Forgets all but the newest `keep` handled event ids of `room`. Safe for backfills: they
+    /// walk back from the newest events and stop at the first handled one, which is kept.
+    func pruneSeen(room: String, keep: Int) throws {
+        try storage {
+            try db.run("""
+                DELETE FROM matrix_seen WHERE room_id = ?1 AND rowid <=
+                    (SELECT rowid FROM matrix_seen WHERE room_id = ?1 ORDER BY rowid DESC LIMIT 1 OFFSET ?2)
+                """, [.text(room), .integer(Int64(max(0, keep)))])
         }
     }
 

@@ -78,13 +78,14 @@ extension MatrixTransport {
         }
         if fresh {
             try await store.markSeen(timeline.compactMap { $0["event_id"]?.stringValue }, room: room)
-            return
+        } else {
+            var events = timeline
+            if info["timeline"]?["limited"]?.boolValue == true, let prev = info["timeline"]?["prev_batch"]?.stringValue {
+                events = try await backfill(room: room, from: prev) + events
+            }
+            for event in eventsSinceOwnArrival(events) { try await handleEvent(event, room: room) }
         }
-        var events = timeline
-        if info["timeline"]?["limited"]?.boolValue == true, let prev = info["timeline"]?["prev_batch"]?.stringValue {
-            events = try await backfill(room: room, from: prev) + events
-        }
-        for event in eventsSinceOwnArrival(events) { try await handleEvent(event, room: room) }
+        if !timeline.isEmpty { try await store.pruneSeen(room: room, keep: Self.seenPerRoom) }
     }
 
     /// In a room this account just joined, drops the history from before its invite (or join

@@ -23,6 +23,8 @@ public actor MatrixTransport: Transport {
     public nonisolated let payloadLimit = 65_536
     /// Room for what the server adds around the content (ids, hashes, signatures).
     static let eventOverhead = 2_048
+    /// Handled event ids kept per room (for exactly-once delivery); older ones are forgotten.
+    static let seenPerRoom = 1_000
 
     let config: MatrixConfiguration
     let store: MatrixStore
