@@ -10,7 +10,6 @@ import Testing
         let alice = try await TestHomeserver.register("alice")
         let bot = try TestHomeserver.transport(botUser)
         let inbox = Inbox.start(try await bot.connect())
-        defer { Task { await bot.disconnect() } }
         let channel = Channel.person(alice.userID)
 
         let first = try await bot.send(OutgoingEnvelope(channel: channel, payload: ["type": 1, "text": "welcome"]))
@@ -36,6 +35,7 @@ import Testing
         // Another process of the same bot (no shared database) finds the room through m.direct.
         let other = try TestHomeserver.transport(botUser)
         #expect(try await other.roomID(for: channel, create: true) == room)
+        await bot.disconnect()
     }
 
     @Test func directInviteIsJoinedAndRecorded() async throws {
@@ -46,13 +46,13 @@ import Testing
         try await TestHomeserver.say(alice, "hello before you joined", in: room)
         let bot = try TestHomeserver.transport(botUser)
         let inbox = Inbox.start(try await bot.connect())
-        defer { Task { await bot.disconnect() } }
         let invited = MembershipEvent(channel: .person(alice.userID), user: botUser.userID, change: .invited, by: alice.userID)
         #expect(await inbox.wait { $0.contains(.membership(invited)) })
         #expect(try await bot.roomID(for: .person(alice.userID)) == room)
         // Sent after the invite, so it is for the bot: delivered once it joined.
         #expect(await inbox.waitForText("hello before you joined"))
         #expect(await inbox.messages.first?.channel == .person(alice.userID))
+        await bot.disconnect()
     }
 
     @Test func declinedInviteIsLeft() async throws {

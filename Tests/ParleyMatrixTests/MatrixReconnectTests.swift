@@ -14,7 +14,6 @@ struct MatrixReconnectTests {
             config.syncTimeout = .seconds(1)
             config.syncMargin = .seconds(1)
         }
-        defer { Task { await bot.disconnect() } }
         #expect(kill(pid, SIGSTOP) == 0)
         let resumed = { _ = kill(pid, SIGCONT) }
         defer { resumed() }
@@ -25,5 +24,6 @@ struct MatrixReconnectTests {
         #expect(await inbox.waitForText("back again"))
         let states = await inbox.events.compactMap { if case .connection(let state) = $0 { return state }; return nil }
         #expect(states.suffix(2) == [.reconnecting, .connected])
+        await bot.disconnect()
     }
 }

@@ -11,7 +11,6 @@ import Testing
         let room = try await TestHomeserver.createRoom(alice, inviting: [botUser.userID])
         let bot = try TestHomeserver.transport(botUser)
         _ = try await bot.connect()
-        defer { Task { await bot.disconnect() } }
         // Synapse's default: 0.2 messages/s with a burst of 10 (more get through when the
         // server is slow under parallel tests). Bounded: 40 tries at most.
         var limited: ParleyError?
@@ -31,6 +30,7 @@ import Testing
         let wait = try #require(error.retryAfter)
         #expect(wait > .zero && wait <= .seconds(10))
         #expect(sent >= 1)
+        await bot.disconnect()
     }
 
     @Test func encryptedRoomIsRefusedAndSilent() async throws {
@@ -44,7 +44,6 @@ import Testing
         // connect() answers the invites before it returns: the bot is in both rooms.
         let bot = try TestHomeserver.transport(botUser) { $0.log = lines.append }
         let inbox = Inbox.start(try await bot.connect())
-        defer { Task { await bot.disconnect() } }
         _ = try await alice.client.send(room: encrypted, type: "m.room.encrypted", txnID: UUID().uuidString, content: [
             "algorithm": "m.megolm.v1.aes-sha2", "ciphertext": "AwgAEnAcBw", "sender_key": "k", "session_id": "s", "device_id": "D",
         ])
@@ -61,24 +60,25 @@ import Testing
         #expect(await inbox.waitForText("marker"))
         #expect(await inbox.texts == ["marker"])
         #expect(lines.all.filter { $0.contains(encrypted) }.count == 1)
+        await bot.disconnect()
     }
 
     @Test func kickIsReported() async throws {
         let (bot, botUser, alice, room, inbox) = try await TestHomeserver.joinedBot()
-        defer { Task { await bot.disconnect() } }
         try await alice.client.request("POST", MatrixClient.clientPath("rooms", room, "kick"),
                                        body: ["user_id": .string(botUser.userID), "reason": "bye"])
         let kicked = MembershipEvent(channel: .group(room), user: botUser.userID, change: .kicked, by: alice.userID)
         #expect(await inbox.wait { $0.contains(.membership(kicked)) })
+        await bot.disconnect()
     }
 
     @Test func profilesAndMembers() async throws {
         let (bot, botUser, alice, room, _) = try await TestHomeserver.joinedBot()
-        defer { Task { await bot.disconnect() } }
         try await bot.setOwnProfile(name: "Helpdesk <Bot>", avatar: "mxc://localhost/abc")
         let profiles = try await bot.profiles(of: [botUser.userID, "@nobody-\(UUID().uuidString.prefix(6).lowercased()):localhost"])
         #expect(profiles == [Profile(id: botUser.userID, name: "Helpdesk <Bot>", avatar: "mxc://localhost/abc")])
         #expect(try await bot.members(of: .group(room)) == [alice.userID, botUser.userID].sorted())
+        await bot.disconnect()
     }
 }
 

@@ -13,7 +13,6 @@ import Testing
 
     @Test func textCardReplyAndResendReadBackRaw() async throws {
         let (bot, alice, room, inbox) = try await joinedBot()
-        defer { Task { await bot.disconnect() } }
         let channel = Channel.group(room)
         let text = try await bot.send(OutgoingEnvelope(channel: channel, payload: ["type": 1, "text": "hello"]))
         let raw = try await alice.client.event(room: room, eventID: text.messageID)
@@ -51,11 +50,11 @@ import Testing
         let history = try await bot.history(of: channel, after: 0, limit: 10)
         #expect(history.map(\.id) == [text.messageID, sent.messageID, question, answer.messageID])
         #expect(history.map(\.seq) == [1, 2, 3, 4])
+        await bot.disconnect()
     }
 
     @Test func incomingCardsRepliesAndReactionsAreMapped() async throws {
         let (bot, alice, room, inbox) = try await joinedBot()
-        defer { Task { await bot.disconnect() } }
         let channel = Channel.group(room)
         let greeting = try await bot.send(OutgoingEnvelope(channel: channel, payload: ["type": 1, "text": "hi, I am a bot"]))
         let vcard: JSONValue = ["type": 4, "card": "vcard", "fallback": "Alice", "name": "Alice", "phone": "+1 555"]
@@ -76,11 +75,11 @@ import Testing
             ReactionEvent(channel: channel, messageID: greeting.messageID, emoji: "👍", user: alice.userID, added: true),
             ReactionEvent(channel: channel, messageID: greeting.messageID, emoji: "👍", user: alice.userID, added: false),
         ])
+        await bot.disconnect()
     }
 
     @Test func reactTwiceThenUnreact() async throws {
         let (bot, botUser, alice, room, _) = try await TestHomeserver.joinedBot()
-        defer { Task { await bot.disconnect() } }
         let target = try await TestHomeserver.say(alice, "react to me", in: room)
         try await bot.setReaction("🎉", on: target, in: .group(room), added: true)
         try await bot.setReaction("🎉", on: target, in: .group(room), added: true)
@@ -97,11 +96,11 @@ import Testing
         try await bot.setReaction("🎉", on: target, in: .group(room), added: true)
         reactions = try await alice.client.relations(room: room, eventID: target, relType: "m.annotation", eventType: "m.reaction")
         #expect(reactions.count == 1)
+        await bot.disconnect()
     }
 
     @Test func aliasesResolveToTheirRoom() async throws {
         let (bot, alice, room, _) = try await joinedBot()
-        defer { Task { await bot.disconnect() } }
         let alias = "#parley-\(UUID().uuidString.prefix(8).lowercased()):localhost"
         try await alice.client.request("PUT", MatrixClient.clientPath("directory", "room", alias), body: ["room_id": .string(room)])
         let receipt = try await bot.send(OutgoingEnvelope(channel: .group(alias), payload: ["type": 1, "text": "via alias"]))
@@ -113,11 +112,11 @@ import Testing
         } throws: { error in
             (error as? ParleyError)?.code == .notFound
         }
+        await bot.disconnect()
     }
 
     @Test func oversizedMessageIsRefusedBeforeSending() async throws {
         let (bot, _, room, _) = try await joinedBot()
-        defer { Task { await bot.disconnect() } }
         let big = String(repeating: "x", count: 70_000)
         await #expect {
             _ = try await bot.send(OutgoingEnvelope(channel: .group(room), payload: ["type": 1, "text": .string(big)]))
@@ -126,6 +125,7 @@ import Testing
         }
         let fits = String(repeating: "y", count: 60_000)
         _ = try await bot.send(OutgoingEnvelope(channel: .group(room), payload: ["type": 1, "text": .string(fits)]))
+        await bot.disconnect()
     }
 
     @Test(arguments: [Channel.person("alice"), .group("helpdesk"), Channel(kind: .local, id: "notes")])

@@ -18,7 +18,6 @@ import Testing
         for index in 0..<300 { try await TestHomeserver.say(alice, "burst \(index)", in: room) }
         let bot = try TestHomeserver.transport(botUser, databasePath: database)
         let inbox = Inbox.start(try await bot.connect())
-        defer { Task { await bot.disconnect() } }
         try await TestHomeserver.say(alice, "marker", in: room)
         #expect(await inbox.waitForText("marker", timeout: .seconds(120)))
 
@@ -26,14 +25,15 @@ import Testing
         #expect(messages.compactMap { $0.payload["text"]?.stringValue } == (0..<300).map { "burst \($0)" } + ["marker"])
         #expect(messages.map(\.seq) == Array(1...301))
         #expect(Set(messages.map(\.id)).count == 301)
+        await bot.disconnect()
     }
 
     @Test func liveBurstBeyondTheTimelineLimitLosesNothing() async throws {
         let (bot, _, alice, room, inbox) = try await TestHomeserver.joinedBot { $0.timelineLimit = 5 }
-        defer { Task { await bot.disconnect() } }
         for index in 0..<60 { try await TestHomeserver.say(alice, "live \(index)", in: room) }
         #expect(await inbox.waitForText("live 59", timeout: .seconds(120)))
         #expect(await inbox.texts == (0..<60).map { "live \($0)" })
+        await bot.disconnect()
     }
 
     @Test func restartNeitherReplaysNorLoses() async throws {
@@ -53,7 +53,6 @@ import Testing
         try await TestHomeserver.say(alice, "four", in: room)
         let second = try TestHomeserver.transport(botUser, databasePath: database)
         let secondInbox = Inbox.start(try await second.connect())
-        defer { Task { await second.disconnect() } }
         try await TestHomeserver.say(alice, "five", in: room)
         #expect(await secondInbox.waitForText("five"))
 
@@ -62,6 +61,7 @@ import Testing
         #expect(await secondInbox.messages.map(\.seq) == [3, 4, 5])
         #expect(try await second.history(of: .group(room), after: 1, limit: 10).compactMap { $0.payload["text"]?.stringValue }
             == ["two", "three", "four", "five"])
+        await second.disconnect()
     }
 
     @Test func freshStartDeliversNoOldMessages() async throws {
@@ -73,10 +73,10 @@ import Testing
         // minutes Synapse caches the first transport's initial sync of this device).
         let fresh = try TestHomeserver.transport(botUser)
         let freshInbox = Inbox.start(try await fresh.connect())
-        defer { Task { await fresh.disconnect() } }
         try await TestHomeserver.say(alice, "after", in: room)
         #expect(await freshInbox.waitForText("after"))
         let texts = await freshInbox.texts
         #expect(texts == ["after"])
+        await fresh.disconnect()
     }
 }
