@@ -1,6 +1,5 @@
 import Foundation
 import SQLiteStore
-import Synchronization
 
 /// The durable outbox: one row per queued item in SQLite (WAL). A row is written before the
 /// item is first sent and deleted after the transport accepted it.
@@ -14,56 +13,41 @@ public final class SQLiteOutboxStore: OutboxStore {
         """,
     ])
 
-    /// The connection is not Sendable; the lock gives it one user at a time.
-    private let connection: Mutex<Connection>
+    private let connection: LockedConnection
 
     /// Opens (creating) the outbox tables in the database at `path`.
     public init(path: String) throws {
-        do {
-            let connection = try Connection(path: path)
-            try Self.migrations.apply(to: connection)
-            self.connection = Mutex(connection)
-        } catch let error as SQLiteError {
-            throw ParleyError(.storage, "outbox database \(path): \(error)")
-        }
+        connection = try LockedConnection(path: path, migrations: Self.migrations, what: "outbox")
     }
 
     public func commit(inserting: [OutboxItem], deleting: [UUIDKey]) throws {
         guard !inserting.isEmpty || !deleting.isEmpty else { return }
-        do {
-            try connection.withLock { connection in
-                try connection.transaction {
-                    let insert = try connection.prepare(
-                        "INSERT OR IGNORE INTO outbox (id, sequence, priority, attempts, enqueued_at, body) VALUES (?, ?, ?, ?, ?, ?)")
-                    for item in inserting {
-                        try insert.run([.text(item.id.uuidString), .integer(item.sequence), .integer(Int64(item.priority.rawValue)),
-                                        .integer(Int64(item.attempts)), .real(item.enqueuedAt.timeIntervalSince1970), .text(item.body)])
-                    }
-                    let delete = try connection.prepare("DELETE FROM outbox WHERE id = ?")
-                    for id in deleting { try delete.run([.text(id.uuidString)]) }
+        try connection.with("outbox write") { connection in
+            try connection.transaction {
+                let insert = try connection.prepare(
+                    "INSERT OR IGNORE INTO outbox (id, sequence, priority, attempts, enqueued_at, body) VALUES (?, ?, ?, ?, ?, ?)")
+                for item in inserting {
+                    try insert.run([.text(item.id.uuidString), .integer(item.sequence), .integer(Int64(item.priority.rawValue)),
+                                    .integer(Int64(item.attempts)), .real(item.enqueuedAt.timeIntervalSince1970), .text(item.body)])
                 }
+                let delete = try connection.prepare("DELETE FROM outbox WHERE id = ?")
+                for id in deleting { try delete.run([.text(id.uuidString)]) }
             }
-        } catch let error as SQLiteError {
-            throw ParleyError(.storage, "outbox write failed: \(error)")
         }
     }
 
     public func pending() throws -> [OutboxItem] {
-        do {
-            return try connection.withLock { connection in
-                var items: [OutboxItem] = []
-                try connection.prepare("SELECT id, sequence, priority, attempts, enqueued_at, body FROM outbox ORDER BY sequence").query { row in
-                    guard let id = row[0].string.flatMap(UUID.init(uuidString:)), let sequence = row[1].int64,
-                          let priority = row[2].int, let attempts = row[3].int, let enqueued = row[4].double, let body = row[5].string,
-                          let item = OutboxItem(id: id, body: body, priority: priority, attempts: attempts,
-                                                enqueuedAt: Date(timeIntervalSince1970: enqueued), sequence: sequence)
-                    else { return }
-                    items.append(item)
-                }
-                return items
+        return try connection.with("outbox read") { connection in
+            var items: [OutboxItem] = []
+            try connection.prepare("SELECT id, sequence, priority, attempts, enqueued_at, body FROM outbox ORDER BY sequence").query { row in
+                guard let id = row[0].string.flatMap(UUID.init(uuidString:)), let sequence = row[1].int64,
+                      let priority = row[2].int, let attempts = row[3].int, let enqueued = row[4].double, let body = row[5].string,
+                      let item = OutboxItem(id: id, body: body, priority: priority, attempts: attempts,
+                                            enqueuedAt: Date(timeIntervalSince1970: enqueued), sequence: sequence)
+                else { return }
+                items.append(item)
             }
-        } catch let error as SQLiteError {
-            throw ParleyError(.storage, "outbox read failed: \(error)")
+            return items
         }
     }
 }
