@@ -35,18 +35,20 @@ public final class MemoryMessageStore: MessageStore {
                     state.byChannel[channel]?[index] = message
                     continue
                 }
-                var list = state.byChannel[message.channel] ?? []
-                // Keep seq order; messages almost always arrive in order, so this is an append.
-                var index = list.count
-                while index > 0, list[index - 1].seq > message.seq { index -= 1 }
-                if index == list.count {
-                    list.append(message)
-                    state.location[message.id] = (message.channel, index)
-                } else {
-                    list.insert(message, at: index)
-                    for (offset, moved) in list[index...].enumerated() { state.location[moved.id] = (message.channel, index + offset) }
+                // Mutated in place: copying the channel's array per message would be quadratic.
+                let count = state.byChannel[message.channel]?.count ?? 0
+                if count == 0 || (state.byChannel[message.channel]?[count - 1].seq ?? 0) <= message.seq {
+                    state.byChannel[message.channel, default: []].append(message)
+                    state.location[message.id] = (message.channel, count)
+                    continue
                 }
-                state.byChannel[message.channel] = list
+                // Out of order (rare): insert at its place and re-index what moved.
+                var index = count
+                while index > 0, let previous = state.byChannel[message.channel]?[index - 1], previous.seq > message.seq { index -= 1 }
+                state.byChannel[message.channel, default: []].insert(message, at: index)
+                for position in index...count {
+                    if let moved = state.byChannel[message.channel]?[position] { state.location[moved.id] = (message.channel, position) }
+                }
             }
         }
     }

@@ -41,9 +41,8 @@ extension Outbox {
 
     func appendToLane(_ item: OutboxItem) {
         let key = LaneKey(channel: item.operation.channel, priority: item.priority)
-        var lane = lanes[key] ?? Lane()
-        lane.items.append(item)
-        lanes[key] = lane
+        // In place: a copy of the lane would copy its item array on every append.
+        lanes[key, default: Lane()].items.append(item)
         enqueueIfReady(key)
     }
 
@@ -88,27 +87,10 @@ extension Outbox {
             while budget > 0, readyHead[level] < ready[level].count {
                 let key = ready[level][readyHead[level]]
                 readyHead[level] += 1
-                guard var lane = lanes[key] else { continue }
-                lane.queued = false
+                guard lanes[key] != nil else { continue }
                 var taken: [OutboxItem] = []
                 var stopAll = false
-                while budget > 0, !lane.isEmpty {
-                    if let until = rateLimitDelay(for: key.channel, at: now, lane: &lane) {
-                        if let accountUntil = accountBlockedUntil {
-                            stopAll = true
-                            scheduleTimer(at: accountUntil)
-                        } else {
-                            lane.blockedUntil = until
-                            blocked.insert(key)
-                            scheduleTimer(at: until)
-                        }
-                        break
-                    }
-                    taken.append(lane.items[lane.head])
-                    lane.head += 1
-                    budget -= 1
-                }
-                lanes[key] = lane
+                takeItems(from: &lanes[key, default: Lane()], key: key, now: now, budget: &budget, taken: &taken, stopAll: &stopAll)
                 if !taken.isEmpty { batch.append((key, taken)) }
                 if stopAll {
                     if taken.isEmpty { readyHead[level] -= 1; lanes[key]?.queued = true }
@@ -121,9 +103,38 @@ extension Outbox {
         return batch
     }
 
+    /// Moves items from the head of `lane` into `taken` while budget and rate limits allow.
+    func takeItems(from lane: inout Lane, key: LaneKey, now: Date, budget: inout Int, taken: inout [OutboxItem], stopAll: inout Bool) {
+        lane.queued = false
+        while budget > 0, !lane.isEmpty {
+            if let until = rateLimitDelay(for: key.channel, at: now) {
+                if let accountUntil = accountBlockedUntil {
+                    stopAll = true
+                    scheduleTimer(at: accountUntil)
+                } else {
+                    lane.blockedUntil = until
+                    blocked.insert(key)
+                    scheduleTimer(at: until)
+                }
+                break
+            }
+            taken.append(lane.items[lane.head])
+            lane.head += 1
+            budget -= 1
+        }
+        // Drop what was taken once it is most of the array (a lane that never drains).
+        if lane.head > 1024, lane.head * 2 > lane.items.count {
+            lane.items.removeFirst(lane.head)
+            lane.head = 0
+        } else if lane.isEmpty {
+            lane.items.removeAll(keepingCapacity: true)
+            lane.head = 0
+        }
+    }
+
     /// Nil if a send on `channel` may go now (tokens taken); otherwise when to try again.
     /// Sets `accountBlockedUntil` when the account or global limit is what stops it.
-    func rateLimitDelay(for channel: Channel, at now: Date, lane: inout Lane) -> Date? {
+    func rateLimitDelay(for channel: Channel, at now: Date) -> Date? {
         let limits = configuration.rateLimits
         if let rate = limits.perChannel {
             var bucket = channelBuckets[channel] ?? TokenBucket(rate: rate)
