@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "ParleyRegex", dependencies: ["CPCRE2"]),
 
         // MARK: - The core SDK and its transports
-        .target(name: "ParleyCore", dependencies: ["SQLiteStore"], exclude: ["WIRE.md"]),
+        .target(name: "ParleyCore", dependencies: ["SQLiteStore"]),
         .target(name: "ParleyHub", dependencies: ["ParleyCore", "SQLiteStore"]),
         .target(name: "ParleyMatrix", dependencies: ["ParleyCore", "SQLiteStore"]),
 
