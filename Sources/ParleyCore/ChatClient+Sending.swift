@@ -68,8 +68,9 @@ extension ChatClient {
 
     private func setReaction(_ emoji: String, on message: Message, added: Bool) async throws {
         guard !emoji.isEmpty else { throw ParleyError(.invalidArgument, "the reaction emoji is empty", context: ["field": "emoji"]) }
-        let item = OutboxItem(operation: .reaction(emoji: emoji, messageID: message.id, channel: message.channel, added: added),
+        var item = OutboxItem(operation: .reaction(emoji: emoji, messageID: message.id, channel: message.channel, added: added),
                               priority: .interactive, enqueuedAt: configuration.clock.now())
+        item.id = ids.next()
         let result = await outbox.submit([item])[0]
         if case .failure(let error) = result { throw error }
         _ = applyReaction(ReactionEvent(channel: message.channel, messageID: message.id, emoji: emoji, user: userID, added: added))
@@ -93,7 +94,7 @@ extension ChatClient {
             if let name = sender.name { extensions["sender.name"] = .string(name) }
             if let avatar = sender.avatar { extensions["sender.avatar"] = .string(avatar) }
         }
-        let envelope = OutgoingEnvelope(channel: channel, clientMessageID: UUID(), payload: payload, flags: options.flags,
+        let envelope = OutgoingEnvelope(channel: channel, clientMessageID: ids.next(), payload: payload, flags: options.flags,
                                         replyTo: replyTo, visibleTo: options.visibleTo, extensions: extensions)
         let item = OutboxItem(operation: .message(envelope), priority: options.priority, enqueuedAt: configuration.clock.now())
         return Prepared(item: item, envelope: envelope, content: content)

@@ -30,6 +30,8 @@ public actor ChatClient {
     var filter: (@Sendable (Message) -> FilterDecision)?
 
     var seen: RecentIDs
+    /// Client message numbers (a system call per `UUID()` would cost more than the send).
+    var ids = UUIDSequence()
     var cache: MessageCache
     var conversationList: ConversationList
     var pendingWrites: [Envelope] = []

@@ -35,22 +35,23 @@ public final class MemoryMessageStore: MessageStore {
                     state.byChannel[channel]?[index] = message
                     continue
                 }
-                // Mutated in place: copying the channel's array per message would be quadratic.
-                let count = state.byChannel[message.channel]?.count ?? 0
-                if count == 0 || (state.byChannel[message.channel]?[count - 1].seq ?? 0) <= message.seq {
-                    state.byChannel[message.channel, default: []].append(message)
-                    state.location[message.id] = (message.channel, count)
-                    continue
-                }
-                // Out of order (rare): insert at its place and re-index what moved.
-                var index = count
-                while index > 0, let previous = state.byChannel[message.channel]?[index - 1], previous.seq > message.seq { index -= 1 }
-                state.byChannel[message.channel, default: []].insert(message, at: index)
-                for position in index...count {
-                    if let moved = state.byChannel[message.channel]?[position] { state.location[moved.id] = (message.channel, position) }
+                // In place: copying the channel's array per message would be quadratic.
+                let index = Self.insert(message, into: &state.byChannel[message.channel, default: []])
+                state.location[message.id] = (message.channel, index)
+                if let list = state.byChannel[message.channel], index < list.count - 1 {
+                    // Out of order (rare): what moved up gets its new index.
+                    for position in (index + 1)..<list.count { state.location[list[position].id] = (message.channel, position) }
                 }
             }
         }
+    }
+
+    /// Inserts by seq (almost always an append); returns the index.
+    private static func insert(_ message: Envelope, into list: inout [Envelope]) -> Int {
+        var index = list.count
+        while index > 0, list[index - 1].seq > message.seq { index -= 1 }
+        if index == list.count { list.append(message) } else { list.insert(message, at: index) }
+        return index
     }
 
     public func history(of channel: Channel, in range: ClosedRange<Int64>, limit: Int) throws -> [Envelope] {

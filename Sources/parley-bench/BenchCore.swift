@@ -15,14 +15,16 @@ func benchCore() async throws {
     let idle = try await benchCoreIdleConversations(count: 50_000)
     print(String(format: "core.idle_conversation: %.0f bytes each (%d conversations with one message, memory storage, RSS growth)", idle, 50_000))
     let memory = try await benchCoreThroughput(durable: false, count: 300_000)
-    print(String(format: "core.send_receive.memory: %.0f msg/s (%d messages, one client to another through the hub)", memory.rate, memory.count))
+    print(String(format: "core.send_receive.memory: %.0f msg/s (%d messages, one client to another through the hub; %.1f µs CPU each)",
+                 memory.rate, memory.count, memory.cpuMicros))
     let durable = try await benchCoreThroughput(durable: true, count: 100_000)
-    print(String(format: "core.send_receive.sqlite: %.0f msg/s (%d messages, hub, outbox and history in SQLite WAL)", durable.rate, durable.count))
+    print(String(format: "core.send_receive.sqlite: %.0f msg/s (%d messages, hub, outbox and history in SQLite WAL; %.1f µs CPU each)",
+                 durable.rate, durable.count, durable.cpuMicros))
 }
 
 /// Sends `count` texts in batches (a few in flight), counting what the receiver's event
 /// stream delivers; the time runs until the last one arrived.
-private func benchCoreThroughput(durable: Bool, count: Int) async throws -> (rate: Double, count: Int) {
+private func benchCoreThroughput(durable: Bool, count: Int) async throws -> (rate: Double, count: Int, cpuMicros: Double) {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-core-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     let hubPath = durable ? directory.appendingPathComponent("hub.sqlite").path : ":memory:"
@@ -41,6 +43,7 @@ private func benchCoreThroughput(durable: Bool, count: Int) async throws -> (rat
 
     let received = Atomic<Int>(0)
     let start = ContinuousClock.now
+    let cpuStart = processCPUSeconds()
     let consumer = Task {
         for await event in events {
             guard case .message = event else { continue }
@@ -71,10 +74,11 @@ private func benchCoreThroughput(durable: Bool, count: Int) async throws -> (rat
     }
     await consumer.value
     let seconds = (ContinuousClock.now - start).timeInterval
+    let cpu = processCPUSeconds() - cpuStart
     await sender.close()
     await receiver.close()
     try hub.close()
-    return (Double(count) / seconds, count)
+    return (Double(count) / seconds, count, cpu / Double(count) * 1e6)
 }
 
 /// Resident bytes per conversation: `count` local conversations with one message each.
@@ -99,4 +103,12 @@ private func heapBytes() -> Int {
     let fields = text.split(separator: " ")
     guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
     return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// CPU time used by the whole process so far (all threads), in seconds: on a shared machine
+/// the wall-clock rate depends on the load, this does much less.
+private func processCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
