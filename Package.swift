@@ -42,7 +42,7 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub"], exclude: ["Fixtures"]),
-        .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore"]),
+        .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore"]),
     ]
 )
 

@@ -16,6 +16,8 @@ public final class Hub: Sendable {
     let state: Mutex<HubState>
     /// The SQLite store; nil in memory.
     let database: HubDatabase?
+    /// True while an injected delay is set (read without the lock on every send).
+    let delaying = Atomic<Bool>(false)
 
     /// Opens a hub. `path` is a SQLite file (created and migrated as needed; its users,
     /// channels and messages are loaded) or `":memory:"` for a hub that writes nothing.
@@ -98,9 +100,17 @@ public final class Hub: Sendable {
         return HubTransport(hub: self, id: id, userID: user, payloadLimit: payloadLimit ?? configuration.payloadLimit)
     }
 
-    /// Writes delivery cursors and closes the store. The hub must not be used afterwards.
+    /// Ends every event stream, refuses further sends (`notConnected`) and writes the
+    /// delivery cursors, so a hub reopened on the same file resumes catch-up where this one
+    /// stopped. Sends already waiting for their commit still complete.
     public func close() throws {
-        try state.withLock { state in try database?.saveCursors(state) }
+        try state.withLock { state in
+            state.closed = true
+            for (user, streams) in state.subscribers {
+                for stream in streams { state.unsubscribe(transport: stream.transport, user: user) }
+            }
+            try database?.saveCursors(state)
+        }
     }
 
     /// Turns a SQLite or unexpected error into `ParleyError(.storage)`.

@@ -40,6 +40,8 @@ struct HubState: Sendable {
     /// Transports whose connection the hub dropped; they fail sends until they reconnect.
     var dropped: Set<Int> = []
     var faults = HubFaults()
+    /// Set by `Hub.close()`.
+    var closed = false
     var rateLimits: [String: HubRateLimit] = [:]
     var buckets: [String: TokenBucket] = [:]
     /// Messages waiting for their group commit (persistent hubs only).
@@ -48,7 +50,7 @@ struct HubState: Sendable {
     /// Person channels created since the last group commit (persistent hubs only).
     var channelsToSave: [Int] = []
     /// Resends of messages in the transaction running now, answered after its COMMIT.
-    var lateWaiters: [MessageLocation: [CheckedContinuation<SendReceipt, any Error>]] = [:]
+    var lateWaiters: [MessageLocation: [SendWaiter]] = [:]
     var inFlight: [Int: InFlightSend] = [:]
     var nextToken = 0
 

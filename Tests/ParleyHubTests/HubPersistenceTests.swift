@@ -1,0 +1,87 @@
+import Foundation
+import SQLiteStore
+import ParleyCore
+import ParleyHub
+import Testing
+
+@Suite struct HubPersistenceTests {
+    @Test func reopenedHubKeepsHistorySeqReceiptsAndCursors() async throws {
+        let fixture = try HubFixture(.sqlite)
+        try fixture.hub.createGroup("team", name: "Team", members: ["alice", "bob", "carol"])
+        let alice = try fixture.hub.connect(user: "alice")
+        let (bobDevice, bobSession) = try await fixture.online("bob")
+        let hello = OutgoingEnvelope(channel: .person("bob"), payload: text("hello"), extensions: ["sender.name": "Alice"])
+        let first = try await alice.send(hello)
+        let quote = ReplyReference(messageID: first.messageID, seq: 1, sender: "alice", quoted: text("hello"))
+        let secret = try await alice.send(OutgoingEnvelope(channel: .group("team"), payload: text("secret"), replyTo: quote, visibleTo: ["carol"]))
+        let open = try await alice.send(OutgoingEnvelope(channel: .group("team"), payload: text("open")))
+        try await bobSession.waitForMessages(2)
+        let bob = try fixture.hub.connect(user: "bob")
+        try await bob.setReaction("👍", on: open.messageID, in: .group("team"), added: true)
+        await bobDevice.disconnect()
+        let typing = try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("…"), flags: .noPersist))
+        _ = try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("while bob sleeps")))
+        let lastInGroup = try await alice.send(OutgoingEnvelope(channel: .group("team"), payload: text("…"), flags: .noPersist))
+        let (_, carolSession) = try await fixture.online("carol")
+        try fixture.hub.close()
+        try await carolSession.waitForFinish()
+        let closed = await #expect(throws: ParleyError.self) { try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("x"))) }
+        #expect(closed?.code == .notConnected)
+
+        let reopened = try fixture.reopen()
+        #expect(reopened.user("alice")?.name == "Alice")
+        let alice2 = try reopened.connect(user: "alice")
+        let carol2 = try reopened.connect(user: "carol")
+        let history = try await carol2.history(of: .group("team"), after: 0, limit: 10)
+        #expect(history.map(\.text) == ["secret", "open"])
+        #expect(history.first?.replyTo == quote)
+        #expect(history.first?.visibleTo == ["carol"])
+        #expect(history.first?.id == secret.messageID)
+        #expect(history.last?.reactions == [ReactionSummary(emoji: "👍", users: ["bob"])])
+        #expect(try await carol2.members(of: .group("team")) == ["alice", "bob", "carol"])
+        let person = try await alice2.history(of: .person("bob"), after: 0, limit: 10)
+        #expect(person.map(\.text) == ["hello", "while bob sleeps"])
+        #expect(person.first?.extensions == ["sender.name": "Alice"])
+        #expect(person.first?.timestamp == first.timestamp)
+
+        // Seq continues past the noPersist one; an old client message number still answers.
+        #expect(try await alice2.send(hello) == first)
+        let next = try await alice2.send(OutgoingEnvelope(channel: .person("bob"), payload: text("after restart")))
+        #expect(next.seq == typing.seq + 2)
+        #expect(try reopened.storedCount(of: hello.clientMessageID) == 1)
+        // The group's last message was noPersist: numbering still continues after it.
+        #expect(try await alice2.send(OutgoingEnvelope(channel: .group("team"), payload: text("g"))).seq == lastInGroup.seq + 1)
+
+        // Bob's cursor survived: his catch-up starts after what he had received.
+        let bobAgain = EventRecorder(try await reopened.connect(user: "bob").connect())
+        #expect(try await bobAgain.waitForMessages(3).map(\.text) == ["g", "while bob sleeps", "after restart"])
+    }
+
+    @Test func failedCommitAnswersWithAStorageErrorAndDeliversNothing() async throws {
+        let fixture = try HubFixture(.sqlite)
+        let alice = try fixture.hub.connect(user: "alice")
+        let (_, bob) = try await fixture.online("bob")
+        _ = try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("fine")))
+        // Break the store behind the hub's back, as a full or damaged disk would.
+        try Connection(path: fixture.path).execute("DROP TABLE hub_messages")
+
+        let doomed = OutgoingEnvelope(channel: .person("bob"), payload: text("lost"))
+        for _ in 0..<2 {
+            let error = await #expect(throws: ParleyError.self) { try await alice.send(doomed) }
+            #expect(error?.code == .storage)
+        }
+        try await bob.waitForMessages(1)
+        #expect(bob.messages.map(\.text) == ["fine"])
+    }
+
+    @Test func unreadableDatabaseIsAStorageError() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-hub-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("hub.sqlite").path
+        try Data("this is not a database, just some text long enough to be read".utf8).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: ParleyError.self) { try Hub(path: path) }
+        #expect(error?.code == .storage)
+        #expect(error?.context["path"] == path)
+    }
+}
