@@ -47,7 +47,7 @@ public actor ChatClient {
         switch configuration.storage {
         case .memory:
             store = MemoryMessageStore()
-            outboxStore = MemoryOutboxStore()
+            outboxStore = VolatileOutboxStore()
             persistsConversations = false
         case .sqlite(let path):
             store = try SQLiteMessageStore(path: path)

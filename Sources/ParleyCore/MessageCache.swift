@@ -15,8 +15,9 @@ public struct MessageCache: Sendable {
     }
 
     public let limits: Limits
-    private var entries: [String: (message: Message, added: Date)] = [:]
-    private var order: [String] = []
+    private var entries: [String: Message] = [:]
+    /// Insertion order with times, so eviction needs one hash operation per entry.
+    private var order: [(id: String, added: Date)] = []
     private var head = 0
 
     public init(limits: Limits = Limits()) { self.limits = limits }
@@ -26,33 +27,25 @@ public struct MessageCache: Sendable {
     /// Adds or replaces a message, then evicts by count and age.
     public mutating func insert(_ message: Message, at now: Date) {
         guard limits.count > 0 else { return }
-        if entries[message.id] != nil {
-            entries[message.id]?.message = message
-        } else {
-            entries[message.id] = (message, now)
-            order.append(message.id)
-        }
+        if entries.updateValue(message, forKey: message.id) == nil { order.append((message.id, now)) }
         evict(now: now)
     }
 
     /// The message if cached and not older than the age limit.
     public mutating func message(id: String, now: Date) -> Message? {
         evict(now: now)
-        return entries[id]?.message
+        return entries[id]
     }
 
     /// Replaces a cached message (no-op if it is not cached).
     public mutating func update(_ message: Message) {
-        if entries[message.id] != nil { entries[message.id]?.message = message }
+        if entries[message.id] != nil { entries[message.id] = message }
     }
 
     private mutating func evict(now: Date) {
         let oldest = now.addingTimeInterval(-limits.age.timeInterval)
-        while head < order.count {
-            let id = order[head]
-            guard let entry = entries[id] else { head += 1; continue }
-            guard entries.count > limits.count || entry.added < oldest else { break }
-            entries.removeValue(forKey: id)
+        while head < order.count, entries.count > limits.count || order[head].added < oldest {
+            entries.removeValue(forKey: order[head].id)
             head += 1
         }
         if head > 1024, head * 2 > order.count {

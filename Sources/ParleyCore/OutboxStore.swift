@@ -31,3 +31,10 @@ public final class MemoryOutboxStore: OutboxStore {
         items.withLock { $0.values.sorted { $0.sequence < $1.sequence } }
     }
 }
+
+/// Keeps nothing: for clients whose storage is memory, where nothing is to survive anyway.
+/// Items queued when the outbox stops are failed to their callers and forgotten.
+struct VolatileOutboxStore: OutboxStore {
+    func commit(inserting: [OutboxItem], deleting: [UUIDKey]) throws {}
+    func pending() throws -> [OutboxItem] { [] }
+}

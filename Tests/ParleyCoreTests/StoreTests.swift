@@ -26,6 +26,21 @@ import ParleyCore
         #expect(try store.message(id: "m4")?.replyTo?.messageID == "m1")
     }
 
+    @Test(arguments: ["memory", "sqlite"])
+    func outOfOrderSavesAndUpdatesKeepSeqOrder(kind: String) throws {
+        let store: any MessageStore = kind == "memory" ? MemoryMessageStore() : try SQLiteMessageStore(path: Self.temporaryPath())
+        try store.save([Self.envelope(5), Self.envelope(3)])
+        try store.save([Self.envelope(4), Self.envelope(1)])
+        var updated = Self.envelope(3)
+        updated.reactions = [ReactionSummary(emoji: "🎉", users: ["carol", "dave"])]
+        try store.save([updated])
+        let history = try store.history(of: .group("team"), in: 0...10, limit: 10)
+        #expect(history.map(\.seq) == [1, 3, 4, 5])
+        #expect(history[1].reactions == updated.reactions)
+        #expect(try store.message(id: "m3")?.reactions == updated.reactions)
+        #expect(try store.message(id: "m9") == nil)
+    }
+
     @Test func sqliteHistoryAndConversationsSurviveAReopen() throws {
         let path = Self.temporaryPath()
         do {
