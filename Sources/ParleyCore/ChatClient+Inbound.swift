@@ -87,7 +87,12 @@ extension ChatClient {
         }
         guard !flushScheduled else { return }
         flushScheduled = true
-        Task { self.flushWrites() }
+        Task {
+            // Let the inbound loop take what the transport has buffered first, so one
+            // transaction carries many messages (history is write-behind: the server has them).
+            for _ in 0..<16 where pendingWrites.count < 1024 { await Task.yield() }
+            if flushScheduled { self.flushWrites() }
+        }
     }
 
     /// Writes pending history and changed conversations in one go.

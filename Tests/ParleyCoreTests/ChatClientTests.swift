@@ -17,6 +17,9 @@ import ParleyHub
         #expect((received.content as? GreetingContent) == GreetingContent(text: "Hi Bob!", summary: "Hello"))
         #expect(received.senderName == "Alice A.")
         #expect(await bob.profiles.cachedProfile(of: "alice") == Profile(id: "alice", name: "Alice A.", avatar: "a.png"))
+        // The full profile comes from the transport (the hub's directory) and then wins.
+        #expect(try await bob.profiles.profile(of: "alice")?.name == "Alice")
+        #expect(await bob.profiles.cachedProfile(of: "alice")?.avatar == "https://example.com/alice.png")
         #expect(await bob.conversation(.person("alice"))?.unreadCount == 1)
         #expect(await bob.conversation(.person("alice"))?.digest == "Hello")
         #expect(await alice.conversation(.person("bob"))?.unreadCount == 0)
@@ -154,6 +157,28 @@ import ParleyHub
         await alice.close()
     }
 
+    @Test func sendsLeftQueuedAreDeliveredWhenTheClientStartsAgain() async throws {
+        let setup = try HubSetup()
+        let path = setup.databasePath("alice")
+        let (_, bobEvents) = try await setup.online("bob")
+        setup.hub.failSends(to: .person("bob"), with: ParleyError(.serverError, "maintenance"))
+        let first = try setup.client("alice", storage: .sqlite(path: path))
+        try await first.connect()
+        let pending = Task { try await first.send(TextContent("while you were away"), to: .person("bob")) }
+        try await withTimeout { await setup.clock.waitForSleepers(1) }
+        await first.close()
+        await #expect { try await pending.value } throws: { ($0 as? ParleyError)?.code == .cancelled }
+
+        setup.hub.failSends(to: .person("bob"), with: nil)
+        let second = try setup.client("alice", storage: .sqlite(path: path))
+        try await second.connect()
+        let delivered = try await collectMessages(bobEvents, count: 1)
+        #expect(delivered.map(\.text) == ["while you were away"])
+        try await withTimeout { while try await second.history(of: .person("bob")).isEmpty { await Task.yield() } }
+        #expect(try await second.history(of: .person("bob")).map(\.text) == ["while you were away"])
+        await second.close()
+    }
+
     @Test func duplicatesAreDroppedAndHiddenMessagesFollowThePolicy() async throws {
         let setup = try HubSetup()
         let (bob, events) = try await setup.online("bob") { $0.hiddenMessages = .notice("(a message for others)") }
@@ -198,6 +223,8 @@ import ParleyHub
     @Test func undecodableMessagesReachTheErrorHandler() async throws {
         let setup = try HubSetup()
         let (bob, events) = try await setup.online("bob")
+        let handled = Locked<[ParleyError]>([])
+        await bob.setErrorHandler { error in handled.mutate { $0.append(error) } }
         let bad = Envelope(id: "x", channel: .person("alice"), seq: 1, clientMessageID: UUID(), sender: "alice",
                            timestamp: setup.clock.now(), payload: ["type": 2, "url": 42])
         await bob.handle(.message(bad))
@@ -206,6 +233,7 @@ import ParleyHub
         #expect(error.code == .invalidContent)
         #expect(error.context["field"] == "url")
         #expect(error.context["messageID"] == "x")
+        #expect(handled.value == [error])
         await bob.close()
     }
 }
