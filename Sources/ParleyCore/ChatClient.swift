@@ -46,7 +46,7 @@ public actor ChatClient {
         let outboxStore: any OutboxStore
         switch configuration.storage {
         case .memory:
-            store = MemoryMessageStore()
+            store = MemoryMessageStore(limitPerChannel: configuration.memoryHistoryLimit)
             outboxStore = VolatileOutboxStore()
             persistsConversations = false
         case .sqlite(let path):
@@ -83,6 +83,7 @@ public actor ChatClient {
                 outboxStarted = true
             }
         } catch {
+            await transport.disconnect()
             setState(.disconnected)
             throw ParleyError.wrapping(error, as: .networkUnavailable)
         }

@@ -22,11 +22,15 @@ public struct ChatClientConfiguration: Sendable {
     public var senderProfile: Profile?
     /// How many recent message ids are remembered to drop duplicates.
     public var duplicateWindow: Int
+    /// With memory storage: the newest messages kept per channel (older ones are dropped,
+    /// so a long-running client does not grow without bound).
+    public var memoryHistoryLimit: Int
 
     public init(registry: ContentRegistry = .standard, storage: ChatStorage = .memory, clock: any ParleyClock = SystemClock(),
                 outbox: Outbox.Configuration = Outbox.Configuration(), profileProvider: (any ProfileProvider)? = nil,
                 profileExpiry: Duration = .seconds(600), cacheLimits: MessageCache.Limits = MessageCache.Limits(),
-                hiddenMessages: HiddenMessagePolicy = .drop, senderProfile: Profile? = nil, duplicateWindow: Int = 100_000) {
+                hiddenMessages: HiddenMessagePolicy = .drop, senderProfile: Profile? = nil, duplicateWindow: Int = 100_000,
+                memoryHistoryLimit: Int = 10_000) {
         self.registry = registry
         self.storage = storage
         self.clock = clock
@@ -37,6 +41,7 @@ public struct ChatClientConfiguration: Sendable {
         self.hiddenMessages = hiddenMessages
         self.senderProfile = senderProfile
         self.duplicateWindow = max(1, duplicateWindow)
+        self.memoryHistoryLimit = max(1, memoryHistoryLimit)
     }
 }
 

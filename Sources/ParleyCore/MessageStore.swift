@@ -17,8 +17,9 @@ public protocol MessageStore: Sendable {
 }
 
 /// History kept in memory (nothing survives the process): per channel, an array sorted by
-/// seq. Saving is an append in the usual case; `message(id:)` scans (it is rare: reactions
-/// on messages that left the recent-message cache), which saves an index entry per message.
+/// seq, at most `limitPerChannel` newest messages. Saving is an append in the usual case;
+/// `message(id:)` scans (it is rare: reactions on messages that left the recent-message
+/// cache), which saves an index entry per message.
 public final class MemoryMessageStore: MessageStore {
     private struct State {
         var byChannel: [Channel: [Envelope]] = [:]
@@ -26,22 +27,27 @@ public final class MemoryMessageStore: MessageStore {
     }
 
     private let state = Mutex(State())
+    public let limitPerChannel: Int
 
-    public init() {}
+    public init(limitPerChannel: Int = .max) {
+        self.limitPerChannel = max(1, limitPerChannel)
+    }
 
     public func save(_ messages: [Envelope]) throws {
         state.withLock { state in
             for message in messages {
                 // In place: copying the channel's array per message would be quadratic.
-                Self.upsert(message, into: &state.byChannel[message.channel, default: []])
+                Self.upsert(message, into: &state.byChannel[message.channel, default: []], limit: limitPerChannel)
             }
         }
     }
 
     /// Appends (the usual case), replaces the same id at the same seq, or inserts in order.
-    private static func upsert(_ message: Envelope, into list: inout [Envelope]) {
+    private static func upsert(_ message: Envelope, into list: inout [Envelope], limit: Int) {
         guard let lastSeq = list.last?.seq, lastSeq >= message.seq else {
             list.append(message)
+            // Trimmed in steps of a tenth of the limit, so the cost per message stays small.
+            if list.count - limit > max(1, limit / 10) { list.removeFirst(list.count - limit) }
             return
         }
         // Binary search for the first element with seq >= message.seq.

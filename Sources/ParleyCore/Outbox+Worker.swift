@@ -222,7 +222,12 @@ extension Outbox {
                 requeue.append(entry)
             case .failure(let error):
                 entry.item.attempts += 1
-                if error.isTransient, entry.item.attempts < configuration.retry.maxAttempts, running {
+                if error.isTransient, entry.item.attempts < configuration.retry.maxAttempts {
+                    guard running else {
+                        // Stopping: the caller hears of it, the row stays for the next start.
+                        finish(entry, .failure(error))
+                        continue
+                    }
                     delay = configuration.retry.delay(afterAttempt: entry.item.attempts, retryAfter: error.retryAfter,
                                                       random: configuration.random())
                     requeue.append(entry)

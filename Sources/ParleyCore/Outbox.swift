@@ -127,7 +127,7 @@ public actor Outbox {
         signal()
         await worker?.value
         worker = nil
-        let stopped = ParleyError(.cancelled, "the outbox stopped before the transport accepted this item")
+        let stopped = ParleyError(.cancelled, "the outbox stopped before the transport accepted this item; a durable store keeps it for the next start")
         for queued in incoming { finish(queued, .failure(stopped)) }
         incoming.removeAll()
         for lane in lanes.values {

@@ -41,6 +41,15 @@ import ParleyCore
         #expect(try store.message(id: "m9") == nil)
     }
 
+    @Test func memoryHistoryKeepsTheNewestPerChannel() throws {
+        let store = MemoryMessageStore(limitPerChannel: 10)
+        try store.save((1...100).map { Self.envelope($0) })
+        let kept = try store.history(of: .group("team"), in: 0...1000, limit: 1000)
+        #expect(kept.count <= 11)
+        #expect(kept.last?.seq == 100)
+        #expect(kept.map(\.seq) == Array((101 - Int64(kept.count))...100))
+    }
+
     @Test func sqliteHistoryAndConversationsSurviveAReopen() throws {
         let path = Self.temporaryPath()
         do {
