@@ -220,6 +220,19 @@ import ParleyHub
         await bob.close()
     }
 
+    @Test func membershipChangesAreEvents() async throws {
+        let setup = try HubSetup()
+        try setup.hub.createGroup("team", members: ["alice", "bob"])
+        let (bob, events) = try await setup.online("bob")
+        try setup.hub.addMember("carol", to: "team", by: "alice")
+        let event = try await firstEvent(events) { if case .membership = $0 { return true } else { return false } }
+        guard case .membership(let change) = event else { return }
+        #expect(change.channel == .group("team"))
+        #expect(change.user == "carol")
+        #expect(change.by == "alice")
+        await bob.close()
+    }
+
     @Test func undecodableMessagesReachTheErrorHandler() async throws {
         let setup = try HubSetup()
         let (bob, events) = try await setup.online("bob")

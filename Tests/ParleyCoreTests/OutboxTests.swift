@@ -139,6 +139,27 @@ import ParleyHub
         await outbox.stop()
     }
 
+    @Test func aGlobalLimitIsSharedBetweenOutboxes() async throws {
+        let setup = try HubSetup()
+        let global = RateLimiter(rate: TokenBucket.Rate(perSecond: 1, burst: 1))
+        let configuration = Outbox.Configuration(rateLimits: RateLimits(global: global))
+        let alice = Outbox(transport: try setup.hub.connect(user: "alice"), store: MemoryOutboxStore(), clock: setup.clock, configuration: configuration)
+        let carol = Outbox(transport: try setup.hub.connect(user: "carol"), store: MemoryOutboxStore(), clock: setup.clock, configuration: configuration)
+        try await alice.start()
+        try await carol.start()
+        let start = setup.clock.now()
+        _ = try await withTimeout { await alice.submit([Self.message("first")]) }
+        let second = Task { await carol.submit([Self.message("second")]) }
+        try await withTimeout { await setup.clock.waitForSleepers(1) }
+        #expect(try setup.hub.messages(in: .person("carol"), seenBy: "bob").isEmpty)
+        await setup.clock.advance(by: .seconds(1))
+        _ = try await withTimeout { await second.value }
+        #expect(try Self.texts(setup.hub, .person("carol"), seenBy: "bob") == ["second"])
+        #expect(setup.clock.now().timeIntervalSince(start) == 1)
+        await alice.stop()
+        await carol.stop()
+    }
+
     @Test func backoffGrowsExponentiallyWithBoundedJitter() {
         let policy = RetryPolicy(initialDelay: .seconds(1), multiplier: 2, maximumDelay: .seconds(10), jitter: 0.2)
         #expect(policy.delay(afterAttempt: 1, retryAfter: nil, random: 0.5) == .seconds(1))
