@@ -11,13 +11,14 @@ extension Hub {
         if delaying.load(ordering: .acquiring), let delay = state.withLock({ $0.faults.delay }) {
             try await hold(transport: transport.id, for: delay)
         }
-        let now = clock.now()
+        // The time is read under the lock, so timestamps never go backwards along seq.
+        let clock = self.clock
         guard database != nil else {
-            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: now, waiter: nil) }
+            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: clock.now(), waiter: nil) }
             return try Self.answer(outcome, user: transport.userID)
         }
         return try await withCheckedThrowingContinuation { waiter in
-            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: now, waiter: .single(waiter)) }
+            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: clock.now(), waiter: .single(waiter)) }
             switch outcome {
             case .pending(let startFlush, _):
                 if startFlush { startFlushing() }

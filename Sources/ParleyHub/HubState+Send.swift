@@ -20,29 +20,35 @@ extension HubState {
         waiter: SendWaiter?
     ) -> SendOutcome {
         if closed { return .failed(ParleyError(.notConnected, "the hub is closed", context: ["user": sender])) }
-        if dropped.contains(transport) {
-            return .failed(ParleyError(.networkUnavailable, "connection dropped", context: ["user": sender]))
-        }
-        if !faults.isEmpty, let error = faults.failure(user: sender, channel: outgoing.channel) {
+        let index: Int
+        do throws(ParleyError) {
+            try requireConnected(transport, user: sender)
+            if !faults.isEmpty, let error = faults.failure(user: sender, channel: outgoing.channel) { throw error }
+            index = try resolve(outgoing.channel, for: sender)
+        } catch {
             return .failed(error)
         }
-        let resolved: (index: Int, created: Bool)
-        do { resolved = try resolve(outgoing.channel, for: sender) } catch { return .failed(error) }
-        let index = resolved.index
 
+        // One hash for the common case: claim the key with the receipt this send would get,
+        // and put the old one back if it turns out to be a resend (or give the key up if the
+        // rate limit refuses the send).
         let receiptKey = ReceiptKey(sender: sender, clientMessageID: outgoing.clientMessageID)
-        if let stored = receipts[receiptKey] {
+        let seq = channels[index].seq + 1
+        let claimed = StoredReceipt(channel: Int32(index), seq: seq, time: now.timeIntervalSinceReferenceDate)
+        if let stored = receipts.updateValue(claimed, forKey: receiptKey) {
+            receipts[receiptKey] = stored
             return resend(stored, waiter: waiter)
         }
-        if let error = takeToken(for: sender, now: now) { return .failed(error) }
+        if let error = takeToken(for: sender, now: now) {
+            receipts[receiptKey] = nil
+            return .failed(error)
+        }
 
-        let seq = channels[index].seq + 1
         channels[index].seq = seq
         let message = HubMessage(
             seq: seq, clientMessageID: outgoing.clientMessageID, sender: sender, timestamp: now,
             payload: outgoing.payload, flags: outgoing.flags, replyTo: outgoing.replyTo,
             visibleTo: outgoing.visibleTo, extensions: outgoing.extensions)
-        receipts[receiptKey] = StoredReceipt(channel: Int32(index), seq: seq, time: now.timeIntervalSinceReferenceDate)
         let losesAck = !faults.lostAcks.isEmpty && faults.losesAck(user: sender)
 
         guard persistent, let waiter else {
@@ -50,8 +56,6 @@ extension HubState {
             deliver(message, in: index, from: transport)
             return .done(Self.receipt(index: index, seq: seq, time: now), losesAck: losesAck)
         }
-        // A new person channel is written in the same transaction as its first message.
-        if resolved.created { channelsToSave.append(index) }
         pending.append(PendingWrite(channel: index, message: message, transport: transport, waiters: [waiter], losesAck: losesAck))
         let startFlush = !flushing
         flushing = true
