@@ -12,8 +12,24 @@ extension ChatClient {
         }
     }
 
+    /// Duplicates (same message id) are dropped. Seqs increase within a channel, so a message
+    /// above the channel's last seq is new without a look-up; one at or below it (a resend, a
+    /// catch-up, an echo, an out-of-order arrival) is checked against recent ids and history.
+    func isDuplicate(_ envelope: Envelope) -> Bool {
+        if envelope.seq > conversationList.lastSeq(of: envelope.channel) {
+            // noPersist messages are not in history: remember their ids for the slow path.
+            if envelope.flags.contains(.noPersist) { seen.insert(envelope.id) }
+            return false
+        }
+        if seen.contains(envelope.id) { return true }
+        flushWrites()
+        if (try? store.contains(id: envelope.id, channel: envelope.channel, seq: envelope.seq)) == true { return true }
+        seen.insert(envelope.id)
+        return false
+    }
+
     func receive(_ envelope: Envelope) {
-        guard seen.insert(envelope.id) else { return }
+        guard !isDuplicate(envelope) else { return }
         var message: Message
         do {
             message = try Message(envelope: envelope, registry: configuration.registry)

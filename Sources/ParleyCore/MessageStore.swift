@@ -10,6 +10,8 @@ public protocol MessageStore: Sendable {
     func history(of channel: Channel, in range: ClosedRange<Int64>, limit: Int) throws -> [Envelope]
     /// One message by server id.
     func message(id: String) throws -> Envelope?
+    /// True if the message with this id (at this seq in this channel) is stored.
+    func contains(id: String, channel: Channel, seq: Int64) throws -> Bool
     /// Inserts or replaces conversations.
     func saveConversations(_ conversations: [Conversation]) throws
     /// Every stored conversation.
@@ -50,13 +52,7 @@ public final class MemoryMessageStore: MessageStore {
             if list.count - limit > max(1, limit / 10) { list.removeFirst(list.count - limit) }
             return
         }
-        // Binary search for the first element with seq >= message.seq.
-        var low = 0, high = list.count
-        while low < high {
-            let middle = (low + high) / 2
-            if list[middle].seq < message.seq { low = middle + 1 } else { high = middle }
-        }
-        var index = low
+        var index = firstIndex(ofSeq: message.seq, in: list)
         while index < list.count, list[index].seq == message.seq {
             if list[index].id == message.id {
                 list[index] = message
@@ -65,6 +61,16 @@ public final class MemoryMessageStore: MessageStore {
             index += 1
         }
         list.insert(message, at: index)
+    }
+
+    /// Binary search: the first index whose seq is at least `seq`.
+    private static func firstIndex(ofSeq seq: Int64, in list: [Envelope]) -> Int {
+        var low = 0, high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle].seq < seq { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     public func history(of channel: Channel, in range: ClosedRange<Int64>, limit: Int) throws -> [Envelope] {
@@ -80,6 +86,18 @@ public final class MemoryMessageStore: MessageStore {
                 if let found = list.last(where: { $0.id == id }) { return found }
             }
             return nil
+        }
+    }
+
+    public func contains(id: String, channel: Channel, seq: Int64) throws -> Bool {
+        state.withLock { state in
+            guard let list = state.byChannel[channel] else { return false }
+            var index = Self.firstIndex(ofSeq: seq, in: list)
+            while index < list.count, list[index].seq == seq {
+                if list[index].id == id { return true }
+                index += 1
+            }
+            return false
         }
     }
 

@@ -200,6 +200,24 @@ import ParleyHub
         await bob.close()
     }
 
+    @Test(arguments: ["memory", "sqlite"])
+    func lateArrivalsAreDeliveredAndTheirRepeatsDropped(storage: String) async throws {
+        let setup = try HubSetup()
+        let (bob, events) = try await setup.online("bob", storage: storage == "memory" ? .memory : .sqlite(path: setup.databasePath("bob")))
+        func envelope(_ id: String, _ seq: Int64, flags: MessageFlags = []) -> Envelope {
+            Envelope(id: id, channel: .group("team"), seq: seq, clientMessageID: UUID(), sender: "alice",
+                     timestamp: setup.clock.now(), payload: ["type": 1, "text": .string(id)], flags: flags)
+        }
+        for event in [envelope("third", 3), envelope("second", 2), envelope("third", 3), envelope("second", 2),
+                      envelope("ping", 4, flags: [.noPersist]), envelope("ping", 4, flags: [.noPersist]), envelope("first", 1)] {
+            await bob.handle(.message(event))
+        }
+        #expect(try await collectMessages(events, count: 4).map(\.text) == ["third", "second", "ping", "first"])
+        #expect(try await bob.history(of: .group("team")).map(\.text) == ["first", "second", "third"])
+        #expect(await bob.conversation(.group("team"))?.unreadCount == 4)
+        await bob.close()
+    }
+
     @Test func theFilterHookCanReplaceOrDrop() async throws {
         let setup = try HubSetup()
         let (alice, _) = try await setup.online("alice")
