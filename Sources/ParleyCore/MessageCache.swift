@@ -22,16 +22,18 @@ public struct MessageCache: Sendable {
 
     public init(limits: Limits = Limits()) { self.limits = limits }
 
+    /// Entries held now (up to an eighth over the limit between evictions).
     public var count: Int { entries.count }
 
-    /// Adds or replaces a message, then evicts by count and age.
+    /// Adds or replaces a message. Eviction runs once the count is an eighth over the limit
+    /// (in one go, down to the limit), so a busy client pays it in bulk.
     public mutating func insert(_ message: Message, at now: Date) {
         guard limits.count > 0 else { return }
         if entries.updateValue(message, forKey: message.id) == nil { order.append((message.id, now)) }
-        evict(now: now)
+        if entries.count - limits.count > max(1, limits.count / 8) { evict(now: now) }
     }
 
-    /// The message if cached and not older than the age limit.
+    /// The message if cached, not older than the age limit and within the count limit.
     public mutating func message(id: String, now: Date) -> Message? {
         evict(now: now)
         return entries[id]
