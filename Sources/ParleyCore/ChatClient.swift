@@ -11,7 +11,9 @@ import Foundation
 public actor ChatClient {
     /// The account this client acts for.
     public nonisolated let userID: String
+    /// The connection to the server.
     public nonisolated let transport: any Transport
+    /// The settings it was made with.
     public nonisolated let configuration: ChatClientConfiguration
     /// Profiles (the configured provider, or the transport's) with a cache.
     public nonisolated let profiles: ProfileService

@@ -22,8 +22,10 @@ public struct ConversationList: Sendable {
         }
     }
 
+    /// The conversation of `channel`, if any.
     public subscript(channel: Channel) -> Conversation? { byChannel[channel] }
 
+    /// How many conversations there are.
     public var count: Int { byChannel.count }
 
     /// The highest seq recorded in `channel` (0 if none).

@@ -5,21 +5,26 @@ import Foundation
 public struct MessageCache: Sendable {
     /// How much the cache keeps.
     public struct Limits: Sendable, Hashable {
+        /// Messages kept at most (the cache may run an eighth over between evictions).
         public var count: Int
+        /// How long a message stays.
         public var age: Duration
 
+        /// Limits; by default 1,000 messages for an hour.
         public init(count: Int = 1000, age: Duration = .seconds(3600)) {
             self.count = max(0, count)
             self.age = age
         }
     }
 
+    /// The limits in force.
     public let limits: Limits
     private var entries: [String: Message] = [:]
     /// Insertion order with times, so eviction needs one hash operation per entry.
     private var order: [(id: String, added: Date)] = []
     private var head = 0
 
+    /// An empty cache.
     public init(limits: Limits = Limits()) { self.limits = limits }
 
     /// Entries held now (up to an eighth over the limit between evictions).

@@ -29,8 +29,10 @@ public final class MemoryMessageStore: MessageStore {
     }
 
     private let state = Mutex(State())
+    /// The newest messages kept per channel.
     public let limitPerChannel: Int
 
+    /// An empty store.
     public init(limitPerChannel: Int = .max) {
         self.limitPerChannel = max(1, limitPerChannel)
     }

@@ -34,14 +34,18 @@ public enum OutboxResult: Sendable, Hashable {
 public struct OutboxItem: Sendable, Hashable {
     /// The idempotency key: the client message number for messages.
     public var id: UUID
+    /// What to do.
     public var operation: OutboxOperation
+    /// Its queue priority.
     public var priority: SendPriority
     /// Transport attempts made so far.
     public var attempts: Int
+    /// When it was queued.
     public var enqueuedAt: Date
     /// FIFO position, assigned when queued (kept across restarts).
     public var sequence: Int64
 
+    /// An item; a message's id is its client message number.
     public init(operation: OutboxOperation, priority: SendPriority = .normal, enqueuedAt: Date = Date()) {
         switch operation {
         case .message(let envelope): self.id = envelope.clientMessageID

@@ -18,6 +18,7 @@ extension OutboxItem: Identifiable {}
 public final class MemoryOutboxStore: OutboxStore {
     private let items = Mutex<[UUIDKey: OutboxItem]>([:])
 
+    /// An empty store.
     public init() {}
 
     public func commit(inserting: [OutboxItem], deleting: [UUIDKey]) throws {
