@@ -43,10 +43,12 @@ extension Hub {
         }
     }
 
-    /// `messageTooLarge` when the payload's canonical JSON exceeds `limit`. A cheap upper
-    /// bound settles almost every message; only near the limit is the payload encoded.
+    /// `messageTooLarge` when the payload's canonical JSON exceeds `limit`. Cheap upper
+    /// bounds settle almost every message (first without reading strings, then reading
+    /// them); only near the limit is the payload encoded.
     static func checkSize(of outgoing: OutgoingEnvelope, limit: Int) throws {
-        guard outgoing.payload.canonicalSizeBound() > limit else { return }
+        guard outgoing.payload.canonicalSizeBound(scanning: false) > limit,
+              outgoing.payload.canonicalSizeBound() > limit else { return }
         let size = outgoing.payload.jsonData().count
         guard size > limit else { return }
         throw ParleyError(
