@@ -1,0 +1,96 @@
+/// What one `decode` call shares across all its decoders: the file, the environment, the user
+/// info, and the retry loop that collects every error of a value.
+final class DecodingContext {
+    let file: String
+    let substitution: EnvironmentSubstitution
+    let userInfo: [CodingUserInfoKey: Any]
+    /// Bounds the retries of one value's `init(from:)` (each retry answers one more failed call).
+    static let maxAttempts = 10_000
+
+    init(file: String, environment: [String: String], userInfo: [CodingUserInfoKey: Any]) {
+        self.file = file
+        substitution = EnvironmentSubstitution(environment: environment)
+        self.userInfo = userInfo
+    }
+
+    /// An error without its source line (filled in once, at the end).
+    func error(at mark: Mark, _ message: String, path: CodingPathLink?) -> YAMLError {
+        YAMLError(file: file, mark: mark, codingPath: path.strings, message: message)
+    }
+
+    /// Decodes one value, collecting the errors of all its parts.
+    ///
+    /// Runs `T.init(from:)`; when a child call fails and the failure escapes, the child's errors
+    /// are kept and `init(from:)` runs again with that child answered by a lenient stand-in,
+    /// until it returns. Any kept error (or an unknown key) makes the value fail as a whole.
+    func decodeValue<T: Decodable>(_ type: T.Type, node: Node, parentPath: CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
+        var substitutes = Set<Site>()
+        var kept: [YAMLError] = []
+        for _ in 0..<Self.maxAttempts {
+            let decoder = NodeDecoder(node: node, parentPath: parentPath, key: key, context: self)
+            decoder.substitutes = substitutes
+            let value: T
+            do {
+                value = try T(from: decoder)
+            } catch let failure as CallFailure where failure.frame == ObjectIdentifier(decoder) && !substitutes.contains(failure.site) {
+                kept += failure.errors
+                substitutes.insert(failure.site)
+                continue
+            } catch {
+                // An attempt running on stand-ins most likely failed because of a stand-in (a
+                // validating init seeing ""), so then only the errors already found count.
+                guard kept.isEmpty else { throw ValueFailure(errors: kept) }
+                if let problem = enumProblem(T.self, error: error, decoder: decoder) { throw ValueFailure(errors: [problem]) }
+                throw ValueFailure(errors: errors(from: error, decoder: decoder))
+            }
+            if decoder.hasUnknownKeys {
+                kept += unknownKeyErrors(T.self, decoder: decoder)
+            }
+            if kept.isEmpty { return value }
+            throw ValueFailure(errors: kept)
+        }
+        throw ValueFailure(errors: kept + [self.error(at: node.mark, "too many errors in one value", path: parentPath.appending(key))])
+    }
+
+    /// Unknown keys with suggestions: one more attempt records the keys the type asked about
+    /// that the mapping lacks (not recorded normally, to save work when all is well).
+    private func unknownKeyErrors<T: Decodable>(_ type: T.Type, decoder: NodeDecoder) -> [YAMLError] {
+        let recorder = NodeDecoder(node: decoder.node, parentPath: decoder.path, key: nil, context: self)
+        recorder.substitutes = decoder.substitutes
+        recorder.recordsQueries = true
+        guard (try? T(from: recorder)) != nil else { return decoder.unknownKeyErrors() }
+        return recorder.unknownKeyErrors()
+    }
+
+    /// The scalar value of `node` as `S`, after `${VAR}` substitution.
+    func scalar<S: ScalarValue>(_ type: S.Type, _ node: Node) throws(ScalarProblem) -> S {
+        guard case .scalar(let scalar) = node else {
+            throw ScalarProblem(node.mark, "expected \(S.expectation), found \(node.kindDescription)")
+        }
+        if scalar.isNull {
+            throw ScalarProblem(node.mark, "expected \(S.expectation), found null")
+        }
+        if scalar.style != .plain, !S.acceptsQuoted {
+            throw ScalarProblem(node.mark, "expected \(S.expectation), found the quoted string \(node.kindDescription)")
+        }
+        let text: String
+        switch substitution.apply(to: scalar.value) {
+        case .success(let substituted): text = substituted
+        case .failure(let problem): throw ScalarProblem(node.mark, problem.message)
+        }
+        guard let value = S.parse(text) else {
+            throw ScalarProblem(node.mark, S.problem(with: text))
+        }
+        return value
+    }
+}
+
+/// Why a scalar is not a value of the type asked for.
+struct ScalarProblem: Error {
+    let mark: Mark
+    let message: String
+    init(_ mark: Mark, _ message: String) {
+        self.mark = mark
+        self.message = message
+    }
+}
