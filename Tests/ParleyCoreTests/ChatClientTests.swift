@@ -99,8 +99,11 @@ import ParleyHub
         let sent = try await withTimeout(120) {
             try await withThrowingTaskGroup(of: [Message].self) { group in
                 for (index, client) in clients.enumerated() {
-                    // Ten concurrent batches of ten per client: 100 concurrent calls in all.
-                    for batch in 0..<10 {
+                    // Per client 50 single sends and 5 batches of 10, all at once: 550 concurrent calls, 1,000 messages.
+                    for single in 0..<50 {
+                        group.addTask { [try await client.send(TextContent("s\(index) single \(single)"), to: .group("load"))] }
+                    }
+                    for batch in 0..<5 {
                         group.addTask {
                             let contents = (0..<10).map { TextContent("s\(index) b\(batch) m\($0)") as any MessageContent }
                             return try await client.batchSend(contents, to: [.group("load")], options: SendOptions()).map { try $0.get() }
@@ -123,7 +126,7 @@ import ParleyHub
             let ackOrder = sent.filter { $0.sender == sender }.sorted { $0.seq < $1.seq }.map(\.id)
             #expect(fromSender.map(\.id) == ackOrder)
             // …and each batch in the order it was given.
-            for batch in 0..<10 {
+            for batch in 0..<5 {
                 let texts = fromSender.compactMap(\.text).filter { $0.contains(" b\(batch) ") }
                 #expect(texts == (0..<10).map { "s\(sender.dropFirst(6)) b\(batch) m\($0)" })
             }
