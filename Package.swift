@@ -41,7 +41,7 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
-        .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub"]),
+        .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub"], exclude: ["Fixtures"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore"]),
         .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyMatrix"]),

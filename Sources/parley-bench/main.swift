@@ -5,6 +5,7 @@ import Foundation
 let areas: KeyValuePairs<String, () async throws -> Void> = [
     "yaml": benchYAML,
     "hub": benchHub,
+    "core": benchCore,
 ]
 
 let requested = CommandLine.arguments.dropFirst().first

@@ -1,0 +1,127 @@
+import Foundation
+
+// MARK: - Receiving
+
+extension ChatClient {
+    func handle(_ event: TransportEvent) {
+        switch event {
+        case .message(let envelope): receive(envelope)
+        case .reaction(let reaction): emit(.reaction(reaction, applyReaction(reaction)))
+        case .membership(let membership): emit(.membership(membership))
+        case .connection(let newState): setState(newState)
+        }
+    }
+
+    /// Duplicates (same message id) are dropped. Seqs increase within a channel, so a message
+    /// above the channel's last seq is new without a look-up; one at or below it (a resend, a
+    /// catch-up, an echo, an out-of-order arrival) is checked against recent ids and history.
+    func isDuplicate(_ envelope: Envelope) -> Bool {
+        if envelope.seq > conversationList.lastSeq(of: envelope.channel) {
+            // noPersist messages are not in history: remember their ids for the slow path.
+            if envelope.flags.contains(.noPersist) { seen.insert(envelope.id) }
+            return false
+        }
+        if seen.contains(envelope.id) { return true }
+        flushWrites()
+        if (try? store.contains(id: envelope.id, channel: envelope.channel, seq: envelope.seq)) == true { return true }
+        seen.insert(envelope.id)
+        return false
+    }
+
+    func receive(_ envelope: Envelope) {
+        guard !isDuplicate(envelope) else { return }
+        var message: Message
+        do {
+            message = try Message(envelope: envelope, registry: configuration.registry)
+        } catch {
+            var failure = ParleyError.wrapping(error, as: .invalidContent)
+            failure.context["messageID"] = envelope.id
+            failure.context["channel"] = envelope.channel.target
+            report(failure)
+            return
+        }
+        profiles.notePreview(id: envelope.sender, name: message.senderName, avatar: message.senderAvatar)
+        let own = envelope.sender == userID
+        var stored = envelope
+        if !own, let visible = envelope.visibleTo, !visible.contains(userID) {
+            switch configuration.hiddenMessages {
+            case .drop: return
+            case .notice(let text):
+                message.content = TextContent(text)
+                stored.payload = message.content.encoded()
+            }
+        }
+        if let filter {
+            switch filter(message) {
+            case .drop: return
+            case .deliver(let filtered):
+                message = filtered
+                stored.payload = filtered.content.encoded()
+            }
+        }
+        record(message, envelope: stored, countsAsUnread: !own)
+        // This account's own messages are the result of its sends, not news.
+        if !own { emit(.message(message)) }
+    }
+
+    /// Applies a reaction to the cached or stored message; the updated message if found.
+    func applyReaction(_ reaction: ReactionEvent) -> Message? {
+        let now = configuration.clock.now()
+        var message = cache.message(id: reaction.messageID, now: now)
+        if message == nil {
+            flushWrites()
+            message = (try? store.message(id: reaction.messageID)).flatMap { try? Message(envelope: $0, registry: configuration.registry) }
+        }
+        guard var message else { return nil }
+        message.apply(reaction)
+        cache.update(message)
+        if !message.flags.contains(.noPersist) {
+            pendingWrites.append(message.envelope)
+            scheduleFlush()
+        }
+        return message
+    }
+
+    /// Remembers a message: cache, conversation list, history (write-behind, group commit).
+    func record(_ message: Message, envelope: Envelope, countsAsUnread: Bool, updatesConversation: Bool = true) {
+        cache.insert(message, at: configuration.clock.now())
+        if updatesConversation { recordInConversation(message, countsAsUnread: countsAsUnread) }
+        if !message.flags.contains(.noPersist) { pendingWrites.append(envelope) }
+        scheduleFlush()
+    }
+
+    func recordInConversation(_ message: Message, countsAsUnread: Bool) {
+        conversationList.record(channel: message.channel, messageID: message.id, seq: message.seq, timestamp: message.timestamp,
+                                digest: message.content.digest, countsAsUnread: countsAsUnread)
+    }
+
+    /// Writes pending history at the next chance (or now, once enough has piled up).
+    func scheduleFlush() {
+        if pendingWrites.count >= 1024 {
+            flushWrites()
+            return
+        }
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        Task {
+            // Let the inbound loop take what the transport has buffered first, so one
+            // transaction carries many messages (history is write-behind: the server has them).
+            for _ in 0..<16 where pendingWrites.count < 1024 { await Task.yield() }
+            if flushScheduled { self.flushWrites() }
+        }
+    }
+
+    /// Writes pending history and changed conversations in one go.
+    func flushWrites() {
+        flushScheduled = false
+        let writes = pendingWrites
+        pendingWrites.removeAll(keepingCapacity: true)
+        let conversations = persistsConversations ? conversationList.takeDirty() : []
+        do {
+            try store.save(writes)
+            try store.saveConversations(conversations)
+        } catch {
+            report(ParleyError.wrapping(error, as: .storage))
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+// MARK: - The worker: persist, pick, send, retry
+
+extension Outbox {
+    func run() async {
+        // Bounded by `running`: every round either sends, persists, or waits for a signal.
+        while running {
+            persistPending()
+            let now = clock.now()
+            releaseBlockedLanes(at: now)
+            let batch = takeBatch(at: now)
+            if batch.isEmpty {
+                if !incoming.isEmpty || !completedIDs.isEmpty { continue }
+                await waitForWork()
+                continue
+            }
+            await send(batch)
+        }
+    }
+
+    /// One transaction: the new items are written, the finished ones deleted.
+    func persistPending() {
+        guard !incoming.isEmpty || !completedIDs.isEmpty else { return }
+        let inserting = incoming
+        let deleting = completedIDs
+        incoming.removeAll(keepingCapacity: true)
+        completedIDs.removeAll(keepingCapacity: true)
+        do {
+            try store.commit(inserting: inserting.map(\.item), deleting: deleting)
+        } catch {
+            let failure = ParleyError.wrapping(error, as: .storage)
+            for queued in inserting { finish(queued, .failure(failure)) }
+            return
+        }
+        for queued in inserting { appendToLane(queued) }
+    }
+
+    func appendToLane(_ queued: Queued) {
+        let key = Self.laneKey(of: queued.item)
+        // In place: a copy of the lane would copy its item array on every append.
+        lanes[key, default: Lane()].items.append(queued)
+        enqueueIfReady(key)
+    }
+
+    static func laneKey(of item: OutboxItem) -> LaneKey {
+        if case .reaction = item.operation {
+            return LaneKey(channel: item.operation.channel, priority: item.priority, isReaction: true)
+        }
+        return LaneKey(channel: item.operation.channel, priority: item.priority, isReaction: false)
+    }
+
+    func enqueueIfReady(_ key: LaneKey) {
+        guard var lane = lanes[key] else { return }
+        if lane.isEmpty {
+            lanes.removeValue(forKey: key)
+            return
+        }
+        guard !lane.queued, lane.blockedUntil == nil else { return }
+        lane.queued = true
+        lanes[key] = lane
+        ready[key.priority.rawValue].append(key)
+    }
+
+    func releaseBlockedLanes(at now: Date) {
+        if let until = accountBlockedUntil {
+            if until <= now { accountBlockedUntil = nil } else { scheduleTimer(at: until) }
+        }
+        guard !blocked.isEmpty else { return }
+        var earliest: Date?
+        for key in blocked {
+            guard let until = lanes[key]?.blockedUntil else { blocked.remove(key); continue }
+            if until <= now {
+                lanes[key]?.blockedUntil = nil
+                blocked.remove(key)
+                enqueueIfReady(key)
+            } else {
+                earliest = min(earliest ?? until, until)
+            }
+        }
+        if let earliest { scheduleTimer(at: earliest) }
+    }
+
+    /// Picks up to `maxBatch` items, highest priority first, FIFO within a lane, as rate
+    /// limits allow.
+    func takeBatch(at now: Date) -> [(LaneKey, [Queued])] {
+        guard accountBlockedUntil == nil else { return [] }
+        var batch: [(LaneKey, [Queued])] = []
+        var budget = configuration.maxBatch
+        levels: for level in ready.indices {
+            while budget > 0, readyHead[level] < ready[level].count {
+                let key = ready[level][readyHead[level]]
+                readyHead[level] += 1
+                guard lanes[key] != nil else { continue }
+                var taken: [Queued] = []
+                var stopAll = false
+                takeItems(from: &lanes[key, default: Lane()], key: key, now: now, budget: &budget, taken: &taken, stopAll: &stopAll)
+                if !taken.isEmpty { batch.append((key, taken)) }
+                if stopAll {
+                    if taken.isEmpty { readyHead[level] -= 1; lanes[key]?.queued = true }
+                    break levels
+                }
+            }
+            compactReady(level)
+        }
+        // Lanes in the batch are re-queued after their sends (so their order holds).
+        return batch
+    }
+
+    /// Moves items from the head of `lane` into `taken` while budget and rate limits allow.
+    func takeItems(from lane: inout Lane, key: LaneKey, now: Date, budget: inout Int, taken: inout [Queued], stopAll: inout Bool) {
+        lane.queued = false
+        while budget > 0, !lane.isEmpty {
+            if let until = rateLimitDelay(for: key.channel, at: now) {
+                if let accountUntil = accountBlockedUntil {
+                    stopAll = true
+                    scheduleTimer(at: accountUntil)
+                } else {
+                    lane.blockedUntil = until
+                    blocked.insert(key)
+                    scheduleTimer(at: until)
+                }
+                break
+            }
+            taken.append(lane.items[lane.head])
+            lane.head += 1
+            budget -= 1
+        }
+        // Drop what was taken once it is most of the array (a lane that never drains).
+        if lane.head > 1024, lane.head * 2 > lane.items.count {
+            lane.items.removeFirst(lane.head)
+            lane.head = 0
+        } else if lane.isEmpty {
+            lane.items.removeAll(keepingCapacity: true)
+            lane.head = 0
+        }
+    }
+
+    /// Nil if a send on `channel` may go now (tokens taken); otherwise when to try again.
+    /// Sets `accountBlockedUntil` when the account or global limit is what stops it.
+    func rateLimitDelay(for channel: Channel, at now: Date) -> Date? {
+        let limits = configuration.rateLimits
+        if let rate = limits.perChannel {
+            var bucket = channelBuckets[channel] ?? TokenBucket(rate: rate)
+            if let next = bucket.nextAvailable(at: now) {
+                channelBuckets[channel] = bucket
+                return next
+            }
+            channelBuckets[channel] = bucket
+        }
+        if var bucket = accountBucket, let next = bucket.nextAvailable(at: now) {
+            accountBucket = bucket
+            accountBlockedUntil = next
+            return next
+        }
+        if let global = limits.global, let next = global.acquire(at: now) {
+            accountBlockedUntil = next
+            return next
+        }
+        accountBucket?.take(at: now)
+        channelBuckets[channel]?.take(at: now)
+        return nil
+    }
+
+    func compactReady(_ level: Int) {
+        if readyHead[level] >= ready[level].count {
+            ready[level].removeAll(keepingCapacity: true)
+            readyHead[level] = 0
+        } else if readyHead[level] > 1024, readyHead[level] * 2 > ready[level].count {
+            ready[level].removeFirst(readyHead[level])
+            readyHead[level] = 0
+        }
+    }
+
+    func waitForWork() async {
+        if wakePending {
+            wakePending = false
+            return
+        }
+        await withCheckedContinuation { wake = $0 }
+        wakePending = false
+    }
+
+    /// Makes sure the worker wakes at `deadline` (one timer: the earliest one needed).
+    func scheduleTimer(at deadline: Date) {
+        if let current = timerDeadline, current <= deadline, timer != nil { return }
+        timer?.cancel()
+        timerDeadline = deadline
+        timer = Task { [clock] in
+            do { try await clock.sleep(until: deadline) } catch { return }
+            self.timerFired(deadline)
+        }
+    }
+
+    func timerFired(_ deadline: Date) {
+        if timerDeadline == deadline {
+            timer = nil
+            timerDeadline = nil
+        }
+        signal()
+    }
+}
