@@ -43,6 +43,7 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub"]),
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
+        .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyFlowTest", "YAMLCoding", "ParleyRegex"]),
     ]
 )
 
