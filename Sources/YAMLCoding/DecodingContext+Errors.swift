@@ -1,0 +1,52 @@
+extension DecodingContext {
+    /// Positioned errors for whatever a value's `init(from:)` threw.
+    func errors(from error: any Error, decoder: NodeDecoder) -> [YAMLError] {
+        switch error {
+        case let failure as CallFailure: return failure.errors
+        case let failure as ValueFailure: return failure.errors
+        case let problem as NodeProblem: return [problem.error]
+        case let error as YAMLError: return [error]
+        case let errors as YAMLErrors: return errors.errors
+        case let error as DecodingError: return [positioned(error, decoder: decoder)]
+        default: return [self.error(at: decoder.node.mark, String(describing: error), path: decoder.path)]
+        }
+    }
+
+    /// A `DecodingError` from a custom `init(from:)`, placed at the node its coding path names
+    /// (or the current node when the path leads elsewhere).
+    private func positioned(_ error: DecodingError, decoder: NodeDecoder) -> YAMLError {
+        let context: DecodingError.Context
+        var message: String
+        switch error {
+        case .typeMismatch(_, let found), .valueNotFound(_, let found), .dataCorrupted(let found):
+            context = found
+            message = found.debugDescription
+        case .keyNotFound(let key, let found):
+            context = found
+            message = "missing required key '\(key.stringValue)'"
+        @unknown default:
+            return self.error(at: decoder.node.mark, String(describing: error), path: decoder.path)
+        }
+        if message.isEmpty { message = "invalid value" }
+        let base = decoder.path.keys
+        var node = decoder.node
+        if context.codingPath.count > base.count {
+            for key in context.codingPath.dropFirst(base.count) {
+                guard let child = Self.child(of: node, key: key) else { break }
+                node = child
+            }
+        }
+        return YAMLError(file: file, mark: node.mark, codingPath: context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue },
+                         message: message)
+    }
+
+    private static func child(of node: Node, key: any CodingKey) -> Node? {
+        switch node {
+        case .mapping(let mapping): return mapping.value(forKey: key.stringValue)
+        case .sequence(let sequence):
+            guard let index = key.intValue, sequence.elements.indices.contains(index) else { return nil }
+            return sequence.elements[index]
+        case .scalar: return nil
+        }
+    }
+}

@@ -1,0 +1,82 @@
+extension TreeBuilder {
+    /// Checks a finished mapping for duplicate keys and applies its merge keys.
+    mutating func finish(_ pairs: [Node.Pair]) -> [Node.Pair] {
+        reportDuplicates(in: pairs)
+        guard options.mergeKeys, pairs.contains(where: { $0.key.isMergeKey }) else { return pairs }
+        return merged(pairs)
+    }
+
+    /// Reports the second and later occurrences of a scalar key, naming the first one's line.
+    private mutating func reportDuplicates(in pairs: [Node.Pair]) {
+        // Small mappings (the usual case) compare pairwise; large ones use a dictionary.
+        if pairs.count <= 16 {
+            for index in pairs.indices.dropFirst() {
+                guard let key = pairs[index].key.scalar, !pairs[index].key.isMergeKey else { continue }
+                if let first = pairs[..<index].first(where: { $0.key.scalar?.value == key.value && !$0.key.isMergeKey }) {
+                    reportDuplicate(key, first: first.key.mark)
+                }
+            }
+            return
+        }
+        var seen: [String: Mark] = [:]
+        for pair in pairs {
+            guard let key = pair.key.scalar, !pair.key.isMergeKey else { continue }
+            if let first = seen[key.value] {
+                reportDuplicate(key, first: first)
+            } else {
+                seen[key.value] = key.mark
+            }
+        }
+    }
+
+    private mutating func reportDuplicate(_ key: Node.Scalar, first: Mark) {
+        let problem = source.error(at: key.mark, "duplicate key '\(key.value.replacingNewlines())' (first defined at line \(first.line))")
+        problems.append(problem)
+    }
+
+    /// Replaces each `<<` pair by the entries of the mapping(s) it names. Explicit keys win over
+    /// merged ones; within a list of maps, earlier maps win over later ones.
+    private mutating func merged(_ pairs: [Node.Pair]) -> [Node.Pair] {
+        var taken = Set<String>()
+        for pair in pairs where !pair.key.isMergeKey {
+            if let key = pair.key.scalar?.value { taken.insert(key) }
+        }
+        var result: [Node.Pair] = []
+        result.reserveCapacity(pairs.count)
+        for pair in pairs {
+            guard pair.key.isMergeKey else {
+                result.append(pair)
+                continue
+            }
+            let sources: [Node]
+            switch pair.value {
+            case .mapping: sources = [pair.value]
+            case .sequence(let sequence): sources = sequence.elements
+            case .scalar: sources = [pair.value]
+            }
+            for source in sources {
+                guard case .mapping(let mapping) = source else {
+                    problems.append(self.source.error(at: source.mark,
+                        "a merge key '<<' takes a mapping or a sequence of mappings, found \(source.kindDescription)"))
+                    continue
+                }
+                for entry in mapping.pairs {
+                    if let key = entry.key.scalar?.value {
+                        guard taken.insert(key).inserted else { continue }
+                    }
+                    result.append(entry)
+                }
+            }
+        }
+        return result
+    }
+}
+
+extension Node {
+    /// A plain `<<` key (or one tagged `!!merge`).
+    var isMergeKey: Bool {
+        guard case .scalar(let scalar) = self, scalar.value == "<<" else { return false }
+        if let tag = scalar.tag { return tag == Node.Tags.merge }
+        return scalar.style == .plain
+    }
+}

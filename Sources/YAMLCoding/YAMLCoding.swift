@@ -1,2 +1,0 @@
-/// The YAMLCoding module. See ARCHITECTURE.md for what it owns.
-public enum YAMLCodingModule {}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Decodes `Decodable` values from YAML text, reporting every problem in the file at once, each
+/// with its file, line and column.
+///
+/// - Booleans are only `true` and `false`; numbers are typed by the Swift type decoded; a
+///   `String` accepts any scalar except null; `~`, `null` and nothing are nil for optionals.
+/// - `${VAR}` and `${VAR:-default}` in values (not keys) come from `environment`; `$${` is a
+///   literal `${`.
+/// - Keys the type never asked about are errors, with a suggestion where one is close.
+public struct YAMLDecoder: Sendable {
+    /// Where `${VAR}` references are looked up.
+    public var environment: [String: String]
+    /// Passed to every `init(from:)` as `decoder.userInfo`.
+    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    /// A decoder reading `${VAR}` from `environment` (the process environment by default).
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+    }
+
+    /// Parses `text` (one YAML document) and decodes a `T`; `file` names it in errors.
+    public func decode<T: Decodable>(_ type: T.Type, from text: String, file: String) throws(YAMLErrors) -> T {
+        let builder = try TreeBuilder.build(text, file: file)
+        var problems = builder.problems
+        let source = SourceFile(name: file, text: text)
+        if builder.documents.count > 1 {
+            problems.append(source.error(at: builder.documents[1].mark, "expected one YAML document, found several"))
+        }
+        let root = builder.documents.first ?? .null(at: Mark(line: 1, column: 1))
+        return try decode(type, from: root, source: source, problems: problems)
+    }
+
+    /// Decodes a `T` from an already parsed node; `source` names the file and gives snippets.
+    public func decode<T: Decodable>(_ type: T.Type, from node: Node, source: SourceFile) throws(YAMLErrors) -> T {
+        try decode(type, from: node, source: source, problems: [])
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from node: Node, source: SourceFile, problems: [YAMLError]) throws(YAMLErrors) -> T {
+        let context = DecodingContext(file: source.name, environment: environment, userInfo: userInfo)
+        var errors = problems
+        var value: T?
+        do {
+            value = try context.decodeValue(T.self, node: node, path: nil)
+        } catch {
+            errors += error.errors
+        }
+        guard let value, errors.isEmpty else {
+            throw YAMLErrors(errors.map { error in
+                var error = error
+                if error.sourceLine == nil, error.file == source.name { error.sourceLine = source.line(error.mark.line) }
+                return error
+            })
+        }
+        return value
+    }
+}
