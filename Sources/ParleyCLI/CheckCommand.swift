@@ -1,0 +1,58 @@
+import ParleyBots
+import ParleyFlowTest
+import YAMLCoding
+
+/// `parley check`: loads the config, every bot file and every flow-test file, prints every
+/// error of every file, and exits 1 if there were any (0 with a one-line summary otherwise).
+enum CheckCommand: Subcommand {
+    static let name = "check"
+    static let abstract = "Check config.yaml, every bot and every flow-test file; print every error."
+    static let positionalUsage = ""
+    static let options = [
+        OptionSpec(long: "config", short: "c", valueName: "file", help: "The host config (default: config.yaml)."),
+    ]
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
+        if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+        let configFile = arguments.values["config"] ?? "config.yaml"
+        if configFile.isEmpty { throw UsageError("option '--config' needs a file name") }
+        let catalog = HostCatalog.load(configFile: configFile, resolve: context.resolve, environment: context.environment)
+        var errors = catalog.errors
+        var testCount = 0
+        let decoder = YAMLDecoder(environment: context.environment)
+        for test in catalog.testFiles {
+            switch TextFile.read(test.path, displayPath: test.file) {
+            case .failure(let error):
+                errors.append(error)
+            case .success(let text):
+                do {
+                    let file = try decoder.decode(FlowTestFile.self, from: text, file: test.file)
+                    errors += FlowTestValidator.validate(file, source: SourceFile(name: test.file, text: text), bots: catalog.bots)
+                    testCount += file.tests.count
+                } catch {
+                    errors += error.errors
+                }
+            }
+        }
+        if errors.isEmpty {
+            context.output.line("ok: " + [
+                count(catalog.bots.count, "bot"), count(catalog.commandCount, "command"),
+                count(catalog.triggerCount, "trigger"), count(catalog.flowCount, "flow"),
+                count(catalog.scheduleCount, "schedule"), count(testCount, "test"),
+            ].joined(separator: ", "))
+            return 0
+        }
+        // Stable order for people and tests: by file, then position.
+        let sorted = errors.enumerated().sorted {
+            ($0.element.file, $0.element.mark, $0.offset) < ($1.element.file, $1.element.mark, $1.offset)
+        }.map(\.element)
+        for error in sorted { context.output.errorLine(error.description) }
+        let files = Set(sorted.map(\.file)).count
+        context.output.errorLine("check failed: \(count(sorted.count, "error")) in \(count(files, "file"))")
+        return 1
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}

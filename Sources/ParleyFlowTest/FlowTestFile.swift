@@ -1,0 +1,125 @@
+import YAMLCoding
+import ParleyBots
+
+/// A conversation-flow test file (`bots/<anything>.test.yaml`): which bot, who talks, the
+/// virtual start time, optional profiles, and the tests.
+public struct FlowTestFile: Decodable, Sendable {
+    /// Id of the bot under test.
+    public var bot: Located<String>
+    /// The user who talks; default "tester".
+    public var user: Located<String>?
+    /// Virtual clock start (ISO 8601), optional.
+    public var now: Located<String>?
+    /// Profiles of this test's users.
+    public var profiles: OrderedMap<ProfileEntry>?
+    /// The tests, each starting from fresh state.
+    public var tests: [FlowTestCase]
+
+    /// The talking user's id.
+    public var userID: String { user?.value ?? "tester" }
+}
+
+/// One test: a name and its steps.
+public struct FlowTestCase: Decodable, Sendable {
+    /// Shown in reports.
+    public var name: Located<String>
+    /// Steps in order.
+    public var steps: [FlowTestStep]
+}
+
+/// One step of a flow test, with the line it is on (failures print it).
+public struct FlowTestStep: Decodable, Sendable {
+    /// What the step does.
+    public enum Kind: Sendable {
+        /// The user sends `text`, in their direct conversation or in `in` (a group target).
+        case send(text: Located<String>, in: Located<String>?)
+        /// The next output in a channel must match.
+        case expect(Expectation)
+        /// Virtual time passes; due schedules and timeouts fire.
+        case advance(Located<String>)
+    }
+
+    /// The step's action; nil only for a step that failed validation.
+    public var kind: Kind?
+    /// Where the step starts.
+    public var mark: Mark
+    /// A problem found while decoding (zero or several step keys), reported by validation.
+    public var issue: String?
+
+    /// The step's line in the file.
+    public var line: Int { mark.line }
+
+    enum CodingKeys: String, CodingKey { case send, expect, advance }
+
+    public init(from decoder: any Decoder) throws {
+        mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var kinds: [(String, Kind)] = []
+        if container.contains(.send) {
+            // `send:` is a text, or a mapping {text, in}: probe the short form first.
+            if let text = try? container.decode(Located<String>.self, forKey: .send) {
+                kinds.append(("send", .send(text: text, in: nil)))
+            } else {
+                let message = try container.decode(SendMessage.self, forKey: .send)
+                kinds.append(("send", .send(text: message.text, in: message.in)))
+            }
+        }
+        if let expectation = try container.decodeIfPresent(Expectation.self, forKey: .expect) {
+            kinds.append(("expect", .expect(expectation)))
+        }
+        if let duration = try container.decodeIfPresent(Located<String>.self, forKey: .advance) {
+            kinds.append(("advance", .advance(duration)))
+        }
+        kind = kinds.first?.1
+        switch kinds.count {
+        case 0: issue = "expected a step: send, expect or advance"
+        case 1: issue = nil
+        default: issue = "one step per list item, found " + kinds.map { "'\($0.0)'" }.joined(separator: " and ") + ": start a new item with '- ' for each"
+        }
+    }
+
+    private struct SendMessage: Decodable {
+        var text: Located<String>
+        var `in`: Located<String>?
+    }
+}
+
+/// `expect:` — what the next output of a channel must be.
+public struct Expectation: Decodable, Sendable {
+    /// Exact text.
+    public var text: Located<String>?
+    /// Substring of the text.
+    public var contains: Located<String>?
+    /// Regex the text must match.
+    public var matches: Located<String>?
+    /// Card name.
+    public var card: Located<String>?
+    /// Card fields that must have these values.
+    public var fields: OrderedMap<Located<String>>?
+    /// `last`: the message quotes the user's last message.
+    public var quote: Located<String>?
+    /// A reaction (emoji) rather than a message.
+    public var reaction: Located<String>?
+    /// The channel (`user:ID` / `group:ID`); default: the direct conversation.
+    public var to: Located<String>?
+    /// `true`: nothing is left in the channel once the bot is idle.
+    public var none: Located<Bool>?
+    /// Where the expectation starts.
+    public var mark: Mark
+
+    enum CodingKeys: String, CodingKey { case text, contains, matches, card, fields, quote, reaction, to, none }
+
+    public init(from decoder: any Decoder) throws {
+        mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        text = try container.decodeIfPresent(Located<String>.self, forKey: .text)
+        contains = try container.decodeIfPresent(Located<String>.self, forKey: .contains)
+        matches = try container.decodeIfPresent(Located<String>.self, forKey: .matches)
+        card = try container.decodeIfPresent(Located<String>.self, forKey: .card)
+        fields = try container.decodeIfPresent(OrderedMap<Located<String>>.self, forKey: .fields)
+        quote = try container.decodeIfPresent(Located<String>.self, forKey: .quote)
+        reaction = try container.decodeIfPresent(Located<String>.self, forKey: .reaction)
+        to = try container.decodeIfPresent(Located<String>.self, forKey: .to)
+        none = try container.decodeIfPresent(Located<Bool>.self, forKey: .none)
+    }
+}
