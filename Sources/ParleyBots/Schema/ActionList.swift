@@ -27,7 +27,7 @@ public struct ActionList: Decodable, Sendable {
                 let names = item.keys.items.map { "'\($0.action.key)'" }.joined(separator: " and ")
                 issues.append(SchemaIssue(mark: item.keys.items[1].mark,
                                           message: "one action per list item, found \(names): start a new item with '- ' for each action"))
-            } else if item.keys.items.isEmpty {
+            } else if item.keys.items.isEmpty && item.keys.issues.isEmpty {
                 issues.append(SchemaIssue(mark: item.mark,
                                           message: "expected an action (\(Action.keys.joined(separator: ", ")))"))
             }

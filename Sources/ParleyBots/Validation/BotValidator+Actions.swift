@@ -28,7 +28,7 @@ extension BotValidator {
         case .set(let values):
             for entry in values.entries {
                 if !BotValidator.isName(entry.name) {
-                    fail(entry.mark, "invalid variable name '\(entry.name)': expected letters, digits, '_' or '-'")
+                    fail(entry.keyMark, "invalid variable name '\(entry.name)': expected letters, digits, '_' or '-'")
                 }
                 checkTemplate(entry.value, scope: scope)
             }
@@ -50,7 +50,7 @@ extension BotValidator {
                 fail(send.mark, "'send' needs 'text' or 'card'")
             }
             for field in send.fields.entries {
-                fail(field.mark, "unknown key '\(field.name)' in a text 'send': expected text or to (card fields need a 'card')")
+                fail(field.keyMark, "unknown key '\(field.name)' in a text 'send': expected text or to (card fields need a 'card')")
             }
             return
         }
@@ -63,7 +63,7 @@ extension BotValidator {
             fail(text.mark, "card '\(card.value)' has no field 'text': its fields are " + fields.joined(separator: ", "))
         }
         for field in send.fields.entries where !fields.contains(field.name) {
-            fail(field.mark, "card '\(card.value)' has no field '\(field.name)': its fields are " + fields.joined(separator: ", "))
+            fail(field.keyMark, "card '\(card.value)' has no field '\(field.name)': its fields are " + fields.joined(separator: ", "))
         }
     }
 

@@ -8,9 +8,9 @@ extension BotValidator {
         for entry in bot.cards.entries {
             let card = entry.value
             if BuiltInCards.fields[entry.name] != nil {
-                fail(entry.mark, "card name '\(entry.name)' is a built-in card: choose another name (built-ins: \(BuiltInCards.names.joined(separator: ", ")))")
+                fail(entry.keyMark, "card name '\(entry.name)' is a built-in card: choose another name (built-ins: \(BuiltInCards.names.joined(separator: ", ")))")
             } else if !BotValidator.isName(entry.name) {
-                fail(entry.mark, "invalid card name '\(entry.name)': expected letters, digits, '_' or '-'")
+                fail(entry.keyMark, "invalid card name '\(entry.name)': expected letters, digits, '_' or '-'")
             }
             if card.type.value < 1000 {
                 fail(card.type.mark, "card type \(card.type.value) of card '\(entry.name)' is reserved: custom card types are 1000 or above")

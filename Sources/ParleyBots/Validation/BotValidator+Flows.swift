@@ -4,13 +4,13 @@ extension BotValidator {
     mutating func checkFlows() {
         for flow in bot.flows.entries {
             if !BotValidator.isName(flow.name) || flow.name == "end" {
-                fail(flow.mark, "invalid flow name '\(flow.name)': expected letters, digits, '_' or '-' (and not 'end')")
+                fail(flow.keyMark, "invalid flow name '\(flow.name)': expected letters, digits, '_' or '-' (and not 'end')")
             }
-            if flow.value.isEmpty { fail(flow.mark, "flow '\(flow.name)' has no steps") }
+            if flow.value.isEmpty { fail(flow.keyMark, "flow '\(flow.name)' has no steps") }
             for step in flow.value.entries {
                 let place = "flow step '\(flow.name).\(step.name)'"
                 if !BotValidator.isName(step.name) || step.name == "end" {
-                    fail(step.mark, "invalid step name '\(step.name)': expected letters, digits, '_' or '-' (and not 'end')")
+                    fail(step.keyMark, "invalid step name '\(step.name)': expected letters, digits, '_' or '-' (and not 'end')")
                 }
                 let value = step.value
                 report(value.issues)
@@ -19,7 +19,7 @@ extension BotValidator {
                 if let ask = value.ask { checkAsk(ask, scope: scope) }
                 if let next = value.next { checkStepTarget(next, key: "next", flow: flow.name) }
                 if value.actions.isEmpty && value.ask == nil && value.next == nil && value.issues.isEmpty {
-                    fail(step.mark, "\(place) does nothing: add actions, 'ask' or 'next'")
+                    fail(step.keyMark, "\(place) does nothing: add actions, 'ask' or 'next'")
                 }
             }
         }

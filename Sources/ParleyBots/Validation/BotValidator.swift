@@ -26,6 +26,9 @@ public struct BotValidator {
     }
 
     private mutating func run() {
+        if bot.isEmpty {
+            fail(Mark(line: 1, column: 1), "the bot does nothing: expected at least one of commands, triggers, flows, schedules, greeting or fallback")
+        }
         if let id = bot.id { checkName(id, what: "bot id") }
         if let prefix = bot.prefix, prefix.value.isEmpty || prefix.value.contains(" ") {
             fail(prefix.mark, "invalid prefix '\(prefix.value)': expected a non-empty prefix without spaces, like \"/\" or \"!\"")
@@ -55,10 +58,10 @@ public struct BotValidator {
             let command = entry.value
             report(command.issues)
             if !BotValidator.isName(entry.name) {
-                fail(entry.mark, "invalid command name '\(entry.name)': expected letters, digits, '_' or '-'")
+                fail(entry.keyMark, "invalid command name '\(entry.name)': expected letters, digits, '_' or '-'")
             }
             if let other = seen[entry.name] {
-                fail(entry.mark, "command '\(entry.name)' is already an alias of command '\(other)'")
+                fail(entry.keyMark, "command '\(entry.name)' is already an alias of command '\(other)'")
             }
             seen[entry.name] = entry.name
             for alias in command.aliases {
@@ -79,7 +82,7 @@ public struct BotValidator {
                 fail(description.mark, "the description of command '\(entry.name)' must be one line (it is a line of {{help}})")
             }
             if command.actions.isEmpty && command.issues.isEmpty {
-                fail(entry.mark, "command '\(entry.name)' does nothing: add an action (\(Action.keys.joined(separator: ", "))) or a 'do:' list")
+                fail(entry.keyMark, "command '\(entry.name)' does nothing: add an action (\(Action.keys.joined(separator: ", "))) or a 'do:' list")
             }
             let scope = TemplateScope(place: "command '\(entry.name)'", args: command.args.map(\.value))
             checkActions(command.actions, scope: scope)
