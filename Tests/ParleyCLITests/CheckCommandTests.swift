@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import ParleyCLI
+
+/// Runs `parley` in-process with captured output, as a user would from `directory`.
+struct Run {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    init(_ arguments: [String], in directory: String = Run.fixtures, environment: [String: String] = [:]) async {
+        let output = CapturedOutput()
+        let context = CommandContext(output: output, environment: environment, currentDirectory: directory)
+        status = await ParleyCommand.main(arguments, context: context)
+        stdout = output.standardOutput
+        stderr = output.standardError
+    }
+}
+
+@Suite struct CheckCommandTests {
+    @Test func brokenFolderReportsEveryProblemOfEveryFile() async throws {
+        let expected = try String(contentsOfFile: Run.fixtures + "/broken-check.expected", encoding: .utf8)
+        let run = await Run(["check"], in: Run.fixtures + "/broken")
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr == expected)
+    }
+
+    @Test func pathsStayAsTheUserWroteThem() async {
+        let run = await Run(["check", "--config", "broken/config.yaml"])
+        #expect(run.status == 1)
+        let firstLines = run.stderr.split(separator: "\n").prefix(3)
+        #expect(firstLines == [
+            "broken/bots/binary.yaml:1:1: error: not a text file (it contains NUL bytes): expected UTF-8 YAML",
+            "broken/bots/empty.yaml:1:1: error: the bot does nothing: expected at least one of commands, triggers, flows, schedules, greeting or fallback",
+            "broken/bots/folder.yaml:1:1: error: is a directory, expected a YAML file",
+        ])
+        #expect(run.stderr.hasSuffix("check failed: 21 errors in 8 files\n"))
+    }
+
+    @Test func examplesPass() async {
+        let run = await Run(["check"], in: Run.repositoryRoot)
+        #expect(run.stderr == "")
+        #expect(run.stdout == "ok: 2 bots, 7 commands, 3 triggers, 1 flow, 1 schedule, 10 tests\n")
+        #expect(run.status == 0)
+    }
+
+    @Test func missingConfigIsAnErrorNotACrash() async {
+        let run = await Run(["check", "-c", "nowhere/config.yaml"])
+        #expect(run.status == 1)
+        #expect(run.stderr == """
+            nowhere/bots:1:1: error: cannot list the bots folder: expected a folder of bot files (set 'bots:' in nowhere/config.yaml)
+            nowhere/config.yaml:1:1: error: no such file
+            check failed: 2 errors in 2 files
+
+            """)
+    }
+
+    @Test func configThatIsADirectory() async {
+        let run = await Run(["check", "--config=broken/bots"])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("broken/bots:1:1: error: is a directory, expected a YAML file\n"))
+    }
+}
