@@ -11,13 +11,21 @@ public struct LoadedBot: Sendable {
     public var definition: BotDefinition
     /// The file's text, for positioned errors.
     public var source: SourceFile
+
+    /// Wraps a decoded bot file.
+    public init(file: String, id: String, definition: BotDefinition, source: SourceFile) {
+        self.file = file
+        self.id = id
+        self.definition = definition
+        self.source = source
+    }
 }
 
 /// Everything a host loads from `config.yaml` and its bots folder, with every error found.
 public struct HostCatalog: Sendable {
     /// Path of the config file as given.
     public var configFile: String
-    /// The config, if it decoded (defaults apply when the file is absent? no: it must exist).
+    /// The config, if it decoded (the file must exist; its sections have defaults).
     public var config: HostConfig?
     /// Bots that decoded, in file-name order.
     public var bots: [LoadedBot] = []

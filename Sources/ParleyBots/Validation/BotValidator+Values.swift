@@ -23,32 +23,19 @@ extension BotValidator {
     }
 
     mutating func checkDuration(_ text: Located<String>) {
-        do {
-            _ = try DurationFormat.parse(text.value)
-        } catch {
-            fail(ScalarPosition.mark(of: error.offset, in: text, source: source), error.message)
-        }
+        if let error = ValueCheck.duration(text, in: source) { errors.append(error) }
     }
 
     mutating func checkRate(_ text: Located<String>) {
-        do {
-            _ = try Rate(parsing: text.value)
-        } catch {
-            fail(ScalarPosition.mark(of: error.offset, in: text, source: source), error.message)
-        }
+        if let error = ValueCheck.rate(text, in: source) { errors.append(error) }
     }
 
     /// Compiles a regex, reporting PCRE2's message at the column where it stopped.
     mutating func compileRegex(_ text: Located<String>) -> Pattern? {
-        do {
-            return try Pattern(text.value)
-        } catch {
-            switch error {
-            case .compile(let message, let offset):
-                fail(ScalarPosition.mark(of: offset, in: text, source: source), "invalid regex: \(message)")
-            default:
-                fail(text.mark, "invalid regex: \(error)")
-            }
+        switch ValueCheck.regex(text, in: source) {
+        case .success(let pattern): return pattern
+        case .failure(let error):
+            errors.append(error)
             return nil
         }
     }
