@@ -44,6 +44,9 @@ final class DecodingContext {
                 kept += failure.errors
                 substitutes.insert(failure.site)
             case .failure(let error):
+                if let problem = enumProblem(T.self, error: error, decoder: decoder) {
+                    throw ValueFailure(errors: kept + [problem])
+                }
                 throw ValueFailure(errors: kept + errors(from: error, decoder: decoder))
             }
         }
@@ -57,6 +60,9 @@ final class DecodingContext {
         }
         if scalar.isNull {
             return .failure(error(at: node.mark, "expected \(S.expectation), found null", path: path()))
+        }
+        if scalar.style != .plain, !S.acceptsQuoted {
+            return .failure(error(at: node.mark, "expected \(S.expectation), found the quoted string \(node.kindDescription)", path: path()))
         }
         let text: String
         switch substitution.apply(to: scalar.value) {

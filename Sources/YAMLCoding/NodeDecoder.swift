@@ -51,7 +51,7 @@ final class NodeDecoder: Decoder {
     func decodeChild<T: Decodable>(_ type: T.Type, node child: Node?, key: (any CodingKey)?, missingIn mapping: Mark = Mark(line: 1, column: 1)) throws -> T {
         let childPath = key.map { CodingPathLink(parent: path, key: $0) } ?? path
         guard let frame else {
-            return try lenientValue(T.self, node: child ?? .null(at: mapping), path: childPath)
+            return try lenientValue(T.self, node: .null(at: mapping), path: childPath)
         }
         if !frame.substitutes.isEmpty {
             let site = Site(childPath, T.self)
@@ -84,28 +84,30 @@ final class NodeDecoder: Decoder {
         }
     }
 
-    /// A stand-in value: decodes what it can and fills in the rest; only custom code can throw.
+    /// A stand-in value, decoded from nothing: "" / 0 / false / nil / empty collections, and
+    /// every key of a mapping missing. The node's content is ignored on purpose: what failed
+    /// there would fail again, and nested optionals then never reach validating code.
     private func lenientValue<T: Decodable>(_ type: T.Type, node: Node, path: CodingPathLink?) throws -> T {
         if let scalarType = T.self as? any ScalarValue.Type {
-            // The cast cannot fail: the value was made as `T` itself.
-            return lenientScalar(scalarType, node) as! T
+            return Self.lenientDefault(scalarType) as! T  // cannot fail: the default is a `T`
         }
-        return try T(from: NodeDecoder(node: node, path: path, context: context, frame: nil))
+        return try T(from: NodeDecoder(node: .null(at: node.mark), path: path, context: context, frame: nil))
+    }
+
+    private static func lenientDefault<S: ScalarValue>(_ type: S.Type) -> S {
+        S.lenientDefault
     }
 
     private func parsedScalar<S: ScalarValue>(_ type: S.Type, _ node: Node, path: CodingPathLink?) -> Result<any ScalarValue, YAMLError> {
         context.scalar(S.self, node, path: path).map { $0 }
     }
 
-    private func lenientScalar<S: ScalarValue>(_ type: S.Type, _ node: Node) -> S {
-        (try? context.scalar(S.self, node, path: nil).get()) ?? S.lenientDefault
-    }
 
     /// A container for a node inside this decoder's own value (nested containers).
     func nestedDecoder(for child: Node?, key: any CodingKey, missingIn mapping: Mark, wants kind: String) throws -> NodeDecoder {
         let childPath = CodingPathLink(parent: path, key: key)
         guard let frame else {
-            return NodeDecoder(node: child ?? .null(at: mapping), path: childPath, context: context, frame: nil)
+            return NodeDecoder(node: .null(at: mapping), path: childPath, context: context, frame: nil)
         }
         let site = Site(childPath, NodeDecoder.self)
         if frame.substitutes.contains(site) {
