@@ -5,7 +5,12 @@ import ParleyRegex
 extension BotValidator {
     /// Names of ids, args, variables, queues: letters, digits, `_`, `-`.
     static func isName(_ text: String) -> Bool {
-        !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+        guard !text.isEmpty else { return false }
+        // ASCII names are the norm: check bytes first, Unicode properties only when needed.
+        let isASCIIName = text.utf8.allSatisfy { byte in
+            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F || byte == 0x2D
+        }
+        return isASCIIName || text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
     }
 
     mutating func checkName(_ name: Located<String>, what: String) {
@@ -42,6 +47,8 @@ extension BotValidator {
 
     /// Parses a template, reporting a syntax error at its column.
     mutating func parseTemplate(_ text: Located<String>) -> Template? {
+        // Most texts have no placeholder at all: nothing to parse or check.
+        guard text.value.utf8.contains(UInt8(ascii: "{")) else { return nil }
         do {
             return try Template(text.value)
         } catch {

@@ -130,7 +130,7 @@ public struct BotValidator {
                 collect(step.value.actions)
                 collect(step.value.ask?.onTimeout?.value.items ?? [])
                 if let save = step.value.ask?.save { names.insert(save.value) }
-                if let match = step.value.ask?.match, let pattern = try? Pattern(match.value) {
+                if let match = step.value.ask?.match, let pattern = try? Pattern(match.value, jit: false) {
                     names.formUnion(pattern.namedGroups.map(\.name))
                 }
             }

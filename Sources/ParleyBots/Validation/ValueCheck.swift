@@ -4,10 +4,11 @@ import ParleyRegex
 /// Checks of single scalar values shared by every validator (bots, config, flow tests): each
 /// returns an error positioned at the exact column inside the value when it can.
 public enum ValueCheck {
-    /// Compiles a regex; PCRE2's message at the column where it stopped.
+    /// Compiles a regex (without JIT: the result is for inspection, not matching); PCRE2's
+    /// message at the column where it stopped.
     public static func regex(_ text: Located<String>, in source: SourceFile) -> Result<Pattern, YAMLError> {
         do {
-            return .success(try Pattern(text.value))
+            return .success(try Pattern(text.value, jit: false))
         } catch {
             if case .compile(let message, let offset) = error {
                 return .failure(source.error(at: ScalarPosition.mark(of: offset, in: text, source: source), "invalid regex: \(message)"))
