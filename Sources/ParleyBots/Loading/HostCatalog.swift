@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import YAMLCoding
 
 /// One bot file that decoded: its path as shown to users, its id and definition.
@@ -75,29 +76,45 @@ public struct HostCatalog: Sendable {
                                     message: "cannot list the bots folder: expected a folder of bot files (set 'bots:' in \(configFile))"))
             return
         }
+        var botFiles: [(name: String, file: String, path: String)] = []
         for name in names where name.hasSuffix(".yaml") && !name.hasPrefix(".") {
             let file = TextFile.join(folder, name)
             if name.hasSuffix(".test.yaml") {
                 testFiles.append((file, resolve(file)))
-                continue
+            } else {
+                botFiles.append((name, file, resolve(file)))
             }
-            let text: String
-            switch TextFile.read(resolve(file), displayPath: file) {
-            case .failure(let error):
-                errors.append(error)
-                continue
-            case .success(let value):
-                text = value
-            }
-            let source = SourceFile(name: file, text: text)
-            do {
-                let definition = try decoder.decode(BotDefinition.self, from: text, file: file)
-                let id = definition.id?.value ?? String(name.dropLast(".yaml".count))
-                errors += BotValidator.validate(definition, source: source)
-                bots.append(LoadedBot(file: file, id: id, definition: definition, source: source))
-            } catch {
-                errors += error.errors
-            }
+        }
+        // Files are independent: decode and validate them on all cores, keep the file order.
+        let results = Mutex([(bot: LoadedBot?, errors: [YAMLError])?](repeating: nil, count: botFiles.count))
+        let environment = decoder.environment
+        let work = botFiles
+        DispatchQueue.concurrentPerform(iterations: work.count) { index in
+            let entry = work[index]
+            let result = HostCatalog.loadBot(name: entry.name, file: entry.file, path: entry.path, environment: environment)
+            results.withLock { $0[index] = result }
+        }
+        for result in results.withLock({ $0 }) {
+            guard let result else { continue }
+            errors += result.errors
+            if let bot = result.bot { bots.append(bot) }
+        }
+    }
+
+    /// Reads, decodes and validates one bot file.
+    private static func loadBot(name: String, file: String, path: String, environment: [String: String]) -> (bot: LoadedBot?, errors: [YAMLError]) {
+        let text: String
+        switch TextFile.read(path, displayPath: file) {
+        case .failure(let error): return (nil, [error])
+        case .success(let value): text = value
+        }
+        let source = SourceFile(name: file, text: text)
+        do {
+            let definition = try YAMLDecoder(environment: environment).decode(BotDefinition.self, from: text, file: file)
+            let id = definition.id?.value ?? String(name.dropLast(".yaml".count))
+            return (LoadedBot(file: file, id: id, definition: definition, source: source), BotValidator.validate(definition, source: source))
+        } catch {
+            return (nil, error.errors)
         }
     }
 

@@ -13,7 +13,9 @@ public enum Action: Sendable {
     case unreact(Located<String>)
     /// `broadcast: {to | to_file, send, rate}` — one content to many targets, rate-limited.
     case broadcast(BroadcastAction)
-    /// `goto: FLOW.STEP` (or a bare step name inside a flow, or `end`).
+    /// `goto: TARGET` — continue in a flow. TARGET is `end` (leave the flow), `FLOW.STEP`, a bare
+    /// `STEP` of the flow the action is in, or a bare `FLOW` (its first step); a step of the
+    /// current flow wins over a flow of the same name.
     case goto(Located<String>)
     /// `set: {name: value}` — conversation variables, read as `{{vars.name}}`.
     case set(OrderedMap<Located<String>>)
