@@ -69,11 +69,15 @@ public enum FlowTestValidator {
             fail(to.mark, "invalid target '\(to.value)': expected user:ID or group:ID")
         }
         if let fields = expectation.fields, expectation.card == nil, let first = fields.entries.first {
-            fail(first.mark, "'fields' needs a 'card' in the same expectation")
+            fail(first.keyMark, "'fields' needs a 'card' in the same expectation")
         }
         if let card = expectation.card, let bot {
             let custom = bot.definition.cards.names
-            if BuiltInCards.fields[card.value] == nil && !custom.contains(card.value) {
+            if let known = BuiltInCards.fields[card.value] ?? bot.definition.cards[card.value]?.fields.map(\.value) {
+                for field in expectation.fields?.entries ?? [] where !known.contains(field.name) {
+                    fail(field.keyMark, "card '\(card.value)' has no field '\(field.name)': its fields are " + known.joined(separator: ", "))
+                }
+            } else {
                 fail(card.mark, "unknown card '\(card.value)' for bot '\(bot.id)': expected one of " + (BuiltInCards.names + custom).joined(separator: ", "))
             }
         }

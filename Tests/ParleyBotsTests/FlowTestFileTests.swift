@@ -86,9 +86,9 @@ import ParleyFlowTest
             t.test.yaml:10:17: error: 'none: true' expects silence, so it takes no other key except 'to'
                   - expect: { none: true, text: x }
                             ^
-            t.test.yaml:11:32: error: 'fields' needs a 'card' in the same expectation
+            t.test.yaml:11:29: error: 'fields' needs a 'card' in the same expectation
                   - expect: { fields: { a: b }, matches: "(x" }
-                                           ^
+                                        ^
             t.test.yaml:11:49: error: invalid regex: missing closing parenthesis
                   - expect: { fields: { a: b }, matches: "(x" }
                                                             ^
@@ -105,5 +105,24 @@ import ParleyFlowTest
               - name: a
                       ^
             """#)
+    }
+}
+
+@Suite struct RecipientFileTests {
+    @Test func parsesTargetsSkippingCommentsAndBlankLines() throws {
+        let channels = try RecipientFile.parse("# team\nuser:alice\r\n\n  group:lobby  \n", file: "r.txt").get()
+        #expect(channels.map(\.target) == ["user:alice", "group:lobby"])
+    }
+
+    @Test func expectationFieldsMustBelongToTheCard() throws {
+        let yaml = "bot: support\ntests:\n  - name: t\n    steps:\n      - expect: { card: vcard, fields: { nme: Bob } }\n"
+        let file = try YAMLDecoder(environment: [:]).decode(FlowTestFile.self, from: yaml, file: "t.test.yaml")
+        let errors = FlowTestValidator.validate(file, source: SourceFile(name: "t.test.yaml", text: yaml),
+                                                bots: [try FlowTestFileTests.supportBot()])
+        #expect(errors.map(\.description) == ["""
+            t.test.yaml:5:42: error: card 'vcard' has no field 'nme': its fields are user, name, avatar, phone, email, org, title
+                  - expect: { card: vcard, fields: { nme: Bob } }
+                                                     ^
+            """])
     }
 }

@@ -67,3 +67,23 @@ struct Run {
         #expect(run.stderr.hasPrefix("broken/bots:1:1: error: is a directory, expected a YAML file\n"))
     }
 }
+
+@Suite struct RecipientFileCheckTests {
+    @Test func missingAndInvalidRecipientFiles() async {
+        let run = await Run(["check"], in: Run.fixtures + "/recipients")
+        #expect(run.status == 1)
+        #expect(run.stderr == """
+            bots/news.yaml:11:16: error: cannot read recipients file 'bots/missing.txt': no such file
+                  to_file: missing.txt
+                           ^
+            bots/subscribers.txt:5:1: error: invalid target 'alice': expected user:ID or group:ID
+            alice
+            ^
+            bots/subscribers.txt:6:1: error: invalid target 'room:7': expected user:ID or group:ID
+            room:7
+            ^
+            check failed: 3 errors in 2 files
+
+            """)
+    }
+}

@@ -58,6 +58,7 @@ public struct HostCatalog: Sendable {
         let botsFolder = TextFile.join(base, catalog.config?.botsFolder ?? "bots")
         catalog.loadBots(folder: botsFolder, resolve: resolve, decoder: decoder)
         catalog.errors += HostValidator.crossCheck(catalog.bots)
+        for bot in catalog.bots { catalog.errors += RecipientFile.check(bot, resolve: resolve) }
         if let config = catalog.config, let configSource {
             catalog.errors += HostConfigValidator.validate(config, source: configSource, botIDs: catalog.bots.map(\.id))
             if let directory = config.profiles?.directory {

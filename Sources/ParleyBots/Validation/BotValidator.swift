@@ -78,7 +78,7 @@ public struct BotValidator {
                     fail(arg.mark, "duplicate arg '\(arg.value)' in command '\(entry.name)'")
                 }
             }
-            if let description = command.description, description.value.contains("\n") {
+            if let description = command.description, description.value.utf8.contains(UInt8(ascii: "\n")) {
                 fail(description.mark, "the description of command '\(entry.name)' must be one line (it is a line of {{help}})")
             }
             if command.actions.isEmpty && command.issues.isEmpty {
