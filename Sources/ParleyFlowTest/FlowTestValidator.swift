@@ -43,7 +43,7 @@ public enum FlowTestValidator {
                 }
             }
         }
-        return errors.sorted { $0.mark < $1.mark }
+        return errors.sortedByPosition()
     }
 
     private static func check(_ expectation: Expectation, bot: LoadedBot?, source: SourceFile, errors: inout [YAMLError]) {

@@ -14,7 +14,7 @@ public struct BotValidator {
     public static func validate(_ bot: BotDefinition, source: SourceFile) -> [YAMLError] {
         var validator = BotValidator(source: source, bot: bot, vars: BotValidator.collectVars(bot))
         validator.run()
-        return validator.errors.sorted { $0.mark < $1.mark }
+        return validator.errors.sortedByPosition()
     }
 
     mutating func fail(_ mark: Mark, _ message: String) {

@@ -57,7 +57,7 @@ public enum HostConfigValidator {
         if let rate = config.broadcasts?.rate, let error = ValueCheck.rate(rate, in: source) {
             errors.append(error)
         }
-        return errors
+        return errors.sortedByPosition()
     }
 }
 
