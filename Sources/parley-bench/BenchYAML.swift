@@ -19,13 +19,17 @@ func benchYAMLDecode<T: Decodable>(_ type: T.Type, texts: [String]) -> (bytes: I
     return measureYAML(texts) { text in _ = try? decoder.decode(T.self, from: text, file: "bench.yaml") }
 }
 
+/// The best of three runs: the machine is shared, and the fastest run is the least disturbed.
 private func measureYAML(_ texts: [String], _ body: (String) -> Void) -> (bytes: Int, seconds: Double) {
     let bytes = texts.reduce(0) { $0 + $1.utf8.count }
-    let duration = ContinuousClock().measure {
-        for text in texts { body(text) }
+    var best = Double.infinity
+    for _ in 0..<3 {
+        let parts = ContinuousClock().measure {
+            for text in texts { body(text) }
+        }.components
+        best = min(best, Double(parts.seconds) + Double(parts.attoseconds) / 1e18)
     }
-    let parts = duration.components
-    return (bytes, Double(parts.seconds) + Double(parts.attoseconds) / 1e18)
+    return (bytes, best)
 }
 
 /// `parley-bench yaml`: one line per figure, in MB/s, over generated bot files.
@@ -33,7 +37,6 @@ func benchYAML() async throws {
     let texts = (0..<400).map(BenchYAMLCorpus.botFile)
     // Check once that the corpus decodes, so the figures measure success paths.
     _ = try YAMLDecoder(environment: ["SUPPORT_PASSWORD": "secret"]).decode(BenchYAMLCorpus.Bot.self, from: texts[0], file: "bench.yaml")
-    _ = benchYAMLRaw(texts: texts)  // warm-up
     let raw = benchYAMLRaw(texts: texts)
     let tree = benchYAMLTree(texts: texts)
     let decode = benchYAMLDecode(BenchYAMLCorpus.Bot.self, texts: texts)
