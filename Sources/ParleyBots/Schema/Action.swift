@@ -1,4 +1,5 @@
 import YAMLCoding
+
 /// One thing a bot does. Written in a `do:` list, or directly as a key of a command, trigger
 /// or flow step. Values keep their position for validation errors.
 public enum Action: Sendable {
@@ -41,12 +42,4 @@ public enum Action: Sendable {
 
     /// Every action key, in the order they are looked for.
     public static let keys = ["reply", "send", "react", "unreact", "broadcast", "goto", "set", "handoff", "wait"]
-}
-
-/// One action with the position of its key's value.
-public struct ActionItem: Sendable {
-    /// What to do.
-    public var action: Action
-    /// Where the action's value starts.
-    public var mark: Mark
 }
