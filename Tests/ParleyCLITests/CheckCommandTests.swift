@@ -87,3 +87,25 @@ struct Run {
             """)
     }
 }
+
+@Suite struct SpecialFileTests {
+    @Test func devicesAreRefusedAndLinksToFilesFollowed() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-check-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("bots"), withIntermediateDirectories: true)
+        try "bots: bots\n".write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        try "commands:\n  ping: { reply: pong }\n".write(to: folder.appendingPathComponent("real.yaml"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/bots/linked.yaml", withDestinationPath: "../real.yaml")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/bots/zero.yaml", withDestinationPath: "/dev/zero")
+        let run = await Run(["check"], in: folder.path)
+        #expect(run.status == 1)
+        #expect(run.stderr == """
+            bots/zero.yaml:1:1: error: not a regular file, expected a YAML file
+            check failed: 1 error in 1 file
+
+            """)
+        try FileManager.default.removeItem(atPath: folder.path + "/bots/zero.yaml")
+        let clean = await Run(["check"], in: folder.path)
+        #expect(clean.stdout == "ok: 1 bot, 1 command, 0 triggers, 0 flows, 0 schedules, 0 tests\n")
+    }
+}
