@@ -206,5 +206,25 @@ extension BotValidationErrorTests {
             # nothing here
             ^
             """#),
+        ValidationCase(name: "scheduleWithoutConversation", yaml: #"""
+            schedules:
+              - name: a
+                cron: "@daily"
+                do:
+                  - reply: hi
+                  - send: { text: "hi" }
+                  - send: { text: "hi", to: "group:x" }
+                  - goto: end
+            """#, expected: #"""
+            bots/t.yaml:5:16: error: 'reply' needs a conversation, but schedule 'a' runs on its own: use 'send' with 'to:' or 'broadcast'
+                  - reply: hi
+                           ^
+            bots/t.yaml:6:15: error: 'send' in schedule 'a' needs 'to:' (user:ID or group:ID): there is no conversation to send to
+                  - send: { text: "hi" }
+                          ^
+            bots/t.yaml:8:15: error: 'goto' needs a conversation, but schedule 'a' runs on its own: use 'send' with 'to:' or 'broadcast'
+                  - goto: end
+                          ^
+            """#),
     ]
 }

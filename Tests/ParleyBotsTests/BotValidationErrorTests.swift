@@ -112,13 +112,13 @@ struct ValidationCase: Sendable, CustomStringConvertible {
             schedules:
               - name: a
                 cron: "0 24 * * *"
-                do: [ { reply: x } ]
+                do: [ { send: { text: x, to: "group:ops" } } ]
               - name: b
                 cron: "*/5 * * * MON-FRY"
-                do: [ { reply: x } ]
+                do: [ { send: { text: x, to: "group:ops" } } ]
               - name: c
                 cron: "0 9 * *"
-                do: [ { reply: x } ]
+                do: [ { send: { text: x, to: "group:ops" } } ]
             """#, expected: #"""
             bots/t.yaml:3:14: error: invalid hour '24' in cron expression: out of range 0-23
                 cron: "0 24 * * *"
@@ -136,7 +136,7 @@ struct ValidationCase: Sendable, CustomStringConvertible {
                 cron: "0 9 * * 1-5"
                 timezone: Europe/Berlinn
                 catch_up: always
-                do: [ { reply: x } ]
+                do: [ { send: { text: x, to: "group:ops" } } ]
             """#, expected: #"""
             bots/t.yaml:4:15: error: unknown time zone 'Europe/Berlinn': expected an IANA name like Europe/Berlin, America/New_York or UTC
                 timezone: Europe/Berlinn
