@@ -73,7 +73,7 @@ public enum FlowTestValidator {
         }
         if let card = expectation.card, let bot {
             let custom = bot.definition.cards.names
-            if let known = BuiltInCards.fields[card.value] ?? bot.definition.cards[card.value]?.fields.map(\.value) {
+            if let known = bot.definition.fields(ofCard: card.value) {
                 for field in expectation.fields?.entries ?? [] where !known.contains(field.name) {
                     fail(field.keyMark, "card '\(card.value)' has no field '\(field.name)': its fields are " + known.joined(separator: ", "))
                 }

@@ -124,4 +124,20 @@ import ParleyBots
                       ^
             """])
     }
+
+    @Test func lookupsShareTheValidatorsRules() throws {
+        let bot = try BotSchemaTests.example("bots/support.yaml").bot
+        #expect(bot.stepTarget("end", inFlow: nil) == .end)
+        #expect(bot.stepTarget("refund.confirm", inFlow: nil) == .step(flow: "refund", step: "confirm"))
+        #expect(bot.stepTarget("confirm", inFlow: "refund") == .step(flow: "refund", step: "confirm"))
+        #expect(bot.stepTarget("confirm", inFlow: nil) == nil)
+        #expect(bot.stepTarget("refund", inFlow: nil) == .step(flow: "refund", step: "order"))
+        #expect(bot.stepTarget("refund.nope", inFlow: nil) == nil)
+        #expect(bot.command(named: "manual")?.name == "docs")
+        #expect(bot.command(named: "docs")?.command.aliases.map(\.value) == ["manual"])
+        #expect(bot.command(named: "nope") == nil)
+        #expect(bot.fields(ofCard: "order") == ["order_id", "status"])
+        #expect(bot.fields(ofCard: "link") == ["text", "url", "description", "image"])
+        #expect(bot.fields(ofCard: "nope") == nil)
+    }
 }

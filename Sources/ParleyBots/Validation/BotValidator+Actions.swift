@@ -67,7 +67,7 @@ extension BotValidator {
             }
             return
         }
-        guard let fields = cardFields(card.value) else {
+        guard let fields = bot.fields(ofCard: card.value) else {
             let known = BuiltInCards.names + bot.cards.names
             fail(card.mark, "unknown card '\(card.value)': expected one of " + known.joined(separator: ", "))
             return
@@ -96,11 +96,5 @@ extension BotValidator {
         var inner = scope
         inner.recipient = true
         checkSend(broadcast.send, scope: inner)
-    }
-
-    /// The fields of a built-in or declared card, or nil if there is no such card.
-    func cardFields(_ name: String) -> [String]? {
-        if let fields = BuiltInCards.fields[name] { return fields }
-        return bot.cards[name]?.fields.map(\.value)
     }
 }
