@@ -55,8 +55,12 @@ final class MappingState {
     private func find(_ key: String) -> Int? {
         let pairs = mapping.pairs
         if pairs.count <= 12 {
+            let length = key.utf8.count
             for position in pairs.indices {
-                if case .scalar(let scalar) = pairs[position].key, scalar.value == key { return position }
+                // Comparing lengths first is cheap and rules out most keys.
+                if case .scalar(let scalar) = pairs[position].key, scalar.value.utf8.count == length, scalar.value == key {
+                    return position
+                }
             }
             return nil
         }

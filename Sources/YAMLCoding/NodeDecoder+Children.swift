@@ -10,33 +10,10 @@ extension NodeDecoder {
     }
 
     private func decodePresent<T: Decodable>(_ type: T.Type, _ child: Node, key: (any CodingKey)?) throws -> T {
-        // Scalars skip `init(from:)`. The bit casts are exact: each branch checked T's identity.
-        if T.self == String.self { return unsafeBitCast(try scalarChild(String.self, child, key: key), to: T.self) }
-        if T.self == Int.self { return unsafeBitCast(try scalarChild(Int.self, child, key: key), to: T.self) }
-        if T.self == Bool.self { return unsafeBitCast(try scalarChild(Bool.self, child, key: key), to: T.self) }
-        if T.self == Double.self { return unsafeBitCast(try scalarChild(Double.self, child, key: key), to: T.self) }
-        if let scalarType = T.self as? any ScalarValue.Type {
-            // Cannot fail: the value was parsed as `T` itself.
-            return try anyScalarChild(scalarType, child, key: key) as! T
-        }
         do {
-            return try context.decodeValue(T.self, node: child, parentPath: path, key: key)
+            return try context.decodeAny(T.self, node: child, parentPath: path, key: key)
         } catch {
             throw CallFailure(frame: ObjectIdentifier(frame), site: Site(path.appending(key), T.self), errors: error.errors)
-        }
-    }
-
-    private func anyScalarChild<S: ScalarValue>(_ type: S.Type, _ child: Node, key: (any CodingKey)?) throws -> any ScalarValue {
-        try scalarChild(S.self, child, key: key)
-    }
-
-    private func scalarChild<S: ScalarValue>(_ type: S.Type, _ child: Node, key: (any CodingKey)?) throws -> S {
-        do {
-            return try context.scalar(S.self, child)
-        } catch {
-            let childPath = path.appending(key)
-            throw CallFailure(frame: ObjectIdentifier(frame), site: Site(childPath, S.self),
-                              errors: [context.error(at: error.mark, error.message, path: childPath)])
         }
     }
 

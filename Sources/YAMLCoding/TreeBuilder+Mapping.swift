@@ -19,7 +19,11 @@ extension TreeBuilder {
         if pairs.count <= 16 {
             for index in pairs.indices.dropFirst() {
                 guard let key = pairs[index].key.scalar, !pairs[index].key.isMergeKey else { continue }
-                if let first = pairs[..<index].first(where: { $0.key.scalar?.value == key.value && !$0.key.isMergeKey }) {
+                let length = key.value.utf8.count
+                if let first = pairs[..<index].first(where: {
+                    guard case .scalar(let other) = $0.key else { return false }
+                    return other.value.utf8.count == length && other.value == key.value && !$0.key.isMergeKey
+                }) {
                     reportDuplicate(key, first: first.key.mark)
                     positions.insert(index)
                 }
