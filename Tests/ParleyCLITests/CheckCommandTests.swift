@@ -109,3 +109,19 @@ struct Run {
         #expect(clean.stdout == "ok: 1 bot, 1 command, 0 triggers, 0 flows, 0 schedules, 0 tests\n")
     }
 }
+
+@Suite struct DocumentedExampleTests {
+    @Test func yamlContractExamplesPass() async {
+        let run = await Run(["check"], in: Run.fixtures + "/documented",
+                            environment: ["SUPPORT_PASSWORD": "secret", "NEWS_TOKEN": "token"])
+        #expect(run.stderr == "")
+        #expect(run.stdout == "ok: 1 bot, 4 commands, 2 triggers, 1 flow, 1 schedule, 4 tests\n")
+    }
+
+    @Test func missingSecretsAreReportedWhereTheyAreUsed() async {
+        let run = await Run(["check"], in: Run.fixtures + "/documented")
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("config.yaml:7:54: error: environment variable 'SUPPORT_PASSWORD' is not set"))
+        #expect(run.stderr.hasSuffix("check failed: 2 errors in 1 file\n"))
+    }
+}
