@@ -19,7 +19,9 @@ extension BotValidator {
         case .send(let send, _):
             checkSend(send, scope: scope)
         case .react(let emoji), .unreact(let emoji):
-            if emoji.value.isEmpty || emoji.value.contains(" ") {
+            // One grapheme that is an emoji (👍, ❤️, 👍🏽 and flags are each one Character).
+            if emoji.value.count != 1 || !(emoji.value.unicodeScalars.first?.properties.isEmoji ?? false)
+                || emoji.value.unicodeScalars.first?.isASCII == true {
                 fail(emoji.mark, "invalid reaction '\(emoji.value)': expected one emoji, like \"👍\"")
             }
         case .broadcast(let broadcast):
