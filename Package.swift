@@ -42,7 +42,7 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub"]),
-        .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"]),
+        .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
         .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyFlowTest", "YAMLCoding", "ParleyRegex"]),
         .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCLI"], exclude: ["Fixtures"]),

@@ -68,9 +68,9 @@ extension Array: DirectDecodable where Element: Decodable {
         var elements: [Element] = []
         elements.reserveCapacity(sequence.elements.count)
         var errors: [YAMLError] = []
-        for (index, element) in sequence.elements.enumerated() {
+        for index in sequence.elements.indices {
             do {
-                elements.append(try context.decodeAny(Element.self, node: element, parentPath: path, key: IndexKey(index)))
+                elements.append(try context.decodeAny(Element.self, node: sequence.elements[index], parentPath: path, key: IndexKey(index)))
             } catch {
                 errors += error.errors
             }
