@@ -28,13 +28,14 @@ public struct HostCatalog: Sendable {
     public var configFile: String
     /// The config, if it decoded (the file must exist; its sections have defaults).
     public var config: HostConfig?
-    /// Bots that decoded, in file-name order.
+    /// Bots that decoded, in file-name order — including ones with validation errors: run a
+    /// host only when `errors` is empty.
     public var bots: [LoadedBot] = []
     /// Flow-test files (`*.test.yaml`) in the bots folder: (shown path, file-system path).
     public var testFiles: [(file: String, path: String)] = []
     /// Profiles from `profiles.directory`, if configured and valid.
     public var profiles: OrderedMap<ProfileEntry>?
-    /// Every problem, in the order files were read.
+    /// Every problem found (use `sortedByPosition()` to print them).
     public var errors: [YAMLError] = []
 
     /// Loads and validates `configFile` (as the user wrote it) and everything it names.
