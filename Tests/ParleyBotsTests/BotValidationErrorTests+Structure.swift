@@ -243,5 +243,15 @@ extension BotValidationErrorTests {
                   - react: "1"
                            ^
             """#),
+        ValidationCase(name: "quoteElsewhere", yaml: #"""
+            commands:
+              a:
+                send: { text: hi, to: "group:ops" }
+                quote: true
+            """#, expected: #"""
+            bots/t.yaml:3:27: error: 'quote: true' quotes the triggering message in its own conversation, so it cannot go with 'to:'
+                send: { text: hi, to: "group:ops" }
+                                      ^
+            """#),
     ]
 }

@@ -16,8 +16,11 @@ extension BotValidator {
         switch item.action {
         case .reply(let text, _):
             checkTemplate(text, scope: scope)
-        case .send(let send, _):
+        case .send(let send, let quote):
             checkSend(send, scope: scope)
+            if quote, let to = send.to {
+                fail(to.mark, "'quote: true' quotes the triggering message in its own conversation, so it cannot go with 'to:'")
+            }
         case .react(let emoji), .unreact(let emoji):
             // One grapheme that is an emoji (👍, ❤️, 👍🏽 and flags are each one Character).
             if emoji.value.count != 1 || !(emoji.value.unicodeScalars.first?.properties.isEmoji ?? false)
