@@ -79,6 +79,11 @@ public struct HostCatalog: Sendable {
             return
         }
         var botFiles: [(name: String, file: String, path: String)] = []
+        for name in names where name.hasSuffix(".yml") && !name.hasPrefix(".") {
+            // Silently skipping these would leave a bot that never runs and nobody knowing why.
+            errors.append(YAMLError(file: TextFile.join(folder, name), mark: Mark(line: 1, column: 1),
+                                    message: "bot and test files end in .yaml: rename it to '\(name.dropLast(4)).yaml'"))
+        }
         for name in names where name.hasSuffix(".yaml") && !name.hasPrefix(".") {
             let file = TextFile.join(folder, name)
             if name.hasSuffix(".test.yaml") {
