@@ -4,6 +4,7 @@ import Foundation
 // `swift run -c release parley-bench <area>`; no area runs them all in turn.
 let areas: KeyValuePairs<String, () async throws -> Void> = [
     "yaml": benchYAML,
+    "yaml-decode": benchYAMLDecode,
     "hub": benchHub,
     "core": benchCore,
 ]
