@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "ParleyRegex", dependencies: ["CPCRE2"]),
 
         // MARK: - The core SDK and its transports
-        .target(name: "ParleyCore", dependencies: ["SQLiteStore"]),
+        .target(name: "ParleyCore", dependencies: ["SQLiteStore"], exclude: ["WIRE.md"]),
         .target(name: "ParleyHub", dependencies: ["ParleyCore", "SQLiteStore"]),
         .target(name: "ParleyMatrix", dependencies: ["ParleyCore", "SQLiteStore"]),
 
@@ -45,6 +45,7 @@ let package = Package(
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"]),
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
         .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyFlowTest", "YAMLCoding", "ParleyRegex"]),
+        .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore"]),
     ]
 )
 

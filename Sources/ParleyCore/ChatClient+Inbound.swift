@@ -1,0 +1,103 @@
+import Foundation
+
+// MARK: - Receiving
+
+extension ChatClient {
+    func handle(_ event: TransportEvent) {
+        switch event {
+        case .message(let envelope): receive(envelope)
+        case .reaction(let reaction): emit(.reaction(reaction, applyReaction(reaction)))
+        case .membership(let membership): emit(.membership(membership))
+        case .connection(let newState): setState(newState)
+        }
+    }
+
+    func receive(_ envelope: Envelope) {
+        guard seen.insert(envelope.id) else { return }
+        var message: Message
+        do {
+            message = try Message(envelope: envelope, registry: configuration.registry)
+        } catch {
+            var failure = ParleyError.wrapping(error, as: .invalidContent)
+            failure.context["messageID"] = envelope.id
+            failure.context["channel"] = envelope.channel.target
+            report(failure)
+            return
+        }
+        profiles.notePreview(id: envelope.sender, name: message.senderName, avatar: message.senderAvatar)
+        let own = envelope.sender == userID
+        var stored = envelope
+        if !own, let visible = envelope.visibleTo, !visible.contains(userID) {
+            switch configuration.hiddenMessages {
+            case .drop: return
+            case .notice(let text):
+                message.content = TextContent(text)
+                stored.payload = message.content.encoded()
+            }
+        }
+        if let filter {
+            switch filter(message) {
+            case .drop: return
+            case .deliver(let filtered):
+                message = filtered
+                stored.payload = filtered.content.encoded()
+            }
+        }
+        record(message, envelope: stored, countsAsUnread: !own)
+        // The echo of a send still waiting for its receipt is not news to this client.
+        if own && ownPending.contains(envelope.clientMessageID) { return }
+        emit(.message(message))
+    }
+
+    /// Applies a reaction to the cached or stored message; the updated message if found.
+    func applyReaction(_ reaction: ReactionEvent) -> Message? {
+        let now = configuration.clock.now()
+        var message = cache.message(id: reaction.messageID, now: now)
+        if message == nil {
+            flushWrites()
+            message = (try? store.message(id: reaction.messageID)).flatMap { try? Message(envelope: $0, registry: configuration.registry) }
+        }
+        guard var message else { return nil }
+        message.apply(reaction)
+        cache.update(message)
+        if !message.flags.contains(.noPersist) {
+            pendingWrites.append(message.envelope)
+            scheduleFlush()
+        }
+        return message
+    }
+
+    /// Remembers a message: cache, conversation list, history (write-behind, group commit).
+    func record(_ message: Message, envelope: Envelope, countsAsUnread: Bool) {
+        cache.insert(message, at: configuration.clock.now())
+        conversationList.record(channel: message.channel, messageID: message.id, seq: message.seq, timestamp: message.timestamp,
+                                digest: message.content.digest, countsAsUnread: countsAsUnread)
+        if !message.flags.contains(.noPersist) { pendingWrites.append(envelope) }
+        scheduleFlush()
+    }
+
+    /// Writes pending history at the next chance (or now, once enough has piled up).
+    func scheduleFlush() {
+        if pendingWrites.count >= 1024 {
+            flushWrites()
+            return
+        }
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        Task { self.flushWrites() }
+    }
+
+    /// Writes pending history and changed conversations in one go.
+    func flushWrites() {
+        flushScheduled = false
+        let writes = pendingWrites
+        pendingWrites.removeAll(keepingCapacity: true)
+        let conversations = persistsConversations ? conversationList.takeDirty() : []
+        do {
+            try store.save(writes)
+            try store.saveConversations(conversations)
+        } catch {
+            report(ParleyError.wrapping(error, as: .storage))
+        }
+    }
+}

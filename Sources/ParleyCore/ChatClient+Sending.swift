@@ -1,0 +1,147 @@
+import Foundation
+
+// MARK: - Sending
+
+extension ChatClient {
+    struct Prepared {
+        var item: OutboxItem
+        var envelope: OutgoingEnvelope
+        var content: any MessageContent
+    }
+
+    /// Sends `content` to `channel`; returns the message once the transport accepted it.
+    /// Too large a payload throws `messageTooLarge` and nothing is queued.
+    public func send(_ content: any MessageContent, to channel: Channel, options: SendOptions = SendOptions()) async throws -> Message {
+        let prepared = try prepare(content, to: channel, options: options, replyTo: nil)
+        return try await submit([prepared])[0].get()
+    }
+
+    /// Replies to `message` in its channel, quoting it; interactive priority by default.
+    public func reply(to message: Message, with content: any MessageContent, options: SendOptions = .interactive) async throws -> Message {
+        let prepared = try prepare(content, to: message.channel, options: options, replyTo: message.replyReference)
+        return try await submit([prepared])[0].get()
+    }
+
+    /// Sends `message`'s content (unknown types unchanged) to `channel` as a new message.
+    public func forward(_ message: Message, to channel: Channel, options: SendOptions = SendOptions()) async throws -> Message {
+        var options = options
+        options.extensions["forward.id"] = .string(message.id)
+        options.extensions["forward.sender"] = .string(message.sender)
+        let prepared = try prepare(message.content, to: channel, options: options, replyTo: nil)
+        return try await submit([prepared])[0].get()
+    }
+
+    /// Sends every content to every channel (channel by channel, contents in order), broadcast
+    /// priority by default. One result per pair, in that order; bad pairs fail alone.
+    public func batchSend(_ contents: [any MessageContent], to channels: [Channel],
+                          options: SendOptions = .broadcast) async -> [Result<Message, ParleyError>] {
+        var results: [Result<Message, ParleyError>?] = []
+        var prepared: [Prepared] = []
+        var slots: [Int] = []
+        results.reserveCapacity(contents.count * channels.count)
+        prepared.reserveCapacity(contents.count * channels.count)
+        for channel in channels {
+            for content in contents {
+                do {
+                    prepared.append(try prepare(content, to: channel, options: options, replyTo: nil))
+                    slots.append(results.count)
+                    results.append(nil)
+                } catch {
+                    results.append(.failure(ParleyError.wrapping(error, as: .invalidArgument)))
+                }
+            }
+        }
+        let sent = await submit(prepared)
+        for (slot, result) in zip(slots, sent) { results[slot] = result }
+        return results.map { $0 ?? .failure(ParleyError(.cancelled, "no result")) }
+    }
+
+    /// Adds this account's `emoji` reaction to `message`.
+    public func react(_ emoji: String, to message: Message) async throws {
+        try await setReaction(emoji, on: message, added: true)
+    }
+
+    /// Removes this account's `emoji` reaction from `message`.
+    public func unreact(_ emoji: String, from message: Message) async throws {
+        try await setReaction(emoji, on: message, added: false)
+    }
+
+    private func setReaction(_ emoji: String, on message: Message, added: Bool) async throws {
+        guard !emoji.isEmpty else { throw ParleyError(.invalidArgument, "the reaction emoji is empty", context: ["field": "emoji"]) }
+        let item = OutboxItem(operation: .reaction(emoji: emoji, messageID: message.id, channel: message.channel, added: added),
+                              priority: .interactive, enqueuedAt: configuration.clock.now())
+        let result = await outbox.submit([item])[0]
+        if case .failure(let error) = result { throw error }
+        _ = applyReaction(ReactionEvent(channel: message.channel, messageID: message.id, emoji: emoji, user: userID, added: added))
+    }
+
+    // MARK: - Internals
+
+    func prepare(_ content: any MessageContent, to channel: Channel, options: SendOptions, replyTo: ReplyReference?) throws -> Prepared {
+        guard channel.kind != .local else {
+            throw ParleyError(.invalidArgument, "\(channel.target) is a local conversation: it exists only on this client",
+                              context: ["channel": channel.target])
+        }
+        let payload = content.encoded()
+        let size = payload.encodedByteCount
+        guard size <= transport.payloadLimit else {
+            throw ParleyError(.messageTooLarge, "the message to \(channel.target) is \(size) bytes; the transport takes at most \(transport.payloadLimit)",
+                              context: ["channel": channel.target, "size": String(size), "limit": String(transport.payloadLimit)])
+        }
+        var extensions = options.extensions
+        if let sender = configuration.senderProfile {
+            if let name = sender.name { extensions["sender.name"] = .string(name) }
+            if let avatar = sender.avatar { extensions["sender.avatar"] = .string(avatar) }
+        }
+        let envelope = OutgoingEnvelope(channel: channel, clientMessageID: UUID(), payload: payload, flags: options.flags,
+                                        replyTo: replyTo, visibleTo: options.visibleTo, extensions: extensions)
+        let item = OutboxItem(operation: .message(envelope), priority: options.priority, enqueuedAt: configuration.clock.now())
+        return Prepared(item: item, envelope: envelope, content: content)
+    }
+
+    func submit(_ prepared: [Prepared]) async -> [Result<Message, ParleyError>] {
+        for entry in prepared { ownPending.insert(entry.envelope.clientMessageID) }
+        let results = await outbox.submit(prepared.map(\.item))
+        var messages: [Result<Message, ParleyError>] = []
+        messages.reserveCapacity(prepared.count)
+        for (entry, result) in zip(prepared, results) {
+            ownPending.remove(entry.envelope.clientMessageID)
+            switch result {
+            case .success(.sent(let receipt)):
+                messages.append(.success(recordSent(entry.envelope, content: entry.content, receipt: receipt)))
+            case .success(.reacted):
+                messages.append(.failure(ParleyError(.serverError, "the outbox answered a message with a reaction result")))
+            case .failure(let error):
+                messages.append(.failure(error))
+            }
+        }
+        return messages
+    }
+
+    /// Records an acknowledged send in history and conversations (unless its echo already was).
+    func recordSent(_ outgoing: OutgoingEnvelope, content: any MessageContent, receipt: SendReceipt) -> Message {
+        let envelope = Envelope(id: receipt.messageID, channel: outgoing.channel, seq: receipt.seq, clientMessageID: outgoing.clientMessageID,
+                                sender: userID, timestamp: receipt.timestamp, payload: outgoing.payload, flags: outgoing.flags,
+                                replyTo: outgoing.replyTo, visibleTo: outgoing.visibleTo, extensions: outgoing.extensions)
+        let message = Message(id: envelope.id, channel: envelope.channel, seq: envelope.seq, clientMessageID: envelope.clientMessageID,
+                              sender: userID, timestamp: envelope.timestamp, content: content, flags: envelope.flags,
+                              replyTo: envelope.replyTo, visibleTo: envelope.visibleTo, extensions: envelope.extensions)
+        if seen.insert(envelope.id) { record(message, envelope: envelope, countsAsUnread: false) }
+        return message
+    }
+
+    /// An item recovered from a previous run finished: record it, or report its failure.
+    func recordRecovered(_ item: OutboxItem, _ result: Result<OutboxResult, ParleyError>) {
+        switch (item.operation, result) {
+        case (.message(let outgoing), .success(.sent(let receipt))):
+            guard let content = try? configuration.registry.decode(outgoing.payload) else { return }
+            _ = recordSent(outgoing, content: content, receipt: receipt)
+        case (_, .failure(let error)):
+            var error = error
+            error.context["item"] = item.id.uuidString
+            report(error)
+        default:
+            break
+        }
+    }
+}

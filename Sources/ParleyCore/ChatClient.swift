@@ -1,0 +1,159 @@
+import Foundation
+
+/// The core SDK's client: one account's connection, send queue, history, conversations and
+/// profiles, over any `Transport`.
+///
+/// Incoming messages are decoded through the content registry, duplicates (same message id)
+/// dropped, visibility and the filter hook applied, then recorded and published to every
+/// `events()` stream. Every send goes through the durable `Outbox` and returns once the
+/// transport accepted it.
+public actor ChatClient {
+    /// The account this client acts for.
+    public nonisolated let userID: String
+    public nonisolated let transport: any Transport
+    public nonisolated let configuration: ChatClientConfiguration
+    /// Profiles (the configured provider, or the transport's) with a cache.
+    public nonisolated let profiles: ProfileService
+    /// The durable send queue.
+    public nonisolated let outbox: Outbox
+    let store: any MessageStore
+    /// Memory storage keeps the conversation list only in `conversationList`.
+    let persistsConversations: Bool
+
+    var state: ConnectionState = .disconnected
+    var inbound: Task<Void, Never>?
+    var outboxStarted = false
+    var subscribers: [Int: AsyncStream<ChatEvent>.Continuation] = [:]
+    var nextSubscriber = 0
+    var errorHandler: (@Sendable (ParleyError) -> Void)?
+    var filter: (@Sendable (Message) -> FilterDecision)?
+
+    var seen: RecentIDs
+    /// Client message numbers of sends not yet acknowledged: their echo is not an event.
+    var ownPending: Set<UUID> = []
+    var cache: MessageCache
+    var conversationList: ConversationList
+    var pendingWrites: [Envelope] = []
+    var flushScheduled = false
+
+    /// Opens the storage (a SQLite file is created and migrated) and prepares the outbox.
+    /// Nothing is sent or received before `connect()`.
+    public init(transport: any Transport, configuration: ChatClientConfiguration = ChatClientConfiguration()) throws {
+        self.userID = transport.userID
+        self.transport = transport
+        self.configuration = configuration
+        let outboxStore: any OutboxStore
+        switch configuration.storage {
+        case .memory:
+            store = MemoryMessageStore()
+            outboxStore = MemoryOutboxStore()
+            persistsConversations = false
+        case .sqlite(let path):
+            store = try SQLiteMessageStore(path: path)
+            outboxStore = try SQLiteOutboxStore(path: path)
+            persistsConversations = true
+        }
+        conversationList = ConversationList(try store.conversations())
+        outbox = Outbox(transport: transport, store: outboxStore, clock: configuration.clock, configuration: configuration.outbox)
+        profiles = ProfileService(provider: configuration.profileProvider ?? TransportProfileProvider(transport: transport),
+                                  clock: configuration.clock, expiry: configuration.profileExpiry)
+        seen = RecentIDs(capacity: configuration.duplicateWindow)
+        cache = MessageCache(limits: configuration.cacheLimits)
+    }
+
+    // MARK: - Connection
+
+    /// The connection state.
+    public var connectionState: ConnectionState { state }
+
+    /// Connects, starts the outbox (sending what a previous run left queued) and starts
+    /// receiving: catch-up first, then live events.
+    public func connect() async throws {
+        guard state == .disconnected else { return }
+        setState(.connecting)
+        let stream: AsyncStream<TransportEvent>
+        do {
+            stream = try await transport.connect()
+            if !outboxStarted {
+                await outbox.setOrphanHandler { [weak self] item, result in
+                    Task { await self?.recordRecovered(item, result) }
+                }
+                try await outbox.start()
+                outboxStarted = true
+            }
+        } catch {
+            setState(.disconnected)
+            throw ParleyError.wrapping(error, as: .networkUnavailable)
+        }
+        setState(.connected)
+        inbound = Task {
+            for await event in stream { self.handle(event) }
+            self.streamEnded()
+        }
+    }
+
+    /// Closes the event stream. Queued sends stay queued (and keep being retried).
+    public func disconnect() async {
+        guard state != .disconnected else { return }
+        setState(.disconnected)
+        await transport.disconnect()
+        inbound?.cancel()
+        await inbound?.value
+        inbound = nil
+        flushWrites()
+    }
+
+    /// Disconnects, stops the outbox (unsent items stay in the store for the next run),
+    /// writes what is pending and finishes every event stream.
+    public func close() async {
+        await disconnect()
+        await outbox.stop()
+        outboxStarted = false
+        flushWrites()
+        for continuation in subscribers.values { continuation.finish() }
+        subscribers.removeAll()
+    }
+
+    func streamEnded() {
+        // The transport ended the stream (a dropped connection): reconnecting is the owner's call.
+        if state != .disconnected { setState(.disconnected) }
+    }
+
+    func setState(_ newState: ConnectionState) {
+        guard newState != state else { return }
+        state = newState
+        emit(.connectionState(newState))
+    }
+
+    // MARK: - Events and hooks
+
+    /// A new stream of everything that happens from now on. Each call makes another
+    /// subscriber; a stream ends when it is dropped or the client closes.
+    public func events() -> AsyncStream<ChatEvent> {
+        let id = nextSubscriber
+        nextSubscriber += 1
+        let (stream, continuation) = AsyncStream.makeStream(of: ChatEvent.self, bufferingPolicy: .unbounded)
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.removeSubscriber(id) }
+        }
+        subscribers[id] = continuation
+        return stream
+    }
+
+    func removeSubscriber(_ id: Int) { subscribers.removeValue(forKey: id) }
+
+    func emit(_ event: ChatEvent) {
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    /// Called with every background error (also published as `.error` events).
+    public func setErrorHandler(_ handler: (@Sendable (ParleyError) -> Void)?) { errorHandler = handler }
+
+    /// Runs on every incoming message before it is recorded and published.
+    public func setMessageFilter(_ filter: (@Sendable (Message) -> FilterDecision)?) { self.filter = filter }
+
+    func report(_ error: ParleyError) {
+        errorHandler?(error)
+        emit(.error(error))
+    }
+}

@@ -1,0 +1,64 @@
+/// Where a client keeps its outbox, history and conversation list.
+public enum ChatStorage: Sendable, Hashable {
+    /// In memory: fast, nothing survives the process.
+    case memory
+    /// A SQLite database file (WAL): queued sends survive a restart.
+    case sqlite(path: String)
+}
+
+/// Settings of a `ChatClient`.
+public struct ChatClientConfiguration: Sendable {
+    public var registry: ContentRegistry
+    public var storage: ChatStorage
+    public var clock: any ParleyClock
+    public var outbox: Outbox.Configuration
+    /// Where profiles come from; nil uses the transport's own (`Transport.profiles(of:)`).
+    public var profileProvider: (any ProfileProvider)?
+    public var profileExpiry: Duration
+    public var cacheLimits: MessageCache.Limits
+    public var hiddenMessages: HiddenMessagePolicy
+    /// This account's name and avatar, carried in every sent message (`sender.name`,
+    /// `sender.avatar`) so receivers can show them before they fetch the profile.
+    public var senderProfile: Profile?
+    /// How many recent message ids are remembered to drop duplicates.
+    public var duplicateWindow: Int
+
+    public init(registry: ContentRegistry = .standard, storage: ChatStorage = .memory, clock: any ParleyClock = SystemClock(),
+                outbox: Outbox.Configuration = Outbox.Configuration(), profileProvider: (any ProfileProvider)? = nil,
+                profileExpiry: Duration = .seconds(600), cacheLimits: MessageCache.Limits = MessageCache.Limits(),
+                hiddenMessages: HiddenMessagePolicy = .drop, senderProfile: Profile? = nil, duplicateWindow: Int = 100_000) {
+        self.registry = registry
+        self.storage = storage
+        self.clock = clock
+        self.outbox = outbox
+        self.profileProvider = profileProvider
+        self.profileExpiry = profileExpiry
+        self.cacheLimits = cacheLimits
+        self.hiddenMessages = hiddenMessages
+        self.senderProfile = senderProfile
+        self.duplicateWindow = max(1, duplicateWindow)
+    }
+}
+
+/// Per-send options.
+public struct SendOptions: Sendable, Hashable {
+    public var priority: SendPriority
+    public var flags: MessageFlags
+    /// For group messages: only these members may see it.
+    public var visibleTo: [String]?
+    /// Extra extension fields (`sender.*` are set by the client).
+    public var extensions: [String: JSONValue]
+
+    public init(priority: SendPriority = .normal, flags: MessageFlags = [], visibleTo: [String]? = nil,
+                extensions: [String: JSONValue] = [:]) {
+        self.priority = priority
+        self.flags = flags
+        self.visibleTo = visibleTo
+        self.extensions = extensions
+    }
+
+    /// Options for interactive answers (replies, command responses): sent before broadcasts.
+    public static let interactive = SendOptions(priority: .interactive)
+    /// Options for broadcast traffic: sent after everything else.
+    public static let broadcast = SendOptions(priority: .broadcast)
+}

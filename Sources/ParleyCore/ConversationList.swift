@@ -1,0 +1,75 @@
+import Foundation
+
+/// The conversation list as a value: ordered by pin, then last activity.
+public struct ConversationList: Sendable {
+    private(set) var byChannel: [Channel: Conversation] = [:]
+    /// Channels changed since the last `takeDirty()` (to persist).
+    private var dirty: Set<Channel> = []
+
+    public init(_ conversations: [Conversation] = []) {
+        for conversation in conversations { byChannel[conversation.channel] = conversation }
+    }
+
+    /// Pinned first, then the most recent activity first; ties by channel for a stable order.
+    public var sorted: [Conversation] {
+        byChannel.values.sorted { lhs, rhs in
+            if lhs.isPinned != rhs.isPinned { return lhs.isPinned }
+            if lhs.lastActivity != rhs.lastActivity { return lhs.lastActivity > rhs.lastActivity }
+            return lhs.channel < rhs.channel
+        }
+    }
+
+    public subscript(channel: Channel) -> Conversation? { byChannel[channel] }
+
+    public var count: Int { byChannel.count }
+
+    /// Notes a message; `countsAsUnread` for messages from others.
+    public mutating func record(channel: Channel, messageID: String, seq: Int64, timestamp: Date, digest: String, countsAsUnread: Bool) {
+        var conversation = byChannel[channel] ?? Conversation(channel: channel, lastActivity: timestamp)
+        // An older message (catch-up out of order) does not replace a newer preview.
+        if seq >= conversation.lastSeq || timestamp >= conversation.lastActivity {
+            conversation.lastActivity = max(conversation.lastActivity, timestamp)
+            conversation.digest = digest
+            conversation.lastMessageID = messageID
+            conversation.lastSeq = max(conversation.lastSeq, seq)
+        }
+        if countsAsUnread { conversation.unreadCount += 1 }
+        byChannel[channel] = conversation
+        dirty.insert(channel)
+    }
+
+    /// Clears the unread count; false if there is no such conversation.
+    @discardableResult
+    public mutating func markRead(_ channel: Channel) -> Bool {
+        guard byChannel[channel] != nil else { return false }
+        byChannel[channel]?.unreadCount = 0
+        dirty.insert(channel)
+        return true
+    }
+
+    /// Pins or unpins; false if there is no such conversation.
+    @discardableResult
+    public mutating func setPinned(_ pinned: Bool, for channel: Channel) -> Bool {
+        guard byChannel[channel] != nil else { return false }
+        byChannel[channel]?.isPinned = pinned
+        dirty.insert(channel)
+        return true
+    }
+
+    /// Adds an empty local conversation. Only `local:` channels may be added this way.
+    public mutating func addLocal(_ channel: Channel, at now: Date) throws {
+        guard channel.kind == .local else {
+            throw ParleyError(.invalidArgument, "'\(channel.target)' is not a local conversation id: local ids start with 'local:'",
+                              context: ["channel": channel.target])
+        }
+        guard byChannel[channel] == nil else { return }
+        byChannel[channel] = Conversation(channel: channel, lastActivity: now)
+        dirty.insert(channel)
+    }
+
+    /// The conversations changed since the last call.
+    mutating func takeDirty() -> [Conversation] {
+        defer { dirty.removeAll(keepingCapacity: true) }
+        return dirty.compactMap { byChannel[$0] }
+    }
+}

@@ -1,0 +1,93 @@
+// MARK: - Fast compact JSON writing
+
+extension JSONValue {
+    /// Compact JSON with sorted keys, like `jsonData()` but written by hand: the hot paths
+    /// (outbox rows, stored messages, size checks) run per message, where `JSONEncoder` is slow.
+    /// Strings escape `"`, `\` and control characters; `/` and non-ASCII are written as is.
+    public func compactJSON() -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        write(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The number of UTF-8 bytes `compactJSON()` produces, computed without building it.
+    public var encodedByteCount: Int {
+        switch self {
+        case .null: return 4
+        case .bool(let value): return value ? 4 : 5
+        case .int(let value): return String(value).utf8.count
+        case .double(let value): return Self.doubleText(value).utf8.count
+        case .string(let value): return Self.stringByteCount(value)
+        case .array(let values): return 2 + values.reduce(0) { $0 + $1.encodedByteCount } + max(0, values.count - 1)
+        case .object(let object):
+            return 2 + object.reduce(0) { $0 + Self.stringByteCount($1.key) + 1 + $1.value.encodedByteCount } + max(0, object.count - 1)
+        }
+    }
+
+    func write(into bytes: inout [UInt8]) {
+        switch self {
+        case .null: bytes.append(contentsOf: "null".utf8)
+        case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value): bytes.append(contentsOf: String(value).utf8)
+        case .double(let value): bytes.append(contentsOf: Self.doubleText(value).utf8)
+        case .string(let value): Self.writeString(value, into: &bytes)
+        case .array(let values):
+            bytes.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                value.write(into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let object):
+            bytes.append(UInt8(ascii: "{"))
+            for (index, key) in object.keys.sorted().enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                Self.writeString(key, into: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                object[key]?.write(into: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Non-finite doubles have no JSON form and are written as null, as `jsonData()` does.
+    private static func doubleText(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    private static func stringByteCount(_ value: String) -> Int {
+        var count = 2
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x0C, 0x0A, 0x0D, 0x09: count += 2
+            case 0..<0x20: count += 6
+            default: count += 1
+            }
+        }
+        return count
+    }
+
+    private static func writeString(_ value: String, into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                          hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

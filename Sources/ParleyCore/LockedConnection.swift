@@ -1,0 +1,30 @@
+import Foundation
+import SQLiteStore
+
+/// A SQLite connection used by one caller at a time. `Connection` is not `Sendable`; the lock
+/// is what makes sharing it between tasks sound, hence `@unchecked`.
+final class LockedConnection: @unchecked Sendable {
+    private let lock = NSLock()
+    private let connection: Connection
+
+    /// Opens the database at `path` and applies `migrations`; SQLite errors become `storage`.
+    init(path: String, migrations: Migrations, what: String) throws {
+        do {
+            connection = try Connection(path: path)
+            try migrations.apply(to: connection)
+        } catch let error as SQLiteError {
+            throw ParleyError(.storage, "\(what) database \(path): \(error)")
+        }
+    }
+
+    /// Runs `body` with the connection under the lock; SQLite errors become `storage`.
+    func with<T>(_ what: String, _ body: (Connection) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            return try body(connection)
+        } catch let error as SQLiteError {
+            throw ParleyError(.storage, "\(what) failed: \(error)")
+        }
+    }
+}

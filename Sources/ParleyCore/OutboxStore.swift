@@ -1,0 +1,33 @@
+import Synchronization
+
+/// Where the outbox keeps queued items until the transport has accepted them.
+public protocol OutboxStore: Sendable {
+    /// Adds `inserting` and removes the items with ids `deleting`, atomically (group commit).
+    func commit(inserting: [OutboxItem], deleting: [UUIDKey]) throws
+    /// Every item still queued, in FIFO order (for a restart).
+    func pending() throws -> [OutboxItem]
+}
+
+/// An outbox item id as the stores key it.
+public typealias UUIDKey = OutboxItem.ID
+
+extension OutboxItem: Identifiable {}
+
+/// Keeps queued items in memory: survives a new `Outbox` on the same store in one process,
+/// not a process restart.
+public final class MemoryOutboxStore: OutboxStore {
+    private let items = Mutex<[UUIDKey: OutboxItem]>([:])
+
+    public init() {}
+
+    public func commit(inserting: [OutboxItem], deleting: [UUIDKey]) throws {
+        items.withLock { items in
+            for item in inserting { items[item.id] = item }
+            for id in deleting { items.removeValue(forKey: id) }
+        }
+    }
+
+    public func pending() throws -> [OutboxItem] {
+        items.withLock { $0.values.sorted { $0.sequence < $1.sequence } }
+    }
+}

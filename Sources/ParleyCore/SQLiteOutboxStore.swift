@@ -1,0 +1,53 @@
+import Foundation
+import SQLiteStore
+
+/// The durable outbox: one row per queued item in SQLite (WAL). A row is written before the
+/// item is first sent and deleted after the transport accepted it.
+public final class SQLiteOutboxStore: OutboxStore {
+    static let migrations = Migrations(name: "outbox", steps: [
+        """
+        CREATE TABLE outbox (
+            id TEXT PRIMARY KEY, sequence INTEGER NOT NULL, priority INTEGER NOT NULL,
+            attempts INTEGER NOT NULL, enqueued_at REAL NOT NULL, body TEXT NOT NULL
+        ) WITHOUT ROWID
+        """,
+    ])
+
+    private let connection: LockedConnection
+
+    /// Opens (creating) the outbox tables in the database at `path`.
+    public init(path: String) throws {
+        connection = try LockedConnection(path: path, migrations: Self.migrations, what: "outbox")
+    }
+
+    public func commit(inserting: [OutboxItem], deleting: [UUIDKey]) throws {
+        guard !inserting.isEmpty || !deleting.isEmpty else { return }
+        try connection.with("outbox write") { connection in
+            try connection.transaction {
+                let insert = try connection.prepare(
+                    "INSERT OR IGNORE INTO outbox (id, sequence, priority, attempts, enqueued_at, body) VALUES (?, ?, ?, ?, ?, ?)")
+                for item in inserting {
+                    try insert.run([.text(item.id.uuidString), .integer(item.sequence), .integer(Int64(item.priority.rawValue)),
+                                    .integer(Int64(item.attempts)), .real(item.enqueuedAt.timeIntervalSince1970), .text(item.body)])
+                }
+                let delete = try connection.prepare("DELETE FROM outbox WHERE id = ?")
+                for id in deleting { try delete.run([.text(id.uuidString)]) }
+            }
+        }
+    }
+
+    public func pending() throws -> [OutboxItem] {
+        return try connection.with("outbox read") { connection in
+            var items: [OutboxItem] = []
+            try connection.prepare("SELECT id, sequence, priority, attempts, enqueued_at, body FROM outbox ORDER BY sequence").query { row in
+                guard let id = row[0].string.flatMap(UUID.init(uuidString:)), let sequence = row[1].int64,
+                      let priority = row[2].int, let attempts = row[3].int, let enqueued = row[4].double, let body = row[5].string,
+                      let item = OutboxItem(id: id, body: body, priority: priority, attempts: attempts,
+                                            enqueuedAt: Date(timeIntervalSince1970: enqueued), sequence: sequence)
+                else { return }
+                items.append(item)
+            }
+            return items
+        }
+    }
+}

@@ -1,0 +1,133 @@
+/// The lexical rules of vCard text (RFC 6350 §3): folding, escaping, properties.
+enum VCardText {
+    /// Folds a content line so no physical line exceeds 75 octets; continuation lines start
+    /// with one space (which counts towards their 75). Never splits a UTF-8 sequence.
+    static func fold(_ line: String) -> String {
+        let limit = 75
+        var result = ""
+        var current = 0
+        for scalar in line.unicodeScalars {
+            let size = UTF8.width(scalar)
+            if current + size > limit {
+                result += "\r\n "
+                current = 1
+            }
+            result.unicodeScalars.append(scalar)
+            current += size
+        }
+        return result
+    }
+
+    /// Splits text into logical lines (unfolding CRLF/LF + space or tab), with the number of
+    /// the physical line each starts on.
+    static func unfold(_ text: String) -> [(number: Int, line: String)] {
+        // Works on Unicode scalars, not Characters: a fold may fall before a combining mark,
+        // which would otherwise merge with the continuation space into one Character.
+        var physical: [String.UnicodeScalarView] = [String.UnicodeScalarView()]
+        var previousWasCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" {
+                physical.append(String.UnicodeScalarView())
+                previousWasCR = false
+                continue
+            }
+            if previousWasCR { physical[physical.count - 1].append("\r") }
+            previousWasCR = scalar == "\r"
+            if !previousWasCR { physical[physical.count - 1].append(scalar) }
+        }
+        var result: [(number: Int, line: String)] = []
+        for (index, line) in physical.enumerated() {
+            if let first = line.first, first == " " || first == "\t", !result.isEmpty {
+                result[result.count - 1].line.unicodeScalars.append(contentsOf: line.dropFirst())
+            } else {
+                result.append((index + 1, String(line)))
+            }
+        }
+        return result
+    }
+
+    /// Escapes a text value: backslash, comma, semicolon and newlines.
+    static func escape(_ value: String) -> String {
+        var output = ""
+        output.reserveCapacity(value.utf8.count)
+        for character in value {
+            switch character {
+            case "\\": output += "\\\\"
+            case ",": output += "\\,"
+            case ";": output += "\\;"
+            case "\n", "\r\n", "\r": output += "\\n"
+            default: output.append(character)
+            }
+        }
+        return output
+    }
+
+    /// Undoes `escape`; an unknown escape keeps the character after the backslash.
+    static func unescape(_ value: String) -> String {
+        var output = ""
+        var escaping = false
+        for character in value {
+            if escaping {
+                output.append(character == "n" || character == "N" ? "\n" : character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                output.append(character)
+            }
+        }
+        if escaping { output.append("\\") }
+        return output
+    }
+
+    /// The unescaped components of a structured value (split at unescaped `;`).
+    static func components(_ value: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var escaping = false
+        for character in value {
+            if escaping {
+                current.append("\\")
+                current.append(character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else if character == ";" {
+                parts.append(unescape(current))
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        parts.append(unescape(current))
+        return parts
+    }
+
+    static func error(_ message: String, line: Int) -> ParleyError {
+        ParleyError(.invalidContent, "vCard line \(line): \(message)", context: ["line": String(line)])
+    }
+
+    /// One content line: `[group.]NAME[;PARAM=…]:VALUE`, the name upper-cased without group.
+    struct Property {
+        var name: String
+        var value: String
+
+        init?(_ line: String) {
+            // The value starts at the first colon outside a quoted parameter value.
+            var quoted = false
+            var colon: String.Index?
+            for index in line.indices {
+                let character = line[index]
+                if character == "\"" { quoted.toggle() }
+                if character == ":" && !quoted { colon = index; break }
+            }
+            guard let colon else { return nil }
+            let head = line[..<colon]
+            let nameWithGroup = head.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
+            let name = nameWithGroup.split(separator: ".").last.map { $0.uppercased() } ?? ""
+            guard !name.isEmpty else { return nil }
+            self.name = name
+            self.value = String(line[line.index(after: colon)...])
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import ParleyCore
+
+extension Hub {
+    /// Handles a send of `transport`: faults, validation, idempotency, rate limit, storage,
+    /// delivery. Persistent hubs answer after the group commit that makes it durable.
+    func send(_ outgoing: OutgoingEnvelope, via transport: HubTransport) async throws -> SendReceipt {
+        try Self.checkSize(of: outgoing, limit: transport.payloadLimit)
+        if let delay = state.withLock({ $0.faults.delay }) {
+            try await hold(transport: transport.id, for: delay)
+        }
+        let now = clock.now()
+        guard database != nil else {
+            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: now, waiter: nil) }
+            return try Self.answer(outcome, user: transport.userID)
+        }
+        return try await withCheckedThrowingContinuation { waiter in
+            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: now, waiter: waiter) }
+            switch outcome {
+            case .pending(let startFlush):
+                if startFlush { startFlushing() }
+            default:
+                waiter.resume(with: Result { try Self.answer(outcome, user: transport.userID) })
+            }
+        }
+    }
+
+    /// The receipt of a finished send, or its error.
+    private static func answer(_ outcome: HubState.SendOutcome, user: String) throws -> SendReceipt {
+        switch outcome {
+        case .done(let receipt, let losesAck):
+            if losesAck {
+                throw ParleyError(.networkUnavailable, "connection lost before the receipt arrived", context: ["user": user])
+            }
+            return receipt
+        case .failed(let error):
+            throw error
+        case .pending:
+            throw ParleyError(.serverError, "send left pending without a store", context: ["user": user])
+        }
+    }
+
+    /// `messageTooLarge` when the payload's canonical JSON exceeds `limit`. A cheap upper
+    /// bound settles almost every message; only near the limit is the payload encoded.
+    static func checkSize(of outgoing: OutgoingEnvelope, limit: Int) throws {
+        guard outgoing.payload.canonicalSizeBound() > limit else { return }
+        let size = outgoing.payload.jsonData().count
+        guard size > limit else { return }
+        throw ParleyError(
+            .messageTooLarge, "payload is \(size) bytes, the limit is \(limit)",
+            context: ["channel": outgoing.channel.target, "size": String(size), "limit": String(limit)])
+    }
+
+    /// Holds a send for an injected delay on the hub clock. Dropping the connection
+    /// meanwhile fails it with `networkUnavailable` at once.
+    private func hold(transport: Int, for delay: Duration) async throws {
+        let clock = self.clock
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let token: Int? = state.withLock { state in
+                guard !state.dropped.contains(transport) else { return nil }
+                state.nextToken += 1
+                state.inFlight[state.nextToken] = InFlightSend(transport: transport, continuation: continuation)
+                return state.nextToken
+            }
+            guard let token else {
+                continuation.resume(throwing: ParleyError(.networkUnavailable, "connection dropped"))
+                return
+            }
+            let deadline = clock.now().addingTimeInterval(delay.timeInterval)
+            Task { [self] in
+                var slept: Result<Void, any Error> = .success(())
+                do { try await clock.sleep(until: deadline) } catch {
+                    slept = .failure(ParleyError(.cancelled, "delayed send cancelled"))
+                }
+                let held = state.withLock { $0.inFlight.removeValue(forKey: token) }
+                held?.continuation.resume(with: slept)
+            }
+        }
+    }
+}

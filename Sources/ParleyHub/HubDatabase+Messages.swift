@@ -1,0 +1,81 @@
+import Foundation
+import ParleyCore
+import SQLiteStore
+
+extension HubDatabase {
+    private static let insertMessage = """
+        INSERT INTO hub_messages (channel, seq, client_id, sender, time, payload, flags, reply, visible_to, extensions)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    private static let selectMessages = """
+        SELECT seq, client_id, sender, time, payload, flags, reply, visible_to, extensions
+        FROM hub_messages WHERE channel = ? AND seq > ? ORDER BY seq LIMIT ?
+        """
+
+    /// Writes one group commit: new channels, messages (not the noPersist ones), and the
+    /// channels' last seq (so numbering continues after a reopen even past noPersist ones).
+    func write(_ batch: HubState.Batch) throws {
+        try access { connection in
+            try connection.transaction {
+                for channel in batch.newChannels {
+                    try Self.insertChannel(connection, index: channel.index, key: channel.key, name: nil,
+                                           members: channel.members.map { ($0, 0) })
+                }
+                let insert = try connection.prepare(Self.insertMessage)
+                for write in batch.writes where !write.message.flags.contains(.noPersist) {
+                    try insert.run(MessageRow.values(of: write.message, channel: write.channel))
+                }
+                let bump = try connection.prepare("UPDATE hub_channels SET seq = max(seq, ?) WHERE number = ?")
+                for (channel, seq) in batch.seqs { try bump.run([.integer(seq), .integer(Int64(channel))]) }
+            }
+        }
+    }
+
+    /// Stored messages of a channel with `seq > after`, oldest first, with their reactions.
+    func messages(channel: Int, after: Int64, limit: Int) throws -> [HubMessage] {
+        try access { connection in
+            var messages: [HubMessage] = []
+            try connection.prepare(Self.selectMessages).query([.integer(Int64(channel)), .integer(after), .integer(Int64(clamping: limit))]) { row in
+                messages.append(try MessageRow.message(from: row))
+            }
+            guard let first = messages.first, let last = messages.last else { return messages }
+            var positions: [Int64: Int] = [:]
+            for (position, message) in messages.enumerated() { positions[message.seq] = position }
+            try connection.prepare(
+                "SELECT seq, emoji, user FROM hub_reactions WHERE channel = ? AND seq >= ? AND seq <= ? ORDER BY seq, position"
+            ).query([.integer(Int64(channel)), .integer(first.seq), .integer(last.seq)]) { row in
+                guard let seq = row[0].int64, let position = positions[seq],
+                      let emoji = row[1].string, let user = row[2].string else { return }
+                _ = HubState.apply(emoji, user: user, added: true, to: &messages[position].reactions)
+            }
+            return messages
+        }
+    }
+
+    /// Adds or removes a reaction on a stored message `user` may see. Returns the message
+    /// when something changed.
+    func setReaction(_ emoji: String, at seq: Int64, in channel: Int, user: String, added: Bool) throws -> HubMessage? {
+        guard let message = try messages(channel: channel, after: seq - 1, limit: 1).first,
+              message.seq == seq, message.isVisible(to: user) else {
+            throw ParleyError(.notFound, "no such message", context: ["message": HubMessageID.make(channel: channel, seq: seq)])
+        }
+        let key: [SQLiteValue] = [.integer(Int64(channel)), .integer(seq), .text(emoji), .text(user)]
+        let changed = try access { connection in
+            if added {
+                try connection.run("""
+                    INSERT OR IGNORE INTO hub_reactions (channel, seq, emoji, user, position)
+                    VALUES (?1, ?2, ?3, ?4, (SELECT COALESCE(MAX(position), 0) + 1 FROM hub_reactions WHERE channel = ?1 AND seq = ?2))
+                    """, key)
+            } else {
+                try connection.run("DELETE FROM hub_reactions WHERE channel = ? AND seq = ? AND emoji = ? AND user = ?", key)
+            }
+            return connection.changes > 0
+        }
+        return changed ? message : nil
+    }
+
+    /// How many stored messages carry `clientMessageID` (an inspection helper for tests).
+    func count(of clientMessageID: UUID) throws -> Int {
+        try access { try $0.scalar("SELECT COUNT(*) FROM hub_messages WHERE client_id = ?", [.blob(MessageRow.bytes(of: clientMessageID))])?.int ?? 0 }
+    }
+}

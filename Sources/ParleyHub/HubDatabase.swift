@@ -1,0 +1,103 @@
+import Foundation
+import ParleyCore
+import SQLiteStore
+import Synchronization
+
+/// The hub's SQLite store. The connection sits behind its own lock: the group-commit loop
+/// writes without holding the hub's state lock, so sends keep queueing during a COMMIT.
+/// Lock order is always state lock, then this one — never the reverse.
+final class HubDatabase: Sendable {
+    let connection: Mutex<Connection>
+
+    static let migrations = Migrations(name: "hub", steps: [
+        """
+        CREATE TABLE hub_users (id TEXT PRIMARY KEY, profile TEXT NOT NULL);
+        CREATE TABLE hub_channels (
+            number INTEGER PRIMARY KEY, kind TEXT NOT NULL, first TEXT NOT NULL, second TEXT NOT NULL,
+            name TEXT, seq INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE hub_members (
+            channel INTEGER NOT NULL, user TEXT NOT NULL, cursor INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (channel, user)) WITHOUT ROWID;
+        CREATE TABLE hub_messages (
+            channel INTEGER NOT NULL, seq INTEGER NOT NULL, client_id BLOB NOT NULL, sender TEXT NOT NULL,
+            time REAL NOT NULL, payload TEXT NOT NULL, flags INTEGER NOT NULL,
+            reply TEXT, visible_to TEXT, extensions TEXT,
+            PRIMARY KEY (channel, seq)) WITHOUT ROWID;
+        CREATE UNIQUE INDEX hub_messages_client ON hub_messages (sender, client_id);
+        CREATE TABLE hub_reactions (
+            channel INTEGER NOT NULL, seq INTEGER NOT NULL, emoji TEXT NOT NULL, user TEXT NOT NULL,
+            position INTEGER NOT NULL, PRIMARY KEY (channel, seq, emoji, user)) WITHOUT ROWID;
+        """,
+    ])
+
+    /// Opens (creating and migrating) the database at `path`.
+    init(path: String) throws {
+        do {
+            let connection = try Connection(path: path)
+            try Self.migrations.apply(to: connection)
+            self.connection = Mutex(connection)
+        } catch {
+            throw ParleyError(.storage, "cannot open hub database: \(error)", context: ["path": path])
+        }
+    }
+
+    /// Runs `body` with the connection, turning SQLite errors into `ParleyError(.storage)`.
+    func access<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+        do {
+            return try connection.withLock { try body($0) }
+        } catch {
+            throw Hub.storageError(error)
+        }
+    }
+
+    // MARK: - Users, channels, members
+
+    func saveUser(_ profile: Profile) throws {
+        let json = String(decoding: try JSONEncoder().encode(profile), as: UTF8.self)
+        try access { try $0.run("INSERT OR REPLACE INTO hub_users (id, profile) VALUES (?, ?)", [.text(profile.id), .text(json)]) }
+    }
+
+    /// Writes a channel row and its members (used for groups and new person channels).
+    static func insertChannel(_ connection: Connection, index: Int, key: ChannelKey, name: String?, members: [(String, Int64)]) throws {
+        try connection.run(
+            "INSERT OR IGNORE INTO hub_channels (number, kind, first, second, name) VALUES (?, ?, ?, ?, ?)",
+            [.integer(Int64(index)), .text(key.kind.rawValue), .text(key.first), .text(key.second), SQLiteValue(name)])
+        for (user, cursor) in members {
+            try connection.run(
+                "INSERT OR REPLACE INTO hub_members (channel, user, cursor) VALUES (?, ?, ?)",
+                [.integer(Int64(index)), .text(user), .integer(cursor)])
+        }
+    }
+
+    func saveChannel(index: Int, _ channel: ChannelState) throws {
+        try access { connection in
+            try connection.transaction {
+                try Self.insertChannel(connection, index: index, key: channel.key, name: channel.name,
+                                       members: channel.members.map { ($0.key, $0.value) })
+            }
+        }
+    }
+
+    func saveMember(_ user: String, cursor: Int64, channel: Int) throws {
+        try access { try $0.run("INSERT OR REPLACE INTO hub_members (channel, user, cursor) VALUES (?, ?, ?)",
+                                [.integer(Int64(channel)), .text(user), .integer(cursor)]) }
+    }
+
+    func deleteMember(_ user: String, channel: Int) throws {
+        try access { try $0.run("DELETE FROM hub_members WHERE channel = ? AND user = ?", [.integer(Int64(channel)), .text(user)]) }
+    }
+
+    /// Writes every delivery cursor (on close), so catch-up resumes where it stopped.
+    func saveCursors(_ state: HubState) throws {
+        try access { connection in
+            try connection.transaction {
+                let update = try connection.prepare("UPDATE hub_members SET cursor = ? WHERE channel = ? AND user = ?")
+                for (index, channel) in state.channels.enumerated() where channel.committedSeq > 0 {
+                    for (user, cursor) in channel.members where cursor > 0 {
+                        try update.run([.integer(cursor), .integer(Int64(index)), .text(user)])
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import ParleyCore
+
+extension HubState {
+    /// What became of a send handled under the lock.
+    enum SendOutcome: Sendable {
+        /// Stored (or delivered, for noPersist) and delivered; `losesAck` says to answer with
+        /// `networkUnavailable` anyway (an injected fault).
+        case done(SendReceipt, losesAck: Bool)
+        case failed(ParleyError)
+        /// Waiting for the group commit; `startFlush` when no flush is running yet.
+        case pending(startFlush: Bool)
+    }
+
+    /// Handles one send from `sender` over `transport`. A persistent hub keeps `waiter`
+    /// with the message and answers it after the COMMIT.
+    mutating func send(
+        _ outgoing: OutgoingEnvelope, from sender: String, transport: Int, now: Date,
+        waiter: CheckedContinuation<SendReceipt, any Error>?
+    ) -> SendOutcome {
+        if dropped.contains(transport) {
+            return .failed(ParleyError(.networkUnavailable, "connection dropped", context: ["user": sender]))
+        }
+        if !faults.isEmpty, let error = faults.failure(user: sender, channel: outgoing.channel) {
+            return .failed(error)
+        }
+        let resolved: (index: Int, created: Bool)
+        do { resolved = try resolve(outgoing.channel, for: sender) } catch { return .failed(error) }
+        let index = resolved.index
+
+        let receiptKey = ReceiptKey(sender: sender, clientMessageID: outgoing.clientMessageID)
+        if let stored = receipts[receiptKey] {
+            return resend(stored, waiter: waiter)
+        }
+        if let error = takeToken(for: sender, now: now) { return .failed(error) }
+
+        let seq = channels[index].seq + 1
+        channels[index].seq = seq
+        let message = HubMessage(
+            seq: seq, clientMessageID: outgoing.clientMessageID, sender: sender, timestamp: now,
+            payload: outgoing.payload, flags: outgoing.flags, replyTo: outgoing.replyTo,
+            visibleTo: outgoing.visibleTo, extensions: outgoing.extensions)
+        receipts[receiptKey] = StoredReceipt(channel: Int32(index), seq: seq, time: now.timeIntervalSinceReferenceDate)
+        let losesAck = !faults.lostAcks.isEmpty && faults.losesAck(user: sender)
+
+        guard persistent, let waiter else {
+            if !message.flags.contains(.noPersist) { channels[index].messages.append(message) }
+            deliver(message, in: index, from: transport)
+            return .done(Self.receipt(index: index, seq: seq, time: now), losesAck: losesAck)
+        }
+        // A new person channel is written in the same transaction as its first message.
+        if resolved.created { channelsToSave.append(index) }
+        pending.append(PendingWrite(channel: index, message: message, transport: transport, waiters: [waiter], losesAck: losesAck))
+        let startFlush = !flushing
+        flushing = true
+        return .pending(startFlush: startFlush)
+    }
+
+    /// A resend: the first receipt, once the first send is durable.
+    private mutating func resend(_ stored: StoredReceipt, waiter: CheckedContinuation<SendReceipt, any Error>?) -> SendOutcome {
+        let index = Int(stored.channel)
+        let receipt = Self.receipt(index: index, seq: stored.seq, time: Date(timeIntervalSinceReferenceDate: stored.time))
+        if stored.seq <= channels[index].committedSeq || waiter == nil { return .done(receipt, losesAck: false) }
+        if let waiter {
+            // Still waiting for its commit (queued, or in the transaction running now).
+            if let position = pending.firstIndex(where: { $0.channel == index && $0.message.seq == stored.seq }) {
+                pending[position].waiters.append(waiter)
+            } else {
+                lateWaiters[MessageLocation(channel: index, seq: stored.seq), default: []].append(waiter)
+            }
+            return .pending(startFlush: false)
+        }
+        return .done(receipt, losesAck: false)
+    }
+
+    static func receipt(index: Int, seq: Int64, time: Date) -> SendReceipt {
+        SendReceipt(messageID: HubMessageID.make(channel: index, seq: seq), seq: seq, timestamp: time)
+    }
+
+    /// Takes a rate-limit token for `user`, or returns the `rateLimited` answer.
+    private mutating func takeToken(for user: String, now: Date) -> ParleyError? {
+        guard let limit = rateLimits[user] ?? configuration.rateLimit else { return nil }
+        var bucket = buckets[user].flatMap { $0.limit == limit ? $0 : nil } ?? TokenBucket(limit: limit, now: now)
+        let wait = bucket.take(now: now)
+        buckets[user] = bucket
+        guard let wait else { return nil }
+        return ParleyError(.rateLimited, "too many messages", retryAfter: wait, context: ["user": user])
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import ParleyCore
+
+/// Everything the hub knows, guarded by one lock in `Hub`. Methods run under that lock and
+/// never suspend, so each send is one short critical section: seq assignment, storage and
+/// delivery happen in one order, which is what keeps channels gap-free and unreordered.
+struct HubState: Sendable {
+    /// One open event stream of a transport.
+    struct Subscriber: Sendable {
+        let transport: Int
+        let continuation: AsyncStream<TransportEvent>.Continuation
+    }
+
+    /// Where a receipt points; the receipt time is kept so resends answer without a lookup.
+    struct StoredReceipt: Sendable {
+        let channel: Int32
+        let seq: Int64
+        let time: Double
+    }
+
+    /// The idempotency key: a client message number is unique per sender.
+    struct ReceiptKey: Hashable, Sendable {
+        let sender: String
+        let clientMessageID: UUID
+    }
+
+    /// True when messages go to SQLite (sends are acknowledged after the COMMIT).
+    let persistent: Bool
+    let configuration: HubConfiguration
+
+    var users: [String: Profile] = [:]
+    var channels: [ChannelState] = []
+    var channelIndex: [ChannelKey: Int] = [:]
+    /// The channels each user is a member of, in creation order.
+    var userChannels: [String: [Int]] = [:]
+    var receipts: [ReceiptKey: StoredReceipt] = [:]
+    var subscribers: [String: [Subscriber]] = [:]
+    /// Every transport made by `Hub.connect(user:)`: id → user.
+    var transports: [Int: String] = [:]
+    /// Transports whose connection the hub dropped; they fail sends until they reconnect.
+    var dropped: Set<Int> = []
+    var faults = HubFaults()
+    var rateLimits: [String: HubRateLimit] = [:]
+    var buckets: [String: TokenBucket] = [:]
+    /// Messages waiting for their group commit (persistent hubs only).
+    var pending: [PendingWrite] = []
+    var flushing = false
+    /// Person channels created since the last group commit (persistent hubs only).
+    var channelsToSave: [Int] = []
+    /// Resends of messages in the transaction running now, answered after its COMMIT.
+    var lateWaiters: [MessageLocation: [CheckedContinuation<SendReceipt, any Error>]] = [:]
+    var inFlight: [Int: InFlightSend] = [:]
+    var nextToken = 0
+
+    init(persistent: Bool, configuration: HubConfiguration) {
+        self.persistent = persistent
+        self.configuration = configuration
+    }
+
+    // MARK: - Channels
+
+    /// The channel `user` names `channel`, creating a person channel on first use.
+    /// Returns its number and whether it was created now.
+    mutating func resolve(_ channel: Channel, for user: String) throws(ParleyError) -> (index: Int, created: Bool) {
+        switch channel.kind {
+        case .person:
+            guard users[channel.id] != nil else {
+                throw ParleyError(.notFound, "no such user", context: ["channel": channel.target])
+            }
+            let key = ChannelKey.person(user, channel.id)
+            if let index = channelIndex[key] { return (index, false) }
+            return (addChannel(ChannelState(key: key, members: [user, channel.id])), true)
+        case .group:
+            guard let index = channelIndex[.group(channel.id)] else {
+                throw ParleyError(.notFound, "no such group", context: ["channel": channel.target])
+            }
+            guard channels[index].members[user] != nil else {
+                throw ParleyError(.permissionDenied, "not a member of the group", context: ["channel": channel.target, "user": user])
+            }
+            return (index, false)
+        case .local:
+            throw ParleyError(.invalidArgument, "local channels exist only on the client", context: ["channel": channel.target])
+        }
+    }
+
+    /// Adds a channel and indexes it; returns its number.
+    mutating func addChannel(_ state: ChannelState) -> Int {
+        let index = channels.count
+        channels.append(state)
+        channelIndex[state.key] = index
+        for member in state.members.keys { userChannels[member, default: []].append(index) }
+        return index
+    }
+
+    // MARK: - Delivery
+
+    /// Hands a committed message to the online members allowed to see it and moves their
+    /// cursors. Offline members keep their cursor and get it on catch-up.
+    mutating func deliver(_ message: HubMessage, in index: Int, from transport: Int) {
+        let key = channels[index].key
+        // Walk by index and write cursors through `values`, so the member dictionary is
+        // updated in place rather than copied for every message.
+        var position = channels[index].members.startIndex
+        while position != channels[index].members.endIndex {
+            let (member, cursor) = channels[index].members[position]
+            if cursor < message.seq, let streams = subscribers[member], !streams.isEmpty {
+                var delivered = true
+                if message.isVisible(to: member) {
+                    let event = TransportEvent.message(message.envelope(channelNumber: index, key: key, viewer: member))
+                    delivered = yield(event, to: member, excluding: transport)
+                }
+                if delivered { channels[index].members.values[position] = message.seq }
+            }
+            channels[index].members.formIndex(after: &position)
+        }
+        if channels[index].committedSeq < message.seq { channels[index].committedSeq = message.seq }
+    }
+
+    /// Yields `event` to the streams of `user` (but not the one of `transport`).
+    /// A stream whose buffer is full is finished: its owner reconnects and catches up.
+    /// Returns true if some stream of the user took the event or only `transport` is online.
+    @discardableResult
+    mutating func yield(_ event: TransportEvent, to user: String, excluding transport: Int = -1) -> Bool {
+        guard let streams = subscribers[user] else { return false }
+        var delivered = false
+        var overflowed: [Int] = []
+        for stream in streams {
+            if stream.transport == transport { delivered = true; continue }
+            switch stream.continuation.yield(event) {
+            case .enqueued: delivered = true
+            case .dropped, .terminated: overflowed.append(stream.transport)
+            @unknown default: overflowed.append(stream.transport)
+            }
+        }
+        for transport in overflowed { removeSubscriber(transport, of: user)?.finish() }
+        return delivered
+    }
+
+    /// Unregisters the stream of `transport`; returns its continuation for finishing.
+    mutating func removeSubscriber(_ transport: Int, of user: String) -> AsyncStream<TransportEvent>.Continuation? {
+        guard var streams = subscribers[user], let position = streams.firstIndex(where: { $0.transport == transport }) else { return nil }
+        let removed = streams.remove(at: position)
+        subscribers[user] = streams.isEmpty ? nil : streams
+        return removed.continuation
+    }
+
+    /// Yields `event` to every online member of a channel.
+    mutating func broadcast(_ event: TransportEvent, in index: Int, excluding transport: Int = -1) {
+        for member in channels[index].members.keys { yield(event, to: member, excluding: transport) }
+    }
+}

@@ -1,2 +1,0 @@
-/// The ParleyHub module. See ARCHITECTURE.md for what it owns.
-public enum ParleyHubModule {}
