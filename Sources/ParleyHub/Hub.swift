@@ -98,9 +98,17 @@ public final class Hub: Sendable {
         return HubTransport(hub: self, id: id, userID: user, payloadLimit: payloadLimit ?? configuration.payloadLimit)
     }
 
-    /// Writes delivery cursors and closes the store. The hub must not be used afterwards.
+    /// Ends every event stream, refuses further sends (`notConnected`) and writes the
+    /// delivery cursors, so a hub reopened on the same file resumes catch-up where this one
+    /// stopped. Sends already waiting for their commit still complete.
     public func close() throws {
-        try state.withLock { state in try database?.saveCursors(state) }
+        try state.withLock { state in
+            state.closed = true
+            for (user, streams) in state.subscribers {
+                for stream in streams { state.unsubscribe(transport: stream.transport, user: user) }
+            }
+            try database?.saveCursors(state)
+        }
     }
 
     /// Turns a SQLite or unexpected error into `ParleyError(.storage)`.

@@ -8,6 +8,7 @@ extension HubState {
     mutating func subscribe(
         transport: Int, user: String, load: (Int, Int64) throws -> [HubMessage]
     ) throws -> AsyncStream<TransportEvent> {
+        guard !closed else { throw ParleyError(.notConnected, "the hub is closed", context: ["user": user]) }
         removeSubscriber(transport, of: user)?.finish()
         var events: [TransportEvent] = [.connection(.connected)]
         for index in userChannels[user] ?? [] {

@@ -18,6 +18,7 @@ extension HubState {
         _ outgoing: OutgoingEnvelope, from sender: String, transport: Int, now: Date,
         waiter: CheckedContinuation<SendReceipt, any Error>?
     ) -> SendOutcome {
+        if closed { return .failed(ParleyError(.notConnected, "the hub is closed", context: ["user": sender])) }
         if dropped.contains(transport) {
             return .failed(ParleyError(.networkUnavailable, "connection dropped", context: ["user": sender]))
         }

@@ -40,6 +40,8 @@ struct HubState: Sendable {
     /// Transports whose connection the hub dropped; they fail sends until they reconnect.
     var dropped: Set<Int> = []
     var faults = HubFaults()
+    /// Set by `Hub.close()`.
+    var closed = false
     var rateLimits: [String: HubRateLimit] = [:]
     var buckets: [String: TokenBucket] = [:]
     /// Messages waiting for their group commit (persistent hubs only).

@@ -1,0 +1,40 @@
+import Foundation
+import ParleyCore
+import ParleyHub
+import Testing
+
+@Suite struct HubConcurrencyTests {
+    /// 10 clients send 100 messages each at once: every message arrives exactly once,
+    /// seqs have no gap, and each sender's messages keep their order.
+    @Test(arguments: Storage.allCases)
+    func thousandConcurrentSendsArriveExactlyOnceInPerSenderOrder(storage: Storage) async throws {
+        let senders = (0..<10).map { "sender\($0)" }
+        let fixture = try HubFixture(storage, users: senders + ["reader"])
+        try fixture.hub.createGroup("all", members: senders + ["reader"])
+        let (_, reader) = try await fixture.online("reader")
+        let transports = try senders.map { try fixture.hub.connect(user: $0) }
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for transport in transports {
+                group.addTask {
+                    for index in 0..<100 {
+                        let payload: JSONValue = ["type": 1, "text": .string("\(transport.userID)#\(index)"), "index": .int(Int64(index))]
+                        _ = try await transport.send(OutgoingEnvelope(channel: .group("all"), payload: payload))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+
+        let received = try await reader.waitForMessages(1000)
+        #expect(received.count == 1000)
+        #expect(received.map(\.seq) == Array(1...1000))
+        #expect(Set(received.map(\.clientMessageID)).count == 1000)
+        for sender in senders {
+            let indexes = received.filter { $0.sender == sender }.compactMap { $0.payload["index"]?.intValue }
+            #expect(indexes == Array(0..<100), "\(sender)")
+        }
+        let stored = try fixture.hub.messages(in: .group("all"), seenBy: "reader")
+        #expect(stored.map(\.id) == received.map(\.id))
+    }
+}
