@@ -37,9 +37,10 @@ public struct BroadcastRecipients: Sendable, Hashable {
             throw BroadcastError(.invalidRecipients, "the recipients file is not UTF-8 text", file: displayPath)
         }
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // `\r\n` is one Character in Swift, and a newline: Windows files count lines right too.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
-            let line = rawLine.trimmingCharacters(in: .whitespaces.union(CharacterSet(charactersIn: "\r")))
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
             append(try Self.parse(line, file: displayPath, line: lineNumber))
         }
