@@ -89,18 +89,28 @@ struct BroadcastRunner: Sendable {
         progress.done.removeAll(keepingCapacity: true)
     }
 
-    /// Waits for a token of the job's rate and of the host-wide cap.
+    /// Waits for a token of the job's rate and of the host-wide cap. Each wait ends a
+    /// microsecond after the instant the bucket said, so floating-point rounding cannot
+    /// leave it a hair short of a token and spinning; the rounds are capped regardless.
     private func pace(_ bucket: inout TokenBucket?) async throws {
         if var current = bucket {
-            // Bounded: each wait ends at the instant the bucket has a token again.
-            while let next = current.nextAvailable(at: clock.now()) { try await clock.sleep(until: next) }
+            for _ in 0..<Self.maxWaits {
+                guard let next = current.nextAvailable(at: clock.now()) else { break }
+                try await clock.sleep(until: next.addingTimeInterval(Self.slack))
+            }
             current.take(at: clock.now())
             bucket = current
         }
         if let global = configuration.globalLimit {
-            while let next = global.acquire(at: clock.now()) { try await clock.sleep(until: next) }
+            for _ in 0..<Self.maxWaits {
+                guard let next = global.acquire(at: clock.now()) else { break }
+                try await clock.sleep(until: next.addingTimeInterval(Self.slack))
+            }
         }
     }
+
+    private static let slack: TimeInterval = 0.000_001
+    private static let maxWaits = 1_000
 
     /// One recipient: send, retrying transient errors with backoff. A cancelled send stays
     /// pending (outcome nil): whether the server got it is unknown, and the resend is safe.
