@@ -32,7 +32,7 @@ public struct BroadcastConfiguration: Sendable {
 
     /// A token-bucket rate for `perSecond` messages a second: bursts of a tenth of a second,
     /// so high rates are not paced one sleep per message, low ones not bunched up.
-    static func bucketRate(perSecond: Double) -> TokenBucket.Rate {
+    public static func bucketRate(perSecond: Double) -> TokenBucket.Rate {
         TokenBucket.Rate(perSecond: perSecond, burst: max(1, perSecond / 10))
     }
 }
