@@ -9,7 +9,7 @@ import ParleyCore
 /// is awaited before the next fire, so it should store its job and start long work in a
 /// task of its own. A crash between the two makes the run fire again at restart, with the
 /// same `ScheduleFire.jobID`, which finds the job already stored instead of sending twice.
-public actor Scheduler {
+public actor CronScheduler {
     /// Called for every due run.
     public typealias Handler = @Sendable (ScheduleFire) async -> Void
 

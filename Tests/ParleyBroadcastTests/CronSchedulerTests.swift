@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 import YAMLCoding
 
-@Suite struct SchedulerTests {
+@Suite struct CronSchedulerTests {
     /// Records fires; the scheduler awaits the handler, so a test reads them once it sleeps again.
     final class FireLog: Sendable {
         private let fires = Mutex<[ScheduleFire]>([])
@@ -21,7 +21,7 @@ import YAMLCoding
     static func fires(_ entries: [SchedulerEntry], store: SchedulerStore, start: Date, until: Date) async throws -> FireLog {
         let clock = ManualClock(start: start)
         let log = FireLog()
-        let scheduler = Scheduler(entries: entries, store: store, clock: clock) { log.append($0) }
+        let scheduler = CronScheduler(entries: entries, store: store, clock: clock) { log.append($0) }
         let task = Task { await scheduler.run() }
         defer { task.cancel() }
         for _ in 0..<1_000 {
