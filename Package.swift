@@ -46,6 +46,8 @@ let package = Package(
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
         .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyFlowTest", "YAMLCoding", "ParleyRegex"]),
         .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore"]),
+        .testTarget(name: "ParleyEngineTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "YAMLCoding"],
+                    exclude: ["Fixtures"]),
     ]
 )
 
