@@ -8,15 +8,16 @@ extension HubState {
         /// `networkUnavailable` anyway (an injected fault).
         case done(SendReceipt, losesAck: Bool)
         case failed(ParleyError)
-        /// Waiting for the group commit; `startFlush` when no flush is running yet.
-        case pending(startFlush: Bool)
+        /// Waiting for the group commit; `startFlush` when no flush is running yet;
+        /// `losesAck` when its receipt will be answered with `networkUnavailable`.
+        case pending(startFlush: Bool, losesAck: Bool)
     }
 
     /// Handles one send from `sender` over `transport`. A persistent hub keeps `waiter`
     /// with the message and answers it after the COMMIT.
     mutating func send(
         _ outgoing: OutgoingEnvelope, from sender: String, transport: Int, now: Date,
-        waiter: CheckedContinuation<SendReceipt, any Error>?
+        waiter: SendWaiter?
     ) -> SendOutcome {
         if closed { return .failed(ParleyError(.notConnected, "the hub is closed", context: ["user": sender])) }
         if dropped.contains(transport) {
@@ -54,11 +55,11 @@ extension HubState {
         pending.append(PendingWrite(channel: index, message: message, transport: transport, waiters: [waiter], losesAck: losesAck))
         let startFlush = !flushing
         flushing = true
-        return .pending(startFlush: startFlush)
+        return .pending(startFlush: startFlush, losesAck: losesAck)
     }
 
     /// A resend: the first receipt, once the first send is durable.
-    private mutating func resend(_ stored: StoredReceipt, waiter: CheckedContinuation<SendReceipt, any Error>?) -> SendOutcome {
+    private mutating func resend(_ stored: StoredReceipt, waiter: SendWaiter?) -> SendOutcome {
         let index = Int(stored.channel)
         let receipt = Self.receipt(index: index, seq: stored.seq, time: Date(timeIntervalSinceReferenceDate: stored.time))
         if stored.seq <= channels[index].committedSeq || waiter == nil { return .done(receipt, losesAck: false) }
@@ -69,7 +70,7 @@ extension HubState {
             } else {
                 lateWaiters[MessageLocation(channel: index, seq: stored.seq), default: []].append(waiter)
             }
-            return .pending(startFlush: false)
+            return .pending(startFlush: false, losesAck: false)
         }
         return .done(receipt, losesAck: false)
     }

@@ -52,7 +52,7 @@ struct HubState: Sendable {
     /// Person channels created since the last group commit (persistent hubs only).
     var channelsToSave: [Int] = []
     /// Resends of messages in the transaction running now, answered after its COMMIT.
-    var lateWaiters: [MessageLocation: [CheckedContinuation<SendReceipt, any Error>]] = [:]
+    var lateWaiters: [MessageLocation: [SendWaiter]] = [:]
     var inFlight: [Int: InFlightSend] = [:]
     var nextToken = 0
 

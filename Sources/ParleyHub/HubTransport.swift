@@ -33,6 +33,13 @@ public final class HubTransport: Transport {
         try await hub.send(message, via: self)
     }
 
+    /// Sends messages in order with one result each, in one critical section and (when the
+    /// hub is persistent) one group commit. After a transient failure in a channel, that
+    /// channel's later messages answer `notSent` without being attempted.
+    public func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        await hub.sendBatch(messages, via: self)
+    }
+
     public func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
         try hub.setReaction(emoji, on: messageID, in: channel, added: added, via: self)
     }

@@ -1,4 +1,4 @@
 import Foundation
 
 // One benchmark executable, one subcommand per area, one line per figure.
-print("parley-bench: no areas yet")
+if CommandLine.arguments.dropFirst().first == "core" { try await benchCore() } else { print("parley-bench: no areas yet") }
