@@ -12,6 +12,7 @@ import Synchronization
 public final class Hub: Sendable {
     /// The clock that stamps messages, refills rate limits and runs injected delays.
     public let clock: any ParleyClock
+    /// The settings the hub was opened with.
     public let configuration: HubConfiguration
     let state: Mutex<HubState>
     /// The SQLite store; nil in memory.

@@ -20,15 +20,14 @@ extension HubState {
         waiter: SendWaiter?
     ) -> SendOutcome {
         if closed { return .failed(ParleyError(.notConnected, "the hub is closed", context: ["user": sender])) }
-        if dropped.contains(transport) {
-            return .failed(ParleyError(.networkUnavailable, "connection dropped", context: ["user": sender]))
-        }
-        if !faults.isEmpty, let error = faults.failure(user: sender, channel: outgoing.channel) {
+        let index: Int
+        do throws(ParleyError) {
+            try requireConnected(transport, user: sender)
+            if !faults.isEmpty, let error = faults.failure(user: sender, channel: outgoing.channel) { throw error }
+            index = try resolve(outgoing.channel, for: sender)
+        } catch {
             return .failed(error)
         }
-        let resolved: (index: Int, created: Bool)
-        do { resolved = try resolve(outgoing.channel, for: sender) } catch { return .failed(error) }
-        let index = resolved.index
 
         let receiptKey = ReceiptKey(sender: sender, clientMessageID: outgoing.clientMessageID)
         if let stored = receipts[receiptKey] {
@@ -50,8 +49,6 @@ extension HubState {
             deliver(message, in: index, from: transport)
             return .done(Self.receipt(index: index, seq: seq, time: now), losesAck: losesAck)
         }
-        // A new person channel is written in the same transaction as its first message.
-        if resolved.created { channelsToSave.append(index) }
         pending.append(PendingWrite(channel: index, message: message, transport: transport, waiters: [waiter], losesAck: losesAck))
         let startFlush = !flushing
         flushing = true

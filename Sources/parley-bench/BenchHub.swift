@@ -13,6 +13,8 @@ func benchHub() async throws {
     print("hub memory send→receive, 1 in flight: \(Int(memory)) msg/s")
     let memoryWindow = try await hubThroughput(path: ":memory:", messages: count, inFlight: 64)
     print("hub memory send→receive, 64 in flight: \(Int(memoryWindow)) msg/s")
+    let memoryBatch = try await hubThroughput(path: ":memory:", messages: count, inFlight: 4, batch: 256)
+    print("hub memory send→receive, sendBatch of 256, 4 in flight: \(Int(memoryBatch)) msg/s")
 
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -20,14 +22,16 @@ func benchHub() async throws {
     print("hub sqlite send→receive, 1 in flight (a COMMIT per message): \(Int(single)) msg/s")
     let grouped = try await hubThroughput(path: directory.appendingPathComponent("group.sqlite").path, messages: 200_000, inFlight: 64)
     print("hub sqlite send→receive, 64 in flight (group commit): \(Int(grouped)) msg/s")
+    let batched = try await hubThroughput(path: directory.appendingPathComponent("batch.sqlite").path, messages: 200_000, inFlight: 4, batch: 256)
+    print("hub sqlite send→receive, sendBatch of 256, 4 in flight: \(Int(batched)) msg/s")
 
     let perConversation = try await hubBytesPerIdleConversation(conversations: 100_000)
     print("hub memory per idle conversation (100,000 person channels, 1 message each, users included): \(perConversation) bytes")
 }
 
-/// Sends `messages` texts from one transport to another with `inFlight` sends running at
-/// once, and returns messages/s until the receiver has consumed the last one.
-private func hubThroughput(path: String, messages: Int, inFlight: Int) async throws -> Double {
+/// Sends `messages` texts from one transport to another with `inFlight` sends (of `batch`
+/// messages each) running at once; returns messages/s until the receiver consumed the last.
+private func hubThroughput(path: String, messages: Int, inFlight: Int, batch: Int = 1) async throws -> Double {
     let hub = try Hub(path: path)
     try hub.addUser(Profile(id: "sender"))
     try hub.addUser(Profile(id: "receiver"))
@@ -55,15 +59,23 @@ private func hubThroughput(path: String, messages: Int, inFlight: Int) async thr
         for lane in 0..<inFlight {
             let share = lane == inFlight - 1 ? messages - perTask * (inFlight - 1) : perTask
             group.addTask {
-                for _ in 0..<share {
-                    var spins = 0
+                var left = share
+                while left > 0 {
+                    var waits = 0
                     while progress.sent.load(ordering: .relaxed) - progress.received.load(ordering: .relaxed) > window {
-                        spins += 1
-                        guard spins < 100_000_000 else { throw ParleyError(.timeout, "receiver stalled") }
-                        await Task.yield()
+                        waits += 1
+                        guard waits < 100_000 else { throw ParleyError(.timeout, "receiver stalled") }
+                        try await Task.sleep(for: .microseconds(100))
                     }
-                    _ = try await sender.send(OutgoingEnvelope(channel: .person("receiver"), payload: payload))
-                    progress.sent.add(1, ordering: .relaxed)
+                    let size = min(batch, left)
+                    if size == 1 {
+                        _ = try await sender.send(OutgoingEnvelope(channel: .person("receiver"), payload: payload))
+                    } else {
+                        let envelopes = (0..<size).map { _ in OutgoingEnvelope(channel: .person("receiver"), payload: payload) }
+                        for result in await sender.sendBatch(envelopes) { _ = try result.get() }
+                    }
+                    progress.sent.add(size, ordering: .relaxed)
+                    left -= size
                 }
             }
         }

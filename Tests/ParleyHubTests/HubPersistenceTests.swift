@@ -57,6 +57,22 @@ import Testing
         #expect(try await bobAgain.waitForMessages(3).map(\.text) == ["g", "while bob sleeps", "after restart"])
     }
 
+    /// A person channel whose first send was refused is still written with the next commit.
+    @Test func channelOpenedByARefusedSendSurvivesReopening() async throws {
+        let fixture = try HubFixture(.sqlite, configuration: HubConfiguration(rateLimit: HubRateLimit(messagesPerSecond: 1, burst: 1)))
+        let alice = try fixture.hub.connect(user: "alice")
+        _ = try await alice.send(OutgoingEnvelope(channel: .person("carol"), payload: text("spends the token")))
+        await #expect(throws: ParleyError.self) { try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("refused"))) }
+        fixture.clock.advance(by: .seconds(1))
+        let accepted = try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("accepted")))
+        try fixture.hub.close()
+
+        let reopened = try fixture.reopen()
+        let history = try await reopened.connect(user: "bob").history(of: .person("alice"), after: 0, limit: 10)
+        #expect(history.map(\.text) == ["accepted"])
+        #expect(history.map(\.id) == [accepted.messageID])
+    }
+
     @Test func failedCommitAnswersWithAStorageErrorAndDeliversNothing() async throws {
         let fixture = try HubFixture(.sqlite)
         let alice = try fixture.hub.connect(user: "alice")
