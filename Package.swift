@@ -48,6 +48,7 @@ let package = Package(
         .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore"]),
         .testTarget(name: "ParleyEngineTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "YAMLCoding"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCLI"], exclude: ["Fixtures"]),
     ]
 )
 
