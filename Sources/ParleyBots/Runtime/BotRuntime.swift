@@ -131,10 +131,18 @@ actor BotRuntime {
         guard !stopping else { return }
         nextMarker += 1
         let number = nextMarker
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            markerWaiters[number] = continuation
-            if !transport.sendMarker(number) { markerWaiters.removeValue(forKey: number)?.resume() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                markerWaiters[number] = continuation
+                if Task.isCancelled || !transport.sendMarker(number) { markerWaiters.removeValue(forKey: number)?.resume() }
+            }
+        } onCancel: {
+            Task { await self.releaseMarker(number) }
         }
+    }
+
+    private func releaseMarker(_ number: Int) {
+        markerWaiters.removeValue(forKey: number)?.resume()
     }
 
     nonisolated var isCaughtUp: Bool { transport.isCaughtUp }
