@@ -10,6 +10,8 @@ public struct BroadcastMessage: Sendable, Hashable {
     public let needsNames: Bool
     /// True when nothing depends on the recipient (one payload serves everyone).
     public let isConstant: Bool
+    /// False for a literal payload, whose `{{…}}` are plain text.
+    public let isTemplate: Bool
 
     /// Checks every template in `payload`. A malformed one, or a placeholder other than
     /// `recipient.*`, is `invalidMessage` naming the field.
@@ -19,6 +21,15 @@ public struct BroadcastMessage: Sendable, Hashable {
         self.payload = payload
         self.needsNames = paths.contains("recipient.name")
         self.isConstant = paths.isEmpty
+        self.isTemplate = true
+    }
+
+    /// A payload sent as it is: `{{…}}` in it is text (for contents rendered already).
+    public init(literal payload: JSONValue) {
+        self.payload = payload
+        self.needsNames = false
+        self.isConstant = true
+        self.isTemplate = false
     }
 
     /// A text message.

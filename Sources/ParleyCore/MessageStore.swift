@@ -35,20 +35,23 @@ public final class MemoryMessageStore: MessageStore {
                     state.byChannel[channel]?[index] = message
                     continue
                 }
-                var list = state.byChannel[message.channel] ?? []
-                // Keep seq order; messages almost always arrive in order, so this is an append.
-                var index = list.count
-                while index > 0, list[index - 1].seq > message.seq { index -= 1 }
-                if index == list.count {
-                    list.append(message)
-                    state.location[message.id] = (message.channel, index)
-                } else {
-                    list.insert(message, at: index)
-                    for (offset, moved) in list[index...].enumerated() { state.location[moved.id] = (message.channel, index + offset) }
+                // In place: copying the channel's array per message would be quadratic.
+                let index = Self.insert(message, into: &state.byChannel[message.channel, default: []])
+                state.location[message.id] = (message.channel, index)
+                if let list = state.byChannel[message.channel], index < list.count - 1 {
+                    // Out of order (rare): what moved up gets its new index.
+                    for position in (index + 1)..<list.count { state.location[list[position].id] = (message.channel, position) }
                 }
-                state.byChannel[message.channel] = list
             }
         }
+    }
+
+    /// Inserts by seq (almost always an append); returns the index.
+    private static func insert(_ message: Envelope, into list: inout [Envelope]) -> Int {
+        var index = list.count
+        while index > 0, list[index - 1].seq > message.seq { index -= 1 }
+        if index == list.count { list.append(message) } else { list.insert(message, at: index) }
+        return index
     }
 
     public func history(of channel: Channel, in range: ClosedRange<Int64>, limit: Int) throws -> [Envelope] {
