@@ -49,7 +49,10 @@ import YAMLCoding
 
         /// Waits (bounded) until `count` jobs are stored and the host is idle.
         func settle(jobs count: Int) async throws {
-            for _ in 0..<10_000 where try service.jobs().count < count { await Task.yield() }
+            for _ in 0..<10_000 {
+                if try service.jobs().count >= count { break }
+                await Task.yield()
+            }
             try await withThrowingTaskGroup(of: Bool.self) { group in
                 group.addTask { await host.waitUntilIdle(); return true }
                 group.addTask { try await Task.sleep(for: .seconds(20)); return false }
