@@ -11,9 +11,13 @@ import Synchronization
 ///     await host.start()
 ///     … await host.waitUntilIdle()
 public final class BotHost: Sendable {
+    /// Where conversation states, greetings and tickets are kept.
     public let store: any EngineStore
+    /// The time of timeouts, `wait` and log lines (a `ManualClock` in tests).
     public let clock: any ParleyClock
+    /// Where event lines go.
     public let logger: EngineLogger
+    /// Limits and grace periods.
     public let options: BotHostOptions
     let scheduler: Scheduler
     let tracker = IdleTracker()
