@@ -46,9 +46,11 @@ public final class BotHost: Sendable {
     @discardableResult
     public func start() async -> [String] {
         var ids: [String] = []
-        for runtime in runtimes.withLock({ $0 }) {
+        let all = runtimes.withLock { $0 }
+        let peers = Set(all.map(\.transport.userID))
+        for runtime in all {
             do {
-                try await runtime.start()
+                try await runtime.start(peers: peers)
                 ids.append(runtime.bot.id)
                 logger.log(.info, at: clock.now(), bot: runtime.bot.id, "bot started",
                            ["commands": String(Set(runtime.bot.commands.values.map(\.name)).count),

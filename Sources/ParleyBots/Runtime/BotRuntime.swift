@@ -22,6 +22,9 @@ actor BotRuntime {
     var stopping = false
     var nextMarker = 0
     var markerWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// The other bots of the host: their messages are never answered, so two bots in one
+    /// group cannot keep answering each other.
+    var peers: Set<String> = []
 
     init(bot: CompiledBot, connection: BotConnection, store: any EngineStore, scheduler: Scheduler, tracker: IdleTracker,
          logger: EngineLogger, options: BotHostOptions, clock: any ParleyClock) throws {
@@ -46,7 +49,8 @@ actor BotRuntime {
     // MARK: - Life cycle
 
     /// Subscribes, connects, and re-arms the `ask` timeouts a previous run left.
-    func start() async throws {
+    func start(peers: Set<String>) async throws {
+        self.peers = peers.subtracting([client.userID])
         let events = await client.events()
         eventLoop = Task { [weak self] in
             for await event in events {
@@ -77,6 +81,10 @@ actor BotRuntime {
         switch event {
         case .message(let message):
             guard message.sender != client.userID else { return }
+            guard !peers.contains(message.sender) else {
+                log(.debug, "ignored: from another bot", ["channel": message.channel.target, "user": message.sender])
+                return
+            }
             accept(.message(message), in: message.channel)
         case .membership(let membership):
             if membership.channel == ObservedTransport.markerChannel {
