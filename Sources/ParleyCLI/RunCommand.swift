@@ -32,10 +32,11 @@ enum RunCommand: Subcommand {
             context.output.errorLine("error: \(error)")
             return 1
         }
+        // Handlers first: a signal that comes once the host is up must find them in place.
+        let signals = SignalWaiter()
         let started = await embedded.host.start()
         logger.log(.info, at: embedded.host.clock.now(), bot: nil, "host started",
                    ["bots": String(started.count), "transport": "local", "storage": storage])
-        let signals = SignalWaiter()
         if context.input.isTerminal, let first = embedded.bots.first {
             let consoleContext = context
             await withTaskGroup(of: Void.self) { group in

@@ -36,6 +36,18 @@ import Testing
         await fixture.shutdown()
     }
 
+    @Test func withoutTheQueueGroupTheBotKeepsAnswering() async throws {
+        let fixture = try EngineFixture()
+        try await fixture.start()
+        try await fixture.say("/refund")
+        try await fixture.say("123456")
+        _ = try fixture.botTexts()
+        try await fixture.say("/echo still me")
+        #expect(try fixture.botTexts() == ["still me"])
+        #expect(fixture.log.contains { $0.contains("handoff failed: ticket card not posted") })
+        await fixture.shutdown()
+    }
+
     @Test(arguments: [
         ("/take 9", "No open ticket #9."),
         ("/take x", "Usage: /take <ticket>"),

@@ -80,6 +80,28 @@ import YAMLCoding
         await alice.close()
     }
 
+    @Test func twoBotsInOneGroupNeverAnswerEachOther() async throws {
+        let clock = ManualClock()
+        let hub = try Hub(clock: clock)
+        for id in ["alice", "ping", "pong"] { try hub.addUser(Profile(id: id)) }
+        try hub.createGroup("room", members: ["alice", "ping", "pong"])
+        let host = BotHost(store: MemoryEngineStore(), clock: clock)
+        let chatty = "fallback:\n  - reply: \"I heard {{message.text}}\"\n"
+        for id in ["ping", "pong"] {
+            let transport = try hub.connect(user: id)
+            try host.add(Self.compile(id, chatty), connection: BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount }))
+        }
+        await host.start()
+        let alice = try ChatClient(transport: hub.connect(user: "alice"), configuration: ChatClientConfiguration(clock: clock))
+        try await alice.connect()
+        _ = try await alice.send(TextContent("hello"), to: .group("room"))
+        try await withTimeout("idle") { await host.waitUntilIdle() }
+        let texts = try hub.messages(in: .group("room"), seenBy: "alice").compactMap { $0.payload["text"]?.stringValue }
+        #expect(texts == ["hello", "I heard hello", "I heard hello"])
+        await host.stop()
+        await alice.close()
+    }
+
     @Test func textLogLinesAreOneLineWithQuotedValues() {
         let log = LineLog()
         let logger = EngineLogger(level: .info, sink: { log.append($0) })

@@ -4,6 +4,7 @@ import ParleyCore
 /// for an embedded server that can say it — how many events the server handed the transport
 /// (`HubTransport.deliveredEventCount`), which makes `BotHost.waitUntilIdle()` exact.
 public struct BotConnection: Sendable {
+    /// The bot's account on the server.
     public var transport: any Transport
     /// Events the server has delivered to `transport` so far; nil when unknown.
     public var deliveredEventCount: (@Sendable () -> Int)?

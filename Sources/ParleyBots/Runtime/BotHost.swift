@@ -11,9 +11,13 @@ import Synchronization
 ///     await host.start()
 ///     … await host.waitUntilIdle()
 public final class BotHost: Sendable {
+    /// Where conversation states, greetings and tickets are kept.
     public let store: any EngineStore
+    /// The time of timeouts, `wait` and log lines (a `ManualClock` in tests).
     public let clock: any ParleyClock
+    /// Where event lines go.
     public let logger: EngineLogger
+    /// Limits and grace periods.
     public let options: BotHostOptions
     let scheduler: Scheduler
     let tracker = IdleTracker()
@@ -44,9 +48,11 @@ public final class BotHost: Sendable {
     @discardableResult
     public func start() async -> [String] {
         var ids: [String] = []
-        for runtime in runtimes.withLock({ $0 }) {
+        let all = runtimes.withLock { $0 }
+        let peers = Set(all.map(\.transport.userID))
+        for runtime in all {
             do {
-                try await runtime.start()
+                try await runtime.start(peers: peers)
                 ids.append(runtime.bot.id)
                 logger.log(.info, at: clock.now(), bot: runtime.bot.id, "bot started",
                            ["commands": String(Set(runtime.bot.commands.values.map(\.name)).count),

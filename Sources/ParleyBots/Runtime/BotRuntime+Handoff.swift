@@ -19,7 +19,12 @@ extension BotRuntime {
         do {
             _ = try await client.send(content, to: .group(queue), options: .interactive)
         } catch {
-            log(.error, "handoff: ticket card not posted", ["queue": queue, "ticket": String(ticket.number), "error": "\(error)"])
+            // No agent can see the ticket: keep answering rather than go silent for good.
+            log(.error, "handoff failed: ticket card not posted", ["queue": queue, "ticket": String(ticket.number), "error": "\(error)"])
+            var closed = ticket
+            closed.status = .resolved
+            update(closed)
+            return nil
         }
         log(.info, "handoff", ["channel": channel.target, "queue": queue, "ticket": String(ticket.number)])
         return ticket.number

@@ -22,6 +22,9 @@ actor BotRuntime {
     var stopping = false
     var nextMarker = 0
     var markerWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// The other bots of the host: their messages are never answered, so two bots in one
+    /// group cannot keep answering each other.
+    var peers: Set<String> = []
 
     init(bot: CompiledBot, connection: BotConnection, store: any EngineStore, scheduler: Scheduler, tracker: IdleTracker,
          logger: EngineLogger, options: BotHostOptions, clock: any ParleyClock) throws {
@@ -46,7 +49,8 @@ actor BotRuntime {
     // MARK: - Life cycle
 
     /// Subscribes, connects, and re-arms the `ask` timeouts a previous run left.
-    func start() async throws {
+    func start(peers: Set<String>) async throws {
+        self.peers = peers.subtracting([client.userID])
         let events = await client.events()
         eventLoop = Task { [weak self] in
             for await event in events {
@@ -77,6 +81,10 @@ actor BotRuntime {
         switch event {
         case .message(let message):
             guard message.sender != client.userID else { return }
+            guard !peers.contains(message.sender) else {
+                log(.debug, "ignored: from another bot", ["channel": message.channel.target, "user": message.sender])
+                return
+            }
             accept(.message(message), in: message.channel)
         case .membership(let membership):
             if membership.channel == ObservedTransport.markerChannel {
@@ -100,12 +108,13 @@ actor BotRuntime {
             tracker.end()
             return
         }
-        var lane = lanes[channel] ?? Lane()
-        lane.items.append(item)
-        let start = !lane.running
-        lane.running = true
-        lanes[channel] = lane
-        if start { Task { await self.drain(channel) } }
+        // Mutated in place: copying the lane out and back would copy its queue each time.
+        lanes[channel, default: Lane()].items.append(item)
+        let start = lanes[channel]?.running == false
+        if start {
+            lanes[channel]?.running = true
+            Task { await self.drain(channel) }
+        }
     }
 
     /// Queues work from a timer (outside the actor): counted at once, so the host never
@@ -173,10 +182,9 @@ actor BotRuntime {
 
     func remember(_ line: String, in channel: Channel) {
         guard options.ticketHistory > 0 else { return }
-        var recent = lanes[channel]?.recent ?? []
-        recent.append(line.count > 200 ? String(line.prefix(200)) + "…" : line)
-        if recent.count > options.ticketHistory { recent.removeFirst(recent.count - options.ticketHistory) }
-        lanes[channel, default: Lane()].recent = recent
+        lanes[channel, default: Lane()].recent.append(line.count > 200 ? String(line.prefix(200)) + "…" : line)
+        let extra = (lanes[channel]?.recent.count ?? 0) - options.ticketHistory
+        if extra > 0 { lanes[channel]?.recent.removeFirst(extra) }
     }
 
     func armTimeout(_ position: StepPosition, _ deadline: Date, in channel: Channel) {

@@ -31,6 +31,7 @@ public struct EngineLogger: Sendable {
 
     /// Lines below this level are dropped.
     public var level: LogLevel
+    /// `text` or `json`.
     public var format: Format
     /// Receives each finished line (without the newline).
     public var sink: @Sendable (String) -> Void

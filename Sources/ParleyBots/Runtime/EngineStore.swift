@@ -7,12 +7,15 @@ public struct Ticket: Sendable, Hashable, Codable {
 
     /// Numbered per bot from 1.
     public var number: Int
+    /// The bot that opened it.
     public var bot: String
     /// The paused conversation (`user:alice`, `group:…`).
     public var channel: String
     /// The user who was handed off.
     public var user: String
+    /// The agents' queue (`group:<queue>`).
     public var queue: String
+    /// Open, taken or resolved.
     public var status: Status
     /// The agent who took it.
     public var agent: String?

@@ -6,9 +6,11 @@ public struct TicketContent: RegistrableContent, Hashable {
     public static let contentTypeCode: Int64 = 10
     public static let contentName = "ticket"
 
+    /// The ticket number agents use.
     public var number: Int64
     /// The handed-off user's card.
     public var user: VCardContent
+    /// The `handoff` note, rendered.
     public var note: String
     /// The last messages, oldest first, as `name: text` lines.
     public var recent: [String]
