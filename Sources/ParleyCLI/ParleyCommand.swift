@@ -4,14 +4,14 @@ public enum ParleyCommand {
     /// Exit code for a command line that cannot be run (BSD `EX_USAGE`).
     public static let usageExitCode: Int32 = 64
 
-    static let subcommands: [any Subcommand.Type] = [CheckCommand.self]
+    static let subcommands: [any Subcommand.Type] = [CheckCommand.self, RunCommand.self, ChatCommand.self, BroadcastCommand.self, BroadcastsCommand.self]
 
     static var usage: String { "usage: parley <subcommand> [options]" }
 
     static var help: String {
         var lines = ["parley — a bot host for instant messaging.", "", usage, "", "subcommands:"]
         for command in subcommands {
-            lines.append("  " + command.name.padding(toLength: 10, withPad: " ", startingAt: 0) + command.abstract)
+            lines.append("  " + command.name.padding(toLength: max(10, command.name.count + 1), withPad: " ", startingAt: 0) + command.abstract)
         }
         lines += ["", "See 'parley <subcommand> --help' for a subcommand's options."]
         return lines.joined(separator: "\n")

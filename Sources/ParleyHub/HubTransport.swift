@@ -67,6 +67,13 @@ public final class HubTransport: Transport {
         }
     }
 
+    /// How many events the hub has put into this transport's event streams so far. A
+    /// consumer that has taken as many events from its stream has seen everything the hub
+    /// sent it: what lets a bot host tell "idle" without sleeping.
+    public var deliveredEventCount: Int {
+        hub.state.withLock { $0.eventsYielded[id] ?? 0 }
+    }
+
     /// Members of a group this user belongs to, or the two users of a person channel.
     public func members(of channel: Channel) async throws -> [String] {
         try hub.members(of: channel, via: self)

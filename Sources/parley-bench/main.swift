@@ -7,6 +7,7 @@ let areas: KeyValuePairs<String, () async throws -> Void> = [
     "yaml-decode": benchYAMLDecode,
     "hub": benchHub,
     "core": benchCore,
+    "broadcast": benchBroadcast,
 ]
 
 let requested = CommandLine.arguments.dropFirst().first

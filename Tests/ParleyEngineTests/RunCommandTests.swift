@@ -1,0 +1,33 @@
+import Foundation
+import ParleyCLI
+import Testing
+
+/// `parley run`: starts every bot with one log line each and shuts down cleanly on SIGTERM.
+@Suite(.serialized) struct RunCommandTests {
+    @Test func runsUntilSIGTERMAndShutsDownCleanly() async throws {
+        let folder = try ChatCommandTests.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "storage:\n  path: state/parley.db\nlog:\n  level: info\n  format: text\n"
+            .write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        let output = CapturedOutput()
+        let context = CommandContext(output: output, environment: [:], currentDirectory: folder.path, input: ScriptedInput([]))
+        let run = Task { await ParleyCommand.main(["run"], context: context) }
+        try await withTimeout("host start") {
+            // Bounded by the timeout; yields let the command make progress without sleeping.
+            while !output.standardError.contains("host started") { await Task.yield() }
+        }
+        kill(getpid(), SIGTERM)
+        let code = try await withTimeout("shutdown") { await run.value }
+        #expect(code == 0)
+        let lines = output.standardError.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.contains(" bot started ") }.count == 2)
+        #expect(lines.contains { $0.contains("info echo bot started") })
+        #expect(lines.contains { $0.contains("info support bot started commands=11 flows=1 triggers=4") })
+        #expect(lines.contains { $0.contains("host started bots=2 storage=state/parley.db transport=local") })
+        #expect(lines.contains { $0.hasSuffix("shutting down") })
+        #expect(lines.filter { $0.hasSuffix("bot stopped") }.count == 2)
+        for file in ["parley.db", "parley.hub.db", "parley.support.db", "parley.echo.db"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("state/\(file)").path), "\(file)")
+        }
+    }
+}
