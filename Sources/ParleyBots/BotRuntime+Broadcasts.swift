@@ -20,7 +20,7 @@ extension BotRuntime {
             if recipients.append(target) { payloads.append(built.encoded()) }
         }
         guard let first = payloads.first else { return }
-        let id = trigger.map { BroadcastUUID.v5(namespace: BroadcastUUID.namespace, name: "action\u{0}\(bot.id)\u{0}\($0.id)\u{0}\(effectIndex)") }
+        let id = trigger.map { UUID(namespace: BroadcastUUID.namespace, name: "action\u{0}\(bot.id)\u{0}\($0.id)\u{0}\(effectIndex)") }
             ?? UUID()
         do {
             let job = try service.create(id: id.uuidString.lowercased(), bot: bot.id, origin: "action",

@@ -46,7 +46,7 @@ extension MatrixTransport {
         }
         var envelope = Envelope(
             id: id, channel: channel(room: room, sender: sender), seq: 0,
-            clientMessageID: decoded.clientMessageID ?? SHA1.uuid(namespace: Self.eventNamespace, name: id),
+            clientMessageID: decoded.clientMessageID ?? UUID(namespace: Self.eventNamespace, name: id),
             sender: sender, timestamp: timestamp, payload: decoded.payload,
             replyTo: await replyReference(decoded.replyEventID, room: room), extensions: ["matrix.room": .string(room)])
         envelope.seq = try await store.recordMessage(envelope, room: room, replyTo: decoded.replyEventID)

@@ -1,28 +1,9 @@
 import Foundation
 import Testing
+import ParleyCore
 @testable import ParleyBots
 
 @Suite struct BroadcastUUIDTests {
-    @Test(arguments: [
-        ("", "da39a3ee5e6b4b0d3255bfef95601890afd80709"),
-        ("abc", "a9993e364706816aba3e25717850c26c9cd0d89d"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
-    ])
-    func sha1KnownAnswers(input: String, digest: String) {
-        let hex = BroadcastSHA1.hash(Array(input.utf8)).map { String(format: "%02x", $0) }.joined()
-        #expect(hex == digest)
-    }
-
-    @Test func sha1OfAMillionAs() {
-        let hex = BroadcastSHA1.hash(Array(repeating: UInt8(ascii: "a"), count: 1_000_000)).map { String(format: "%02x", $0) }.joined()
-        #expect(hex == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
-    }
-
-    @Test func version5MatchesTheRFCExample() throws {
-        let dns = try #require(UUID(uuidString: "6ba7b810-9dad-11d1-80b4-00c04fd430c8"))
-        #expect(BroadcastUUID.v5(namespace: dns, name: "www.example.com").uuidString.lowercased() == "2ed6657d-e927-568b-95e1-2665a8aea6a2")
-    }
-
     @Test func messageNumbersDependOnJobAndRecipientOnly() {
         let first = BroadcastUUID.message(job: "j1", target: "user:alice")
         #expect(first == BroadcastUUID.message(job: "j1", target: "user:alice"))

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ParleyMatrix
+import ParleyCore
 
 @Suite struct SHA1Tests {
     @Test(arguments: [
@@ -25,6 +25,10 @@ import Testing
     @Test func nameBasedUUIDMatchesRFC9562Example() throws {
         // RFC 9562 appendix A.4: the DNS namespace and "www.example.com".
         let dns = try #require(UUID(uuidString: "6ba7b810-9dad-11d1-80b4-00c04fd430c8"))
-        #expect(SHA1.uuid(namespace: dns, name: "www.example.com").uuidString.lowercased() == "2ed6657d-e927-568b-95e1-2665a8aea6a2")
+        #expect(UUID(namespace: dns, name: "www.example.com").uuidString.lowercased() == "2ed6657d-e927-568b-95e1-2665a8aea6a2")
+    }
+
+    @Test func digestOfAMillionAs() {
+        #expect(SHA1.hex(SHA1.digest(Array(repeating: UInt8(ascii: "a"), count: 1_000_000))) == "34aa973cd4c4daa4f61eeb2bdbad27316534016f")
     }
 }

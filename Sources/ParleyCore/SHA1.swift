@@ -1,11 +1,11 @@
 import Foundation
 
 /// SHA-1 (FIPS 180-4), small and dependency-free: Linux has no CommonCrypto. Used for
-/// name-based UUIDs of incoming events and for the shared-secret registration MAC in tests.
-/// Not for security decisions of Parley's own.
-enum SHA1 {
+/// name-based UUIDs (broadcast client message numbers, ids of Matrix events) and for Synapse's
+/// shared-secret registration MAC in tests. Not for security decisions of Parley's own.
+public enum SHA1 {
     /// The 20-byte digest of `message`.
-    static func digest(_ message: some Sequence<UInt8>) -> [UInt8] {
+    public static func digest(_ message: some Sequence<UInt8>) -> [UInt8] {
         var bytes = Array(message)
         let bitLength = UInt64(bytes.count) * 8
         bytes.append(0x80)
@@ -38,7 +38,7 @@ enum SHA1 {
     }
 
     /// HMAC-SHA1 (RFC 2104) of `message` under `key`.
-    static func hmac(key: some Sequence<UInt8>, message: some Sequence<UInt8>) -> [UInt8] {
+    public static func hmac(key: some Sequence<UInt8>, message: some Sequence<UInt8>) -> [UInt8] {
         var key = Array(key)
         if key.count > 64 { key = digest(key) }
         key += [UInt8](repeating: 0, count: 64 - key.count)
@@ -47,18 +47,22 @@ enum SHA1 {
     }
 
     /// Lower-case hex of `bytes`.
-    static func hex(_ bytes: [UInt8]) -> String {
+    public static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String(format: "%02x", $0) }.joined()
     }
 
-    /// A name-based (version 5) UUID of `name` in `namespace` (RFC 9562).
-    static func uuid(namespace: UUID, name: String) -> UUID {
+}
+
+extension UUID {
+    /// The name-based (version 5) UUID of `name` in `namespace` (RFC 9562): the same inputs
+    /// always give the same id, so work repeated after a crash is recognised, not duplicated.
+    public init(namespace: UUID, name: String) {
         let ns = withUnsafeBytes(of: namespace.uuid) { Array($0) }
-        var bytes = Array(digest(ns + Array(name.utf8)).prefix(16))
+        var bytes = Array(SHA1.digest(ns + Array(name.utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        self.init(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                         bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
     }
 }
 
