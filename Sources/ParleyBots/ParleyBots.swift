@@ -1,2 +1,0 @@
-/// The ParleyBots module. See ARCHITECTURE.md for what it owns.
-public enum ParleyBotsModule {}

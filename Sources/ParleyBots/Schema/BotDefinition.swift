@@ -1,0 +1,52 @@
+import YAMLCoding
+/// One bot file (`bots/<id>.yaml`), exactly as written. `BotValidator` checks the references
+/// between its parts; the engine should only run definitions that validated cleanly.
+public struct BotDefinition: Decodable, Sendable {
+    /// The bot's id; default: the file name without `.yaml` (see `BotFile`).
+    public var id: Located<String>?
+    /// Display name (`{{bot.name}}`); default: the id.
+    public var name: Located<String>?
+    /// Avatar URL.
+    public var avatar: Located<String>?
+    /// Command prefix; default `/`.
+    public var prefix: Located<String>?
+    /// Who may talk to the bot.
+    public var allow: AllowList?
+    /// Actions on first contact with a user, or on joining a group.
+    public var greeting: Located<ActionList>?
+    /// Commands by name, in file order.
+    public var commands: OrderedMap<Command>
+    /// Free-text triggers; the first match wins.
+    public var triggers: [Trigger]
+    /// Flows by name; each is its steps by name, in file order.
+    public var flows: OrderedMap<OrderedMap<Step>>
+    /// Actions when nothing else handled a message.
+    public var fallback: Located<ActionList>?
+    /// Timed jobs.
+    public var schedules: [Schedule]
+    /// Custom card types by name.
+    public var cards: OrderedMap<CardDefinition>
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, avatar, prefix, allow, greeting, commands, triggers, flows, fallback, schedules, cards
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(Located<String>.self, forKey: .id)
+        name = try container.decodeIfPresent(Located<String>.self, forKey: .name)
+        avatar = try container.decodeIfPresent(Located<String>.self, forKey: .avatar)
+        prefix = try container.decodeIfPresent(Located<String>.self, forKey: .prefix)
+        allow = try container.decodeIfPresent(AllowList.self, forKey: .allow)
+        greeting = try container.decodeIfPresent(Located<ActionList>.self, forKey: .greeting)
+        commands = try container.decodeIfPresent(OrderedMap<Command>.self, forKey: .commands) ?? OrderedMap()
+        triggers = try container.decodeIfPresent([Trigger].self, forKey: .triggers) ?? []
+        flows = try container.decodeIfPresent(OrderedMap<OrderedMap<Step>>.self, forKey: .flows) ?? OrderedMap()
+        fallback = try container.decodeIfPresent(Located<ActionList>.self, forKey: .fallback)
+        schedules = try container.decodeIfPresent([Schedule].self, forKey: .schedules) ?? []
+        cards = try container.decodeIfPresent(OrderedMap<CardDefinition>.self, forKey: .cards) ?? OrderedMap()
+    }
+
+    /// The command prefix (`/` unless set).
+    public var commandPrefix: String { prefix?.value ?? "/" }
+}

@@ -1,0 +1,20 @@
+import YAMLCoding
+
+/// `broadcast:` — send one content to many targets in rate-limited batches.
+public struct BroadcastAction: Decodable, Sendable {
+    /// Targets `user:ID` / `group:ID` (or `to_file`).
+    public var to: [Located<String>]?
+    /// A file with one target a line, relative to the bot file's folder.
+    public var toFile: Located<String>?
+    /// What to send to each recipient (templates may use `{{recipient.id}}` / `{{recipient.name}}`).
+    public var send: SendAction
+    /// Rate such as `20/s`; default: the host's broadcast rate.
+    public var rate: Located<String>?
+
+    enum CodingKeys: String, CodingKey {
+        case to, toFile = "to_file", send, rate
+    }
+
+    /// The parsed rate, if given and valid.
+    public var parsedRate: Rate? { rate.flatMap { try? Rate(parsing: $0.value) } }
+}

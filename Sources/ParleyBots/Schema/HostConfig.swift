@@ -1,0 +1,27 @@
+import YAMLCoding
+
+/// `config.yaml`: the host — transport, storage, where bots and profiles are, logging and
+/// the global broadcast cap. Every section is optional and has a documented default.
+public struct HostConfig: Decodable, Sendable {
+    /// How bots reach users; default: the embedded hub (`kind: local`).
+    public var transport: TransportConfig?
+    /// Where state is kept; default `.parley/parley.db`.
+    public var storage: StorageConfig?
+    /// Folder of bot files, relative to the config file; default `bots`.
+    public var bots: Located<String>?
+    /// Where user profiles come from; default: the transport.
+    public var profiles: ProfilesConfig?
+    /// Logging.
+    public var log: LogConfig?
+    /// Host-wide broadcast limits.
+    public var broadcasts: BroadcastLimits?
+
+    /// The bots folder as written (`bots` unless set).
+    public var botsFolder: String { bots?.value ?? "bots" }
+    /// The storage path as written.
+    public var storagePath: String { storage?.path.value ?? ".parley/parley.db" }
+    /// The transport kind (`local` unless set or invalid).
+    public var transportKind: TransportConfig.Kind {
+        transport?.kind.flatMap { TransportConfig.Kind(rawValue: $0.value) } ?? .local
+    }
+}

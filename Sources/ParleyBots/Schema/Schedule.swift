@@ -1,0 +1,48 @@
+import YAMLCoding
+import Foundation
+
+/// A timed job: a cron expression in a time zone, and a broadcast or actions.
+public struct Schedule: Decodable, Sendable {
+    /// Unique within the bot; keys the last-fired time in storage.
+    public var name: Located<String>
+    /// Five-field cron expression or a shortcut such as `@daily`.
+    public var cron: Located<String>
+    /// IANA time zone name; default UTC.
+    public var timezone: Located<String>?
+    /// `none` (default) or `once`: after downtime, fire a missed run once.
+    public var catchUp: Located<String>?
+    /// How old a missed run may be and still be caught up (`1h`).
+    public var catchUpWindow: Located<String>?
+    /// The broadcast to run.
+    public var broadcast: Located<BroadcastAction>?
+    /// Or actions to run (in the bot's own context, no conversation).
+    public var actions: Located<ActionList>?
+    /// Where the schedule's mapping starts.
+    public var mark: Mark
+
+    enum CodingKeys: String, CodingKey {
+        case name, cron, timezone, catchUp = "catch_up", catchUpWindow = "catch_up_window", broadcast, actions = "do"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(Located<String>.self, forKey: .name)
+        cron = try container.decode(Located<String>.self, forKey: .cron)
+        timezone = try container.decodeIfPresent(Located<String>.self, forKey: .timezone)
+        catchUp = try container.decodeIfPresent(Located<String>.self, forKey: .catchUp)
+        catchUpWindow = try container.decodeIfPresent(Located<String>.self, forKey: .catchUpWindow)
+        broadcast = try container.decodeIfPresent(Located<BroadcastAction>.self, forKey: .broadcast)
+        actions = try container.decodeIfPresent(Located<ActionList>.self, forKey: .actions)
+    }
+
+    /// What to do about runs missed while the host was down.
+    public enum CatchUp: String, Sendable { case none, once }
+
+    /// The parsed cron expression, if valid.
+    public var cronExpression: CronExpression? { try? CronExpression(cron.value) }
+    /// The time zone (UTC when not given), if it exists.
+    public var timeZone: TimeZone? { TimeZone(identifier: timezone?.value ?? "UTC") }
+    /// The catch-up policy (`none` when not given or invalid).
+    public var catchUpPolicy: CatchUp { catchUp.flatMap { CatchUp(rawValue: $0.value) } ?? .none }
+}

@@ -1,0 +1,31 @@
+import YAMLCoding
+/// `send:` — a text message or a card. Keys other than `text`, `card` and `to` are card fields
+/// (`send: { card: vcard, user: "{{args.user}}" }`).
+public struct SendAction: Decodable, Sendable {
+    /// The text, or for cards the text field when the card has one.
+    public var text: Located<String>?
+    /// A built-in card (`greeting`, `vcard`, `link`, `image`) or one of the bot's `cards:`.
+    public var card: Located<String>?
+    /// Target `user:ID` or `group:ID`; default: the current conversation.
+    public var to: Located<String>?
+    /// Card fields besides `text`, in file order (templates).
+    public var fields: OrderedMap<Located<String>>
+    /// Where the `send:` value starts.
+    public var mark: Mark
+
+    public init(from decoder: any Decoder) throws {
+        mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
+        let container = try decoder.container(keyedBy: SchemaKey.self)
+        text = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("text"))
+        card = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("card"))
+        to = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("to"))
+        var fields = OrderedMap<Located<String>>()
+        let keyMarks = OrderedMap<Located<String>>.keyMarks(decoder)
+        for key in container.allKeys where !["text", "card", "to"].contains(key.stringValue) {
+            let value = try container.decode(Located<String>.self, forKey: key)
+            fields.entries.append(.init(name: key.stringValue, value: value, mark: value.mark, keyMark: keyMarks[key.stringValue] ?? value.mark))
+        }
+        fields.entries.sort { $0.mark < $1.mark }
+        self.fields = fields
+    }
+}

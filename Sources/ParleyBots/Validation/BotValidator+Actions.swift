@@ -1,0 +1,105 @@
+import YAMLCoding
+extension BotValidator {
+    /// Every action of a list, with the list's own decoding issues.
+    mutating func checkActions(_ list: ActionList, scope: TemplateScope) {
+        report(list.issues)
+        checkActions(list.items, scope: scope)
+    }
+
+    /// Every action of a sequence.
+    mutating func checkActions(_ items: [ActionItem], scope: TemplateScope) {
+        for item in items { checkAction(item, scope: scope) }
+    }
+
+    private mutating func checkAction(_ item: ActionItem, scope: TemplateScope) {
+        if !scope.conversation { checkWithoutConversation(item, scope: scope) }
+        switch item.action {
+        case .reply(let text, _):
+            checkTemplate(text, scope: scope)
+        case .send(let send, let quote):
+            checkSend(send, scope: scope)
+            if quote, let to = send.to {
+                fail(to.mark, "'quote: true' quotes the triggering message in its own conversation, so it cannot go with 'to:'")
+            }
+        case .react(let emoji), .unreact(let emoji):
+            // One grapheme that is an emoji (👍, ❤️, 👍🏽 and flags are each one Character).
+            if emoji.value.count != 1 || !(emoji.value.unicodeScalars.first?.properties.isEmoji ?? false)
+                || emoji.value.unicodeScalars.first?.isASCII == true {
+                fail(emoji.mark, "invalid reaction '\(emoji.value)': expected one emoji, like \"👍\"")
+            }
+        case .broadcast(let broadcast):
+            checkBroadcast(broadcast, scope: scope)
+        case .goto(let target):
+            checkStepTarget(target, key: "goto", flow: scope.flow)
+        case .set(let values):
+            for entry in values.entries {
+                if !BotValidator.isName(entry.name) {
+                    fail(entry.keyMark, "invalid variable name '\(entry.name)': expected letters, digits, '_' or '-'")
+                }
+                checkTemplate(entry.value, scope: scope)
+            }
+        case .handoff(let handoff):
+            checkName(handoff.queue, what: "queue name")
+            if let note = handoff.note { checkTemplate(note, scope: scope) }
+        case .wait(let duration):
+            checkDuration(duration)
+        }
+    }
+
+    /// A schedule has no conversation: nothing to reply or react to, no flow to go on in.
+    private mutating func checkWithoutConversation(_ item: ActionItem, scope: TemplateScope) {
+        switch item.action {
+        case .reply, .react, .unreact, .goto, .handoff:
+            fail(item.mark, "'\(item.action.key)' needs a conversation, but \(scope.place) runs on its own: use 'send' with 'to:' or 'broadcast'")
+        case .send(let send, _) where send.to == nil:
+            fail(send.mark, "'send' in \(scope.place) needs 'to:' (user:ID or group:ID): there is no conversation to send to")
+        default:
+            break
+        }
+    }
+
+    /// `send:`: a text or a known card with declared fields, an optional valid target.
+    mutating func checkSend(_ send: SendAction, scope: TemplateScope) {
+        if let to = send.to { checkTarget(to) }
+        if let text = send.text { checkTemplate(text, scope: scope) }
+        for field in send.fields.entries { checkTemplate(field.value, scope: scope) }
+        guard let card = send.card else {
+            if send.text == nil {
+                fail(send.mark, "'send' needs 'text' or 'card'")
+            }
+            for field in send.fields.entries {
+                fail(field.keyMark, "unknown key '\(field.name)' in a text 'send': expected text or to (card fields need a 'card')")
+            }
+            return
+        }
+        guard let fields = bot.fields(ofCard: card.value) else {
+            let known = BuiltInCards.names + bot.cards.names
+            fail(card.mark, "unknown card '\(card.value)': expected one of " + known.joined(separator: ", "))
+            return
+        }
+        if let text = send.text, !fields.contains("text") {
+            fail(text.mark, "card '\(card.value)' has no field 'text': its fields are " + fields.joined(separator: ", "))
+        }
+        for field in send.fields.entries where !fields.contains(field.name) {
+            fail(field.keyMark, "card '\(card.value)' has no field '\(field.name)': its fields are " + fields.joined(separator: ", "))
+        }
+    }
+
+    private mutating func checkBroadcast(_ broadcast: BroadcastAction, scope: TemplateScope) {
+        switch (broadcast.to, broadcast.toFile) {
+        case (let to?, nil):
+            if to.isEmpty { fail(broadcast.send.mark, "'broadcast.to' is empty: expected at least one target") }
+            for target in to { checkTarget(target) }
+        case (nil, let file?):
+            if file.value.isEmpty { fail(file.mark, "'to_file' is empty: expected a file with one target a line") }
+        case (_?, let file?):
+            fail(file.mark, "a broadcast has both 'to' and 'to_file': use one of them")
+        case (nil, nil):
+            fail(broadcast.send.mark, "a broadcast needs 'to' (a list of targets) or 'to_file'")
+        }
+        if let rate = broadcast.rate { checkRate(rate) }
+        var inner = scope
+        inner.recipient = true
+        checkSend(broadcast.send, scope: inner)
+    }
+}

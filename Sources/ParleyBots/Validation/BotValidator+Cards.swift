@@ -1,0 +1,86 @@
+import YAMLCoding
+import Foundation
+
+extension BotValidator {
+    /// Custom cards: names, codes ≥ 1000 and unique, fields, fallback templates.
+    mutating func checkCards() {
+        var codes: [Int: String] = [:]
+        for entry in bot.cards.entries {
+            let card = entry.value
+            if BuiltInCards.fields[entry.name] != nil {
+                fail(entry.keyMark, "card name '\(entry.name)' is a built-in card: choose another name (built-ins: \(BuiltInCards.names.joined(separator: ", ")))")
+            } else if !BotValidator.isName(entry.name) {
+                fail(entry.keyMark, "invalid card name '\(entry.name)': expected letters, digits, '_' or '-'")
+            }
+            if card.type.value < 1000 {
+                fail(card.type.mark, "card type \(card.type.value) of card '\(entry.name)' is reserved: custom card types are 1000 or above")
+            } else if let other = codes[card.type.value] {
+                fail(card.type.mark, "card type \(card.type.value) of card '\(entry.name)' is already used by card '\(other)'")
+            } else {
+                codes[card.type.value] = entry.name
+            }
+            var seen: Set<String> = []
+            for field in card.fields {
+                if BuiltInCards.reservedFieldNames.contains(field.value) {
+                    fail(field.mark, "field name '\(field.value)' is reserved (type, fallback and card mean something in 'send'): choose another name")
+                } else if !BotValidator.isName(field.value) {
+                    fail(field.mark, "invalid field name '\(field.value)': expected letters, digits, '_' or '-'")
+                } else if !seen.insert(field.value).inserted {
+                    fail(field.mark, "duplicate field '\(field.value)' in card '\(entry.name)'")
+                }
+            }
+            checkCardFallback(card.fallback, card: entry.name, fields: card.fields.map(\.value))
+        }
+    }
+
+    /// A card's fallback is rendered from the card's own fields only: `{{order_id}}`.
+    private mutating func checkCardFallback(_ fallback: Located<String>, card: String, fields: [String]) {
+        guard let template = parseTemplate(fallback) else { return }
+        for case .variable(let path, let offset) in template.segments where !fields.contains(path) {
+            let mark = ScalarPosition.mark(of: ScalarPosition.scalarOffset(ofCharacter: offset, in: fallback.value), in: fallback, source: source)
+            fail(mark, "unknown field '{{\(path)}}' in the fallback of card '\(card)': a fallback may use only its card's fields ("
+                + (fields.isEmpty ? "it has none" : fields.map { "{{\($0)}}" }.joined(separator: ", ")) + ")")
+        }
+    }
+
+    /// Schedules: unique names, cron, time zone, catch-up, and one broadcast or `do:` list.
+    mutating func checkSchedules() {
+        var names: Set<String> = []
+        for schedule in bot.schedules {
+            let place = "schedule '\(schedule.name.value)'"
+            checkName(schedule.name, what: "schedule name")
+            if !names.insert(schedule.name.value).inserted {
+                fail(schedule.name.mark, "duplicate schedule name '\(schedule.name.value)'")
+            }
+            do {
+                _ = try CronExpression(schedule.cron.value)
+            } catch {
+                let offset = ScalarPosition.mark(of: error.offset, in: schedule.cron, source: source)
+                fail(offset, error.message)
+            }
+            if let zone = schedule.timezone, TimeZone(identifier: zone.value) == nil {
+                fail(zone.mark, "unknown time zone '\(zone.value)': expected an IANA name like Europe/Berlin, America/New_York or UTC")
+            }
+            if let catchUp = schedule.catchUp, Schedule.CatchUp(rawValue: catchUp.value) == nil {
+                fail(catchUp.mark, "invalid catch_up '\(catchUp.value)': expected none or once")
+            }
+            if let window = schedule.catchUpWindow {
+                checkDuration(window)
+                if schedule.catchUpPolicy != .once {
+                    fail(window.mark, "'catch_up_window' needs 'catch_up: once'")
+                }
+            }
+            let scope = TemplateScope(place: place, conversation: false)
+            switch (schedule.broadcast, schedule.actions) {
+            case (let broadcast?, nil):
+                checkActions([ActionItem(action: .broadcast(broadcast.value), mark: broadcast.mark)], scope: scope)
+            case (nil, let actions?):
+                checkActions(actions.value, scope: scope)
+            case (_, let actions?):
+                fail(actions.mark, "\(place) has both 'broadcast' and 'do': use one of them")
+            case (nil, nil):
+                fail(schedule.mark, "\(place) needs 'broadcast' or a 'do:' list of actions")
+            }
+        }
+    }
+}

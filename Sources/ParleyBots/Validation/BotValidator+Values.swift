@@ -1,0 +1,70 @@
+import YAMLCoding
+import ParleyCore
+import ParleyRegex
+
+extension BotValidator {
+    /// Names of ids, args, variables, queues: letters, digits, `_`, `-`.
+    static func isName(_ text: String) -> Bool {
+        guard !text.isEmpty else { return false }
+        // ASCII names are the norm: check bytes first, Unicode properties only when needed.
+        let isASCIIName = text.utf8.allSatisfy { byte in
+            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F || byte == 0x2D
+        }
+        return isASCIIName || text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+    }
+
+    mutating func checkName(_ name: Located<String>, what: String) {
+        if !BotValidator.isName(name.value) {
+            fail(name.mark, "invalid \(what) '\(name.value)': expected letters, digits, '_' or '-'")
+        }
+    }
+
+    /// A target `user:ID` or `group:ID`.
+    mutating func checkTarget(_ target: Located<String>) {
+        guard let channel = Channel(target: target.value), channel.kind != .local else {
+            fail(target.mark, "invalid target '\(target.value)': expected user:ID or group:ID")
+            return
+        }
+    }
+
+    mutating func checkDuration(_ text: Located<String>) {
+        if let error = ValueCheck.duration(text, in: source) { errors.append(error) }
+    }
+
+    mutating func checkRate(_ text: Located<String>) {
+        if let error = ValueCheck.rate(text, in: source) { errors.append(error) }
+    }
+
+    /// Compiles a regex, reporting PCRE2's message at the column where it stopped.
+    mutating func compileRegex(_ text: Located<String>) -> Pattern? {
+        switch ValueCheck.regex(text, in: source) {
+        case .success(let pattern): return pattern
+        case .failure(let error):
+            errors.append(error)
+            return nil
+        }
+    }
+
+    /// Parses a template, reporting a syntax error at its column.
+    mutating func parseTemplate(_ text: Located<String>) -> Template? {
+        // Most texts have no placeholder at all: nothing to parse or check.
+        guard text.value.utf8.contains(UInt8(ascii: "{")) else { return nil }
+        do {
+            return try Template(text.value)
+        } catch {
+            let offset = ScalarPosition.scalarOffset(ofCharacter: error.offset, in: text.value)
+            fail(ScalarPosition.mark(of: offset, in: text, source: source), "invalid template: \(error.message)")
+            return nil
+        }
+    }
+
+    /// A template whose variables must all be known in `scope`.
+    mutating func checkTemplate(_ text: Located<String>, scope: TemplateScope) {
+        guard let template = parseTemplate(text) else { return }
+        for case .variable(let path, let offset) in template.segments {
+            guard let problem = scope.problem(with: path, vars: vars) else { continue }
+            let scalarOffset = ScalarPosition.scalarOffset(ofCharacter: offset, in: text.value)
+            fail(ScalarPosition.mark(of: scalarOffset, in: text, source: source), problem)
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import YAMLCoding
+import ParleyRegex
+/// Checks what decoding cannot: references between the parts of a bot file (goto / next
+/// targets, cards, template variables, regexes, cron, time zones, durations, targets). Every
+/// error is positioned at the offending value and says what is expected.
+public struct BotValidator {
+    let source: SourceFile
+    let bot: BotDefinition
+    /// Variables any part of the bot sets (`ask.save`, `set:`, named groups of `ask.match`).
+    let vars: Set<String>
+    var errors: [YAMLError] = []
+
+    /// Validates `bot`, read from `source`; returns every problem found (empty when valid).
+    public static func validate(_ bot: BotDefinition, source: SourceFile) -> [YAMLError] {
+        var validator = BotValidator(source: source, bot: bot, vars: BotValidator.collectVars(bot))
+        validator.run()
+        return validator.errors.sortedByPosition()
+    }
+
+    mutating func fail(_ mark: Mark, _ message: String) {
+        errors.append(source.error(at: mark, message))
+    }
+
+    mutating func report(_ issues: [SchemaIssue]) {
+        for issue in issues { fail(issue.mark, issue.message) }
+    }
+
+    private mutating func run() {
+        if bot.isEmpty {
+            fail(Mark(line: 1, column: 1), "the bot does nothing: expected at least one of commands, triggers, flows, schedules, greeting or fallback")
+        }
+        if let id = bot.id { checkName(id, what: "bot id") }
+        if let prefix = bot.prefix, prefix.value.isEmpty || prefix.value.contains(" ") {
+            fail(prefix.mark, "invalid prefix '\(prefix.value)': expected a non-empty prefix without spaces, like \"/\" or \"!\"")
+        }
+        for channel in bot.allow?.channels ?? [] { checkTarget(channel) }
+        for user in bot.allow?.users ?? [] where user.value.isEmpty {
+            fail(user.mark, "empty user id in 'allow.users'")
+        }
+        checkCards()
+        if let greeting = bot.greeting {
+            checkActions(greeting.value, scope: TemplateScope(place: "greeting"))
+        }
+        checkCommands()
+        checkTriggers()
+        checkFlows()
+        if let fallback = bot.fallback {
+            checkActions(fallback.value, scope: TemplateScope(place: "fallback"))
+        }
+        checkSchedules()
+    }
+
+    // MARK: - Commands and triggers
+
+    private mutating func checkCommands() {
+        var seen: [String: String] = [:]   // name or alias → command
+        for entry in bot.commands.entries {
+            let command = entry.value
+            report(command.issues)
+            if !BotValidator.isName(entry.name) {
+                fail(entry.keyMark, "invalid command name '\(entry.name)': expected letters, digits, '_' or '-'")
+            }
+            if let other = seen[entry.name] {
+                fail(entry.keyMark, "command '\(entry.name)' is already an alias of command '\(other)'")
+            }
+            seen[entry.name] = entry.name
+            for alias in command.aliases {
+                checkName(alias, what: "alias")
+                if let other = seen[alias.value] {
+                    fail(alias.mark, "alias '\(alias.value)' of command '\(entry.name)' is already taken by command '\(other)'")
+                }
+                seen[alias.value] = entry.name
+            }
+            var argNames: Set<String> = []
+            for arg in command.args {
+                checkName(arg, what: "arg name")
+                if !argNames.insert(arg.value).inserted {
+                    fail(arg.mark, "duplicate arg '\(arg.value)' in command '\(entry.name)'")
+                }
+            }
+            if let description = command.description, description.value.utf8.contains(UInt8(ascii: "\n")) {
+                fail(description.mark, "the description of command '\(entry.name)' must be one line (it is a line of {{help}})")
+            }
+            if command.actions.isEmpty && command.issues.isEmpty {
+                fail(entry.keyMark, "command '\(entry.name)' does nothing: add an action (\(Action.keys.joined(separator: ", "))) or a 'do:' list")
+            }
+            let scope = TemplateScope(place: "command '\(entry.name)'", args: command.args.map(\.value))
+            checkActions(command.actions, scope: scope)
+        }
+    }
+
+    private mutating func checkTriggers() {
+        for (index, trigger) in bot.triggers.enumerated() {
+            report(trigger.issues)
+            let place = "trigger \(index + 1)"
+            var groups: [String]? = nil
+            switch (trigger.match, trigger.contains) {
+            case (let match?, nil):
+                groups = compileRegex(match)?.namedGroups.map(\.name) ?? []
+            case (nil, let contains?):
+                if contains.value.isEmpty { fail(contains.mark, "'contains' of \(place) is empty: expected some text to look for") }
+            case (_?, let contains?):
+                fail(contains.mark, "\(place) has both 'match' and 'contains': use one of them")
+            case (nil, nil):
+                fail(trigger.mark, "\(place) needs 'match' (a regex) or 'contains' (a text)")
+            }
+            if trigger.actions.isEmpty && trigger.issues.isEmpty {
+                fail(trigger.mark, "\(place) does nothing: add an action (\(Action.keys.joined(separator: ", "))) or a 'do:' list")
+            }
+            checkActions(trigger.actions, scope: TemplateScope(place: place, matchGroups: groups))
+        }
+    }
+
+    // MARK: - Variables
+
+    private static func collectVars(_ bot: BotDefinition) -> Set<String> {
+        var names: Set<String> = []
+        func collect(_ actions: [ActionItem]) {
+            for item in actions {
+                if case .set(let values) = item.action { names.formUnion(values.names) }
+            }
+        }
+        collect(bot.greeting?.value.items ?? [])
+        collect(bot.fallback?.value.items ?? [])
+        bot.commands.entries.forEach { collect($0.value.actions) }
+        bot.triggers.forEach { collect($0.actions) }
+        bot.schedules.forEach { collect($0.actions?.value.items ?? []) }
+        for flow in bot.flows.entries {
+            for step in flow.value.entries {
+                collect(step.value.actions)
+                collect(step.value.ask?.onTimeout?.value.items ?? [])
+                if let save = step.value.ask?.save { names.insert(save.value) }
+                if let match = step.value.ask?.match, let pattern = try? Pattern(match.value, jit: false) {
+                    names.formUnion(pattern.namedGroups.map(\.name))
+                }
+            }
+        }
+        return names
+    }
+}

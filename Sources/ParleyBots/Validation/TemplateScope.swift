@@ -1,0 +1,54 @@
+import YAMLCoding
+/// Which template variables a place in a bot file may use.
+struct TemplateScope: Sendable {
+    /// Names for messages: "command 'card'", "trigger 2", "flow step 'refund.order'".
+    var place: String
+    /// `{{args.NAME}}`: the command's args; nil outside commands.
+    var args: [String]? = nil
+    /// `{{match.NAME}}`: the trigger's named groups; nil outside triggers.
+    var matchGroups: [String]? = nil
+    /// `{{recipient.id}}` / `{{recipient.name}}`: only inside broadcasts.
+    var recipient = false
+    /// `{{user.*}}` and `{{message.text}}`: only where a user's message is being handled.
+    var conversation = true
+    /// The flow a step belongs to, for bare `goto: STEP`.
+    var flow: String? = nil
+
+    /// The variables allowed here, for messages.
+    func known(vars: Set<String>) -> [String] {
+        var names = ["bot.id", "bot.name", "help"]
+        if conversation { names += ["user.id", "user.name", "message.text"] }
+        if recipient { names += ["recipient.id", "recipient.name"] }
+        names += (args ?? []).map { "args.\($0)" }
+        names += (matchGroups ?? []).map { "match.\($0)" }
+        names += vars.sorted().map { "vars.\($0)" }
+        return names
+    }
+
+    /// Why `path` is not allowed here, or nil when it is.
+    func problem(with path: String, vars: Set<String>) -> String? {
+        let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
+        let root = parts[0], leaf = parts.count > 1 ? parts[1] : nil
+        switch (root, leaf) {
+        case ("bot", "id"?), ("bot", "name"?), ("help", nil):
+            return nil
+        case ("user", "id"?), ("user", "name"?), ("message", "text"?):
+            return conversation ? nil : "'{{\(path)}}' has no user or message here (\(place) runs on a schedule)"
+        case ("recipient", "id"?), ("recipient", "name"?):
+            return recipient ? nil : "'{{\(path)}}' is only known inside a broadcast's 'send'"
+        case ("args", let name?):
+            guard let args else { return "'{{\(path)}}' is only known in a command with args" }
+            return args.contains(name) ? nil
+                : "unknown template variable '{{\(path)}}': \(place) has " + (args.isEmpty ? "no args" : "args " + args.joined(separator: ", "))
+        case ("match", let name?):
+            guard let matchGroups else { return "'{{\(path)}}' is only known in a trigger with a 'match' regex" }
+            return matchGroups.contains(name) ? nil
+                : "unknown template variable '{{\(path)}}': the regex of \(place) has " + (matchGroups.isEmpty ? "no named groups" : "named groups " + matchGroups.joined(separator: ", "))
+        case ("vars", let name?):
+            return vars.contains(name) ? nil
+                : "unknown template variable '{{\(path)}}': no 'save', 'set' or named group in this bot sets '\(name)'"
+        default:
+            return "unknown template variable '{{\(path)}}': expected one of " + known(vars: vars).joined(separator: ", ")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import YAMLCoding
+import ParleyBots
+import ParleyCore
+
+/// Checks a decoded test file against the host's bots: the bot exists, cards and targets are
+/// valid, durations and regexes parse, each step is one thing.
+public enum FlowTestValidator {
+    /// Every problem in `file` (read from `source`), given the host's loaded bots.
+    public static func validate(_ file: FlowTestFile, source: SourceFile, bots: [LoadedBot]) -> [YAMLError] {
+        var errors: [YAMLError] = []
+        func fail(_ mark: Mark, _ message: String) { errors.append(source.error(at: mark, message)) }
+        let bot = bots.first { $0.id == file.bot.value }
+        if bot == nil {
+            let known = bots.map(\.id)
+            fail(file.bot.mark, "unknown bot '\(file.bot.value)': expected one of the host's bots ("
+                + (known.isEmpty ? "there are none" : known.joined(separator: ", ")) + ")")
+        }
+        if let user = file.user, user.value.isEmpty || user.value.contains(" ") {
+            fail(user.mark, "invalid user '\(user.value)': expected a user id without spaces")
+        }
+        if let now = file.now, (try? Date(now.value, strategy: .iso8601)) == nil {
+            fail(now.mark, "invalid time '\(now.value)': expected ISO 8601 like \"2026-12-01T08:59:00Z\"")
+        }
+        if file.tests.isEmpty { fail(file.bot.mark, "no tests: expected a 'tests:' list with at least one test") }
+        var names: Set<String> = []
+        for test in file.tests {
+            if !names.insert(test.name.value).inserted { fail(test.name.mark, "duplicate test name '\(test.name.value)'") }
+            if test.steps.isEmpty { fail(test.name.mark, "test '\(test.name.value)' has no steps") }
+            for step in test.steps {
+                if let issue = step.issue { fail(step.mark, issue) }
+                switch step.kind {
+                case .send(_, let channel?)?:
+                    if Channel(target: channel.value)?.kind != .group {
+                        fail(channel.mark, "invalid 'in' target '\(channel.value)': expected group:ID (the direct conversation is the default)")
+                    }
+                case .advance(let duration)?:
+                    if let error = ValueCheck.duration(duration, in: source) { errors.append(error) }
+                case .expect(let expectation)?:
+                    check(expectation, bot: bot, source: source, errors: &errors)
+                default:
+                    break
+                }
+            }
+        }
+        return errors.sortedByPosition()
+    }
+
+    private static func check(_ expectation: Expectation, bot: LoadedBot?, source: SourceFile, errors: inout [YAMLError]) {
+        func fail(_ mark: Mark, _ message: String) { errors.append(source.error(at: mark, message)) }
+        let what: [Located<String>?] = [expectation.text, expectation.contains, expectation.matches, expectation.card, expectation.reaction]
+        if expectation.none?.value == true {
+            if what.contains(where: { $0 != nil }) || expectation.fields != nil || expectation.quote != nil {
+                fail(expectation.mark, "'none: true' expects silence, so it takes no other key except 'to'")
+            }
+        } else if what.allSatisfy({ $0 == nil }) && expectation.fields == nil && expectation.quote == nil {
+            fail(expectation.mark, "empty expectation: expected text, contains, matches, card, fields, quote, reaction or none")
+        }
+        if let none = expectation.none, !none.value {
+            fail(none.mark, "'none: false' means nothing: write 'none: true' or leave it out")
+        }
+        if let matches = expectation.matches, case .failure(let error) = ValueCheck.regex(matches, in: source) {
+            errors.append(error)
+        }
+        if let quote = expectation.quote, quote.value != "last" {
+            fail(quote.mark, "invalid quote '\(quote.value)': expected last")
+        }
+        if let to = expectation.to, Channel(target: to.value).map({ $0.kind == .local }) ?? true {
+            fail(to.mark, "invalid target '\(to.value)': expected user:ID or group:ID")
+        }
+        if let fields = expectation.fields, expectation.card == nil, let first = fields.entries.first {
+            fail(first.keyMark, "'fields' needs a 'card' in the same expectation")
+        }
+        if let card = expectation.card, let bot {
+            let custom = bot.definition.cards.names
+            if let known = bot.definition.fields(ofCard: card.value) {
+                for field in expectation.fields?.entries ?? [] where !known.contains(field.name) {
+                    fail(field.keyMark, "card '\(card.value)' has no field '\(field.name)': its fields are " + known.joined(separator: ", "))
+                }
+            } else {
+                fail(card.mark, "unknown card '\(card.value)' for bot '\(bot.id)': expected one of " + (BuiltInCards.names + custom).joined(separator: ", "))
+            }
+        }
+    }
+}

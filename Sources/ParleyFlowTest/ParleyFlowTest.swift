@@ -1,2 +1,0 @@
-/// The ParleyFlowTest module. See ARCHITECTURE.md for what it owns.
-public enum ParleyFlowTestModule {}
