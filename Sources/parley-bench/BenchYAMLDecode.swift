@@ -18,6 +18,7 @@ func benchYAMLDecode() async throws {
     print(String(format: "yaml-decode corpus: 1000 bot files, 40 commands each, %.2f MB", Double(bytes) / 1_000_000))
 
     let raw = benchYAMLRaw(texts: texts)
+    let tree = benchYAMLTree(texts: texts)
     var decode = Double.infinity
     for _ in 0..<3 {
         let start = cpuSeconds(CLOCK_THREAD_CPUTIME_ID)
@@ -27,6 +28,8 @@ func benchYAMLDecode() async throws {
     let rawRate = Double(raw.bytes) / 1_000_000 / max(raw.seconds, 1e-9)
     let decodeRate = Double(bytes) / 1_000_000 / max(decode, 1e-9)
     print(String(format: "yaml-decode raw libyaml events: %.1f MB/s", rawRate))
+    print(String(format: "yaml-decode node tree: %.1f MB/s (%.0f%% of raw)",
+                 Double(tree.bytes) / 1_000_000 / max(tree.seconds, 1e-9), 100 * raw.seconds / max(tree.seconds, 1e-9)))
     print(String(format: "yaml-decode decode+validate bots: %.1f MB/s (%.0f%% of raw libyaml events; target >= 40%%)",
                  decodeRate, 100 * decodeRate / rawRate))
 
