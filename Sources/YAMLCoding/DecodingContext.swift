@@ -4,6 +4,8 @@ final class DecodingContext {
     let file: String
     let substitution: EnvironmentSubstitution
     let userInfo: [CodingUserInfoKey: Any]
+    /// Which types decode directly (`DecodingContext.directType`); `direct` nil: not direct.
+    var directTypes: [(type: ObjectIdentifier, direct: (any DirectDecodable.Type)?)] = []
     /// Bounds the retries of one value's `init(from:)` (each retry answers one more failed call).
     static let maxAttempts = 10_000
 

@@ -2,7 +2,9 @@
 /// string-keyed dictionaries of anything. Going direct skips the generic standard-library code
 /// (the hot path of every bot file) and collects the errors of all elements in one pass.
 protocol DirectDecodable {
-    static func decodeDirectly(_ node: Node, context: DecodingContext, path: CodingPathLink?) throws(ValueFailure) -> Self
+    /// `path` is the value's coding path, built only when asked for (errors, nested values):
+    /// a link per scalar would be an allocation per scalar.
+    static func decodeDirectly(_ node: Node, context: DecodingContext, path: () -> CodingPathLink?) throws(ValueFailure) -> Self
 }
 
 extension DecodingContext {
@@ -16,15 +18,26 @@ extension DecodingContext {
         if T.self == Int.self { return unsafeBitCast(try scalarValue(Int.self, node, parentPath, key), to: T.self) }
         if T.self == Bool.self { return unsafeBitCast(try scalarValue(Bool.self, node, parentPath, key), to: T.self) }
         if T.self == Double.self { return unsafeBitCast(try scalarValue(Double.self, node, parentPath, key), to: T.self) }
-        if let direct = T.self as? any DirectDecodable.Type {
-            // Cannot fail: `decodeDirectly` returns a `T`.
-            return try openDirect(direct, node, parentPath().appending(key)) as! T
+        if let direct = directType(T.self) {
+            return try openDirect(direct, as: T.self, node, { parentPath().appending(key) })
         }
         return try decodeValue(T.self, node: node, parentPath: parentPath(), key: key)
     }
 
-    private func openDirect<D: DirectDecodable>(_ type: D.Type, _ node: Node, _ path: CodingPathLink?) throws(ValueFailure) -> any DirectDecodable {
-        try D.decodeDirectly(node, context: self, path: path)
+    /// `T` as a `DirectDecodable` type, or nil. The runtime's conformance lookup is a hashed
+    /// search each time; a file's values are of a few dozen types, so a short list of the types
+    /// seen so far (compared by identity, no hashing) answers almost every call.
+    private func directType<T>(_ type: T.Type) -> (any DirectDecodable.Type)? {
+        let id = ObjectIdentifier(T.self)
+        for known in directTypes where known.type == id { return known.direct }
+        let found = T.self as? any DirectDecodable.Type
+        if directTypes.count < 64 { directTypes.append((id, found)) }
+        return found
+    }
+
+    private func openDirect<D: DirectDecodable, T>(_ type: D.Type, as result: T.Type, _ node: Node, _ path: () -> CodingPathLink?) throws(ValueFailure) -> T {
+        // `D` is `T` (the caller's cast said so): reinterpret instead of a dynamic cast.
+        unsafeBitCast(try D.decodeDirectly(node, context: self, path: path), to: T.self)
     }
 
     private func scalarValue<S: ScalarValue>(_ type: S.Type, _ node: Node, _ parentPath: () -> CodingPathLink?, _ key: (any CodingKey)?) throws(ValueFailure) -> S {
@@ -52,27 +65,34 @@ extension UInt32: DirectDecodable {}
 extension UInt64: DirectDecodable {}
 
 extension ScalarValue {
-    static func decodeDirectly(_ node: Node, context: DecodingContext, path: CodingPathLink?) throws(ValueFailure) -> Self {
+    static func decodeDirectly(_ node: Node, context: DecodingContext, path: () -> CodingPathLink?) throws(ValueFailure) -> Self {
         do {
             return try context.scalar(Self.self, node)
         } catch {
-            throw ValueFailure(errors: [context.error(at: error.mark, error.message, path: path)])
+            throw ValueFailure(errors: [context.error(at: error.mark, error.message, path: path())])
         }
     }
 }
 
 extension Array: DirectDecodable where Element: Decodable {
     /// Every element decoded; the errors of all failing elements together.
-    static func decodeDirectly(_ node: Node, context: DecodingContext, path: CodingPathLink?) throws(ValueFailure) -> [Element] {
+    static func decodeDirectly(_ node: Node, context: DecodingContext, path lazyPath: () -> CodingPathLink?) throws(ValueFailure) -> [Element] {
         guard case .sequence(let sequence) = node else {
-            throw ValueFailure(errors: [context.error(at: node.mark, "expected a sequence, found \(node.kindDescription)", path: path)])
+            throw ValueFailure(errors: [context.error(at: node.mark, "expected a sequence, found \(node.kindDescription)", path: lazyPath())])
+        }
+        var built: CodingPathLink??
+        func path() -> CodingPathLink? {
+            if let built { return built }
+            let link = lazyPath()
+            built = .some(link)
+            return link
         }
         var elements: [Element] = []
         elements.reserveCapacity(sequence.elements.count)
         var errors: [YAMLError] = []
         for index in sequence.elements.indices {
             do {
-                elements.append(try context.decodeAny(Element.self, node: sequence.elements[index], parentPath: path, key: IndexKey(index)))
+                elements.append(try context.decodeAny(Element.self, node: sequence.elements[index], parentPath: path(), key: IndexKey(index)))
             } catch {
                 errors += error.errors
             }
@@ -84,7 +104,8 @@ extension Array: DirectDecodable where Element: Decodable {
 
 extension Dictionary: DirectDecodable where Key == String, Value: Decodable {
     /// Every entry decoded (keys are the scalar keys' text); the errors of all failing entries.
-    static func decodeDirectly(_ node: Node, context: DecodingContext, path: CodingPathLink?) throws(ValueFailure) -> [String: Value] {
+    static func decodeDirectly(_ node: Node, context: DecodingContext, path lazyPath: () -> CodingPathLink?) throws(ValueFailure) -> [String: Value] {
+        let path = lazyPath()
         guard case .mapping(let mapping) = node else {
             throw ValueFailure(errors: [context.error(at: node.mark, "expected a mapping, found \(node.kindDescription)", path: path)])
         }

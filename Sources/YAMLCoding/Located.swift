@@ -21,3 +21,19 @@ public struct Located<Value: Decodable & Sendable>: Decodable, Sendable {
 
 extension Located: Equatable where Value: Equatable {}
 extension Located: Hashable where Value: Hashable {}
+
+extension Located: DirectDecodable {
+    /// The value decoded straight from the node, without a decoder of its own: a `Located`
+    /// stands around most scalars of a bot file, so its `init(from:)` (a decoder object, a
+    /// single-value container and a retry frame per scalar) dominated decoding time. The errors
+    /// are the value's own, exactly as `init(from:)` reports them.
+    static func decodeDirectly(_ node: Node, context: DecodingContext, path: () -> CodingPathLink?) throws(ValueFailure) -> Located<Value> {
+        do {
+            return Located(value: try context.decodeAny(Value.self, node: node, parentPath: path(), key: nil), mark: node.mark)
+        } catch where error.errors.isEmpty {
+            // A failure without errors (a validating init that rejected even its stand-in):
+            // `init(from:)` has its own way with those.
+            return try context.decodeValue(Located<Value>.self, node: node, parentPath: path(), key: nil)
+        }
+    }
+}

@@ -11,6 +11,8 @@ final class MappingState {
     private let recordsQueries: Bool
     /// Built on first lookup in large mappings; small ones are scanned.
     private var index: [String: Int]?
+    /// Where the next key asked about most likely is.
+    private var nextGuess = 0
 
     /// Who opened the container: the frame root (whose path is known at report time), or a
     /// nested decoder with its own path.
@@ -54,6 +56,18 @@ final class MappingState {
 
     private func find(_ key: String) -> Int? {
         let pairs = mapping.pairs
+        // Keys are mostly asked in file order (`allKeys` then one `decode` per key, or struct
+        // fields written in declaration order): try the pair after the last one found first.
+        if nextGuess < pairs.count, case .scalar(let scalar) = pairs[nextGuess].key, scalar.value == key {
+            nextGuess += 1
+            return nextGuess - 1
+        }
+        let found = search(key, in: pairs)
+        if let found { nextGuess = found + 1 }
+        return found
+    }
+
+    private func search(_ key: String, in pairs: [Node.Pair]) -> Int? {
         if pairs.count <= 12 {
             let length = key.utf8.count
             for position in pairs.indices {
