@@ -23,4 +23,12 @@ import ParleyCore
     func malformedTemplatesReportTheOffset(source: String, message: String, offset: Int) {
         #expect(throws: TemplateError(message: message, offset: offset)) { try Template(source) }
     }
+
+    @Test func offsetsCountCharactersInNonASCIIText() throws {
+        let template = try Template("Grüße 👋 {{user.name}}")
+        #expect(template.segments == [.literal("Grüße 👋 "), .variable(path: "user.name", offset: 8)])
+        #expect(throws: TemplateError(message: "unclosed '{{'", offset: 3)) { try Template("Ünï{{x") }
+        #expect(try Template("{{\tvars.name_1-x }}").variables == ["vars.name_1-x"])
+        #expect(try Template("{{ 名前 }}").variables == ["名前"])
+    }
 }
