@@ -30,6 +30,7 @@ extension HubState {
         let limit = configuration.eventBufferLimit + events.count
         let (stream, continuation) = AsyncStream.makeStream(of: TransportEvent.self, bufferingPolicy: .bufferingOldest(limit))
         for event in events { continuation.yield(event) }
+        eventsYielded[transport, default: 0] += events.count
         dropped.remove(transport)
         subscribers[user, default: []].append(Subscriber(transport: transport, continuation: continuation))
         return stream
@@ -39,6 +40,7 @@ extension HubState {
     mutating func unsubscribe(transport: Int, user: String) {
         guard let continuation = removeSubscriber(transport, of: user) else { return }
         continuation.yield(.connection(.disconnected))
+        eventsYielded[transport, default: 0] += 1
         continuation.finish()
     }
 

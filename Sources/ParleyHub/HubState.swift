@@ -35,6 +35,8 @@ struct HubState: Sendable {
     var userChannels: [String: [Int]] = [:]
     var receipts: [ReceiptKey: StoredReceipt] = [:]
     var subscribers: [String: [Subscriber]] = [:]
+    /// Events handed to each transport's streams so far (`HubTransport.deliveredEventCount`).
+    var eventsYielded: [Int: Int] = [:]
     /// Every transport made by `Hub.connect(user:)`: id → user.
     var transports: [Int: String] = [:]
     /// Transports whose connection the hub dropped; they fail sends until they reconnect.
@@ -129,7 +131,9 @@ struct HubState: Sendable {
         for stream in streams {
             if stream.transport == transport { delivered = true; continue }
             switch stream.continuation.yield(event) {
-            case .enqueued: delivered = true
+            case .enqueued:
+                delivered = true
+                eventsYielded[stream.transport, default: 0] += 1
             case .dropped, .terminated: overflowed.append(stream.transport)
             @unknown default: overflowed.append(stream.transport)
             }

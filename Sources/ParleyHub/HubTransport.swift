@@ -48,6 +48,13 @@ public final class HubTransport: Transport {
         return hub.state.withLock { state in userIDs.compactMap { state.users[$0] } }
     }
 
+    /// How many events the hub has put into this transport's event streams so far. A
+    /// consumer that has taken as many events from its stream has seen everything the hub
+    /// sent it: what lets a bot host tell "idle" without sleeping.
+    public var deliveredEventCount: Int {
+        hub.state.withLock { $0.eventsYielded[id] ?? 0 }
+    }
+
     public func members(of channel: Channel) async throws -> [String] {
         try hub.members(of: channel, for: userID)
     }

@@ -1,0 +1,40 @@
+import ParleyCore
+
+/// How one bot reaches its users: its transport, the client's storage and profiles, and —
+/// for an embedded server that can say it — how many events the server handed the transport
+/// (`HubTransport.deliveredEventCount`), which makes `BotHost.waitUntilIdle()` exact.
+public struct BotConnection: Sendable {
+    public var transport: any Transport
+    /// Events the server has delivered to `transport` so far; nil when unknown.
+    public var deliveredEventCount: (@Sendable () -> Int)?
+    /// Where the bot's client keeps its outbox and history.
+    public var storage: ChatStorage
+    /// Where profiles come from (nil: the transport).
+    public var profileProvider: (any ProfileProvider)?
+
+    /// Creates a connection description.
+    public init(transport: any Transport, deliveredEventCount: (@Sendable () -> Int)? = nil,
+                storage: ChatStorage = .memory, profileProvider: (any ProfileProvider)? = nil) {
+        self.transport = transport
+        self.deliveredEventCount = deliveredEventCount
+        self.storage = storage
+        self.profileProvider = profileProvider
+    }
+}
+
+/// Settings of a `BotHost`.
+public struct BotHostOptions: Sendable {
+    /// Messages whose text is longer (UTF-8 bytes) are refused with a log line.
+    public var maxMessageBytes: Int
+    /// How many recent lines of a conversation a hand-off ticket shows.
+    public var ticketHistory: Int
+    /// How long `stop()` waits for work in flight before closing the clients.
+    public var stopGrace: Duration
+
+    /// Creates options; the defaults suit chat traffic.
+    public init(maxMessageBytes: Int = 64 * 1024, ticketHistory: Int = 5, stopGrace: Duration = .seconds(5)) {
+        self.maxMessageBytes = maxMessageBytes
+        self.ticketHistory = max(0, ticketHistory)
+        self.stopGrace = stopGrace
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import ParleyCore
+import Synchronization
+
+/// Runs bots: one client and runtime per bot, a shared scheduler on the injected clock,
+/// one state store. A bot that fails (to compile, to connect, in an action) is logged and
+/// never stops the others.
+///
+///     let host = BotHost(store: MemoryEngineStore(), clock: clock)
+///     try host.add(bot, connection: BotConnection(transport: hub.connect(user: "support")))
+///     await host.start()
+///     … await host.waitUntilIdle()
+public final class BotHost: Sendable {
+    public let store: any EngineStore
+    public let clock: any ParleyClock
+    public let logger: EngineLogger
+    public let options: BotHostOptions
+    let scheduler: Scheduler
+    let tracker = IdleTracker()
+    private let runtimes = Mutex<[BotRuntime]>([])
+    private let started = Mutex<[String]>([])
+
+    /// Creates a host with no bots.
+    public init(store: any EngineStore, clock: any ParleyClock = SystemClock(), logger: EngineLogger = .silent,
+                options: BotHostOptions = BotHostOptions()) {
+        self.store = store
+        self.clock = clock
+        self.logger = logger
+        self.options = options
+        scheduler = Scheduler(clock: clock)
+    }
+
+    /// Adds a compiled bot with its connection (before `start()`).
+    public func add(_ bot: CompiledBot, connection: BotConnection) throws {
+        let runtime = try BotRuntime(bot: bot, connection: connection, store: store, scheduler: scheduler, tracker: tracker,
+                                     logger: logger, options: options, clock: clock)
+        runtimes.withLock { $0.append(runtime) }
+    }
+
+    /// Connects every bot; a bot that cannot connect is logged and left out. Returns the ids
+    /// of the bots that started.
+    @discardableResult
+    public func start() async -> [String] {
+        var ids: [String] = []
+        for runtime in runtimes.withLock({ $0 }) {
+            do {
+                try await runtime.start()
+                ids.append(runtime.bot.id)
+                logger.log(.info, at: clock.now(), bot: runtime.bot.id, "bot started",
+                           ["commands": String(Set(runtime.bot.commands.values.map(\.name)).count),
+                            "triggers": String(runtime.bot.triggers.count), "flows": String(runtime.bot.flows.count)])
+            } catch {
+                logger.log(.error, at: clock.now(), bot: runtime.bot.id, "bot not started", ["error": "\(error)"])
+            }
+        }
+        started.withLock { $0 = ids }
+        return ids
+    }
+
+    /// The ids of the bots that started.
+    public var runningBots: [String] { started.withLock { $0 } }
+
+    /// Returns when nothing is in flight: every event the server delivered has been handled,
+    /// every action finished, and no timer is due at the clock's now. Timers due now are
+    /// fired by this call itself, so a test can `advance` a virtual clock and then wait.
+    public func waitUntilIdle() async {
+        let all = runtimes.withLock { $0 }
+        // Each round either finds the host idle or has seen work finish; the cap is a guard
+        // against a bot that keeps itself busy forever (a `wait: 0s` loop).
+        for _ in 0..<10_000 {
+            for runtime in all { await runtime.drainInbound() }
+            await tracker.waitUntilZero()
+            if scheduler.fireDue() > 0 { continue }
+            if tracker.active == 0 && all.allSatisfy(\.isCaughtUp) && !scheduler.hasDue() { return }
+        }
+        logger.log(.warn, at: clock.now(), bot: nil, "still busy after 10000 idle checks")
+    }
+
+    /// Stops: new messages are no longer taken; work in flight gets `options.stopGrace` to
+    /// finish; then clients close (unsent items stay durable in their outboxes).
+    public func stop() async {
+        let all = runtimes.withLock { $0 }
+        let tracker = self.tracker
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await tracker.waitUntilZero() }
+            group.addTask { [grace = options.stopGrace] in try? await Task.sleep(for: grace) }
+            await group.next()
+            group.cancelAll()
+        }
+        scheduler.stop()
+        for runtime in all {
+            await runtime.stop()
+            logger.log(.info, at: clock.now(), bot: runtime.bot.id, "bot stopped")
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import ParleyCore
+
+extension BotRuntime {
+    /// Runs effects in order through the client. A failed send is logged and the plan goes
+    /// on; a `wait` hands the rest of the plan to the scheduler.
+    func execute(_ effects: [Effect], in channel: Channel, trigger: Message?, state: inout ConversationState) async {
+        for (index, effect) in effects.enumerated() {
+            switch effect {
+            case .send(let content, let to, let quote):
+                var target = channel
+                if let to {
+                    guard let parsed = Channel(target: to), parsed.kind != .local else {
+                        log(.warn, "send skipped: invalid target", ["target": to, "channel": channel.target])
+                        continue
+                    }
+                    target = parsed
+                }
+                await send(content, to: target, quoting: quote && target == channel ? trigger : nil)
+                if target == channel { remember("\(bot.name): \(content.preview)", in: channel) }
+            case .react(let emoji), .unreact(let emoji):
+                guard let trigger else { continue }
+                let adding = if case .react = effect { true } else { false }
+                do {
+                    if adding { try await client.react(emoji, to: trigger) } else { try await client.unreact(emoji, from: trigger) }
+                } catch {
+                    log(.error, adding ? "react failed" : "unreact failed", ["channel": channel.target, "error": "\(error)"])
+                }
+            case .handoff(let queue, let note):
+                if let number = await openTicket(queue: queue, note: note, channel: channel, trigger: trigger) {
+                    state.ticket = number
+                }
+            case .wait(let duration):
+                let rest = Array(effects[(index + 1)...])
+                guard !rest.isEmpty else { return }
+                scheduler.schedule(at: clock.now().addingTimeInterval(duration.timeInterval)) { [weak self] in
+                    self?.acceptFromTimer(.resume(rest, trigger: trigger), in: channel)
+                }
+                return
+            case .armTimeout(let position, let deadline):
+                armTimeout(position, deadline, in: channel)
+            case .broadcast(let targets, let content):
+                let channels = targets.compactMap { Channel(target: $0) }
+                guard let built = await makeContent(content) else { continue }
+                let results = await client.batchSend([built], to: channels)
+                let failed = results.filter { if case .failure = $0 { true } else { false } }.count
+                log(failed == 0 ? .info : .warn, "broadcast", ["targets": String(channels.count), "failed": String(failed)])
+            case .log(let level, let message, let fields):
+                log(level, message, fields.merging(["channel": channel.target]) { first, _ in first })
+            }
+        }
+    }
+
+    /// Sends one content; quoting `quoted` when given. Errors are logged.
+    func send(_ content: OutgoingContent, to channel: Channel, quoting quoted: Message?) async {
+        guard let built = await makeContent(content) else { return }
+        do {
+            if let quoted {
+                _ = try await client.reply(to: quoted, with: built)
+            } else {
+                _ = try await client.send(built, to: channel, options: .interactive)
+            }
+        } catch {
+            log(.error, "send failed", ["channel": channel.target, "error": "\(error)"])
+        }
+    }
+
+    /// Builds the message content: text, a built-in card, or one of the bot's cards. A
+    /// vCard with `user` takes the fields not given from that user's profile.
+    func makeContent(_ content: OutgoingContent) async -> (any MessageContent)? {
+        switch content {
+        case .text(let text):
+            return TextContent(text)
+        case .card(let name, let fields):
+            func field(_ key: String) -> String? { fields[key].flatMap { $0.isEmpty ? nil : $0 } }
+            switch name {
+            case "greeting":
+                return GreetingContent(text: fields["text"] ?? "", summary: field("summary"))
+            case "link":
+                return LinkContent(text: fields["text"] ?? "", url: fields["url"] ?? "", description: field("description"), image: field("image"))
+            case "image":
+                return ImageContent(url: fields["url"] ?? "", width: field("width").flatMap { Int64($0) }, height: field("height").flatMap { Int64($0) })
+            case "vcard":
+                var card = VCardContent(user: field("user"), name: field("name") ?? field("user") ?? "")
+                if let user = field("user") {
+                    do {
+                        if let profile = try await client.profiles.profile(of: user) { card = VCardContent(profile: profile) }
+                    } catch {
+                        log(.warn, "profile lookup failed", ["user": user, "error": "\(error)"])
+                    }
+                }
+                if let name = field("name") { card.name = name }
+                if let avatar = field("avatar") { card.avatar = avatar }
+                if let phone = field("phone") { card.phone = phone }
+                if let email = field("email") { card.email = email }
+                if let org = field("org") { card.org = org }
+                if let title = field("title") { card.title = title }
+                return card
+            default:
+                guard let definition = bot.cards[name] else {
+                    log(.error, "unknown card", ["card": name])
+                    return nil
+                }
+                do {
+                    return try CardContent(definition: definition, values: fields.mapValues { .string($0) })
+                } catch {
+                    log(.error, "card not built", ["card": name, "error": "\(error)"])
+                    return nil
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import ParleyCore
+
+extension BotRuntime {
+    /// Handles one item of a conversation's queue. Failures are logged; the queue goes on.
+    func process(_ item: WorkItem, in channel: Channel) async {
+        switch item {
+        case .message(let message):
+            await handle(message, in: channel)
+        case .joined:
+            guard !bot.greeting.isEmpty, firstTime("group:\(channel.id)") else { return }
+            log(.info, "joined group", ["channel": channel.target])
+            await run(.greeting(nil), in: channel, trigger: nil)
+        case .timeout(let position, let deadline):
+            await run(.timeout(position, deadline), in: channel, trigger: nil)
+        case .resume(let effects, let trigger):
+            var state = loadState(channel)
+            await execute(effects, in: channel, trigger: trigger, state: &state)
+            saveState(state, channel)
+        case .resolved(let number):
+            var state = loadState(channel)
+            guard state.ticket == number else { return }
+            state.ticket = nil
+            saveState(state, channel)
+            log(.info, "conversation back to the bot", ["channel": channel.target, "ticket": String(number)])
+        }
+    }
+
+    private func handle(_ message: Message, in channel: Channel) async {
+        guard let text = (message.content as? TextContent)?.text else {
+            log(.debug, "ignored: not text", ["channel": channel.target, "user": message.sender, "type": String(message.content.typeCode)])
+            return
+        }
+        if channel.kind == .group, bot.queues.contains(channel.id), await agentCommand(text, from: message) { return }
+        guard bot.allows(user: message.sender, channel: channel) else {
+            log(.debug, "ignored: not allowed", ["channel": channel.target, "user": message.sender])
+            return
+        }
+        let size = text.utf8.count
+        guard size <= options.maxMessageBytes else {
+            log(.warn, "message refused: too large", ["channel": channel.target, "user": message.sender,
+                                                      "bytes": String(size), "limit": String(options.maxMessageBytes)])
+            return
+        }
+        let user = await userInfo(message)
+        remember("\(user.name): \(text)", in: channel)
+        let state = loadState(channel)
+        if let ticket = state.ticket {
+            await relayToAgents(text, from: user, ticket: ticket, channel: channel)
+            return
+        }
+        if !bot.greeting.isEmpty, firstTime("user:\(message.sender)") {
+            await run(.greeting(user), in: channel, trigger: message)
+        }
+        await run(.message(text: text, from: user), in: channel, trigger: message)
+    }
+
+    /// Plans `input` against the conversation's state, executes the plan, saves the state.
+    func run(_ input: RouterInput, in channel: Channel, trigger: Message?) async {
+        var plan = Router.decide(bot: bot, state: loadState(channel), input: input, now: clock.now())
+        log(.info, "handled", ["channel": channel.target, "route": plan.route, "user": trigger?.sender ?? "-"])
+        // The new state is saved before effects run, so a restart during a long plan (or a
+        // `wait`) resumes in the flow the plan entered.
+        saveState(plan.state, channel)
+        await execute(plan.effects, in: channel, trigger: trigger, state: &plan.state)
+        saveState(plan.state, channel)
+    }
+
+    /// True the first time `key` is seen (remembered in the store across restarts).
+    func firstTime(_ key: String) -> Bool {
+        guard !greeted.contains(key) else { return false }
+        greeted.insert(key)
+        do {
+            return try store.markGreeted(bot: bot.id, key: key)
+        } catch {
+            log(.error, "cannot record greeting", ["key": key, "error": "\(error)"])
+            return false
+        }
+    }
+
+    /// The sender's id and display name: the name the message carried, the cached profile,
+    /// or a fetched one; the id when nothing is known.
+    func userInfo(_ message: Message) async -> InboundUser {
+        if let name = message.senderName { return InboundUser(id: message.sender, name: name) }
+        if let cached = await client.profiles.cachedProfile(of: message.sender), cached.name != nil {
+            return InboundUser(id: message.sender, name: cached.displayName)
+        }
+        let profile = try? await client.profiles.profile(of: message.sender)
+        return InboundUser(id: message.sender, name: profile?.displayName ?? message.sender)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// One thing the executor does, fully decided by the `Planner`: texts already rendered,
+/// targets already resolved. The planner is pure; effects are where I/O starts.
+enum Effect: Sendable {
+    /// Send a content to the current conversation (`to` nil) or a target; `quote` quotes
+    /// the triggering message.
+    case send(OutgoingContent, to: String?, quote: Bool)
+    case react(String)
+    case unreact(String)
+    /// Open a hand-off ticket in `group:<queue>`.
+    case handoff(queue: String, note: String)
+    /// Run the rest of the plan after `Duration`.
+    case wait(Duration)
+    /// Arm the timeout of the `ask` the conversation now waits on.
+    case armTimeout(StepPosition, Date)
+    /// The same content to several targets.
+    case broadcast([String], OutgoingContent)
+    /// A log line about the decision (a regex over its limit, a loop cut short).
+    case log(LogLevel, String, [String: String])
+}
+
+/// A content before it becomes a `MessageContent`: text, or a card by name with its
+/// rendered fields (a vCard's `user` is filled from profiles by the executor).
+enum OutgoingContent: Sendable, Hashable {
+    case text(String)
+    case card(name: String, fields: [String: String])
+
+    /// Text of the content for transcripts (tickets' recent messages, logs).
+    var preview: String {
+        switch self {
+        case .text(let text): return text
+        case .card(let name, let fields): return "[\(name)] " + (fields["text"] ?? fields["name"] ?? fields["user"] ?? "")
+        }
+    }
+}
+
+/// What the planner decided: effects in order, and the conversation's new state.
+struct Plan: Sendable {
+    var effects: [Effect]
+    var state: ConversationState
+    /// Which rule decided (`ask`, `command help`, `trigger 2`, `fallback`, …), for logs.
+    var route: String
+}

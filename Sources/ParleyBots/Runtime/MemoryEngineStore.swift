@@ -1,0 +1,61 @@
+import Foundation
+import Synchronization
+
+/// An `EngineStore` in memory (`storage: ":memory:"`, benchmarks, tests of one run).
+public final class MemoryEngineStore: EngineStore {
+    private struct Key: Hashable {
+        var bot: String
+        var item: String
+    }
+
+    private struct Contents {
+        var states: [Key: ConversationState] = [:]
+        var greeted: Set<Key> = []
+        var tickets: [Key: Ticket] = [:]
+        var ticketCounts: [String: Int] = [:]
+    }
+
+    private let contents = Mutex(Contents())
+
+    /// An empty store.
+    public init() {}
+
+    public func state(bot: String, channel: String) throws -> ConversationState? {
+        contents.withLock { $0.states[Key(bot: bot, item: channel)] }
+    }
+
+    public func save(_ state: ConversationState?, bot: String, channel: String) throws {
+        contents.withLock { $0.states[Key(bot: bot, item: channel)] = state }
+    }
+
+    public func statesWithDeadline(bot: String) throws -> [(channel: String, state: ConversationState)] {
+        contents.withLock { contents in
+            contents.states.filter { $0.key.bot == bot && $0.value.deadline != nil }
+                .map { (channel: $0.key.item, state: $0.value) }
+                .sorted { $0.channel < $1.channel }
+        }
+    }
+
+    public func markGreeted(bot: String, key: String) throws -> Bool {
+        contents.withLock { $0.greeted.insert(Key(bot: bot, item: key)).inserted }
+    }
+
+    public func open(_ ticket: Ticket) throws -> Ticket {
+        contents.withLock { contents in
+            var ticket = ticket
+            let number = contents.ticketCounts[ticket.bot, default: 0] + 1
+            contents.ticketCounts[ticket.bot] = number
+            ticket.number = number
+            contents.tickets[Key(bot: ticket.bot, item: String(number))] = ticket
+            return ticket
+        }
+    }
+
+    public func ticket(bot: String, number: Int) throws -> Ticket? {
+        contents.withLock { $0.tickets[Key(bot: bot, item: String(number))] }
+    }
+
+    public func update(_ ticket: Ticket) throws {
+        contents.withLock { $0.tickets[Key(bot: ticket.bot, item: String(ticket.number))] = ticket }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// The person a conversation input comes from.
+struct InboundUser: Sendable, Hashable {
+    var id: String
+    var name: String
+}
+
+/// What a conversation reacts to.
+enum RouterInput: Sendable {
+    /// A text message from a user.
+    case message(text: String, from: InboundUser)
+    /// The timeout of the `ask` at this position and deadline passed.
+    case timeout(StepPosition, Date)
+    /// First contact: the greeting (for a user, or for a group the bot joined).
+    case greeting(InboundUser?)
+}
+
+/// The decision for an input: a pure function of (bot, conversation state, input, now) →
+/// (effects, new state). Order for a message: a flow waiting on `ask`, then commands, then
+/// triggers, then `fallback`.
+enum Router {
+    static func decide(bot: CompiledBot, state: ConversationState, input: RouterInput, now: Date) -> Plan {
+        var planner = Planner(bot: bot, state: state, now: now)
+        switch input {
+        case .greeting(let user):
+            planner.route = "greeting"
+            planner.context.user = user
+            planner.run(bot.greeting, flow: nil)
+        case .timeout(let position, let deadline):
+            guard state.waiting == position, state.deadline == deadline,
+                  let ask = bot.step(position.flow, position.step)?.ask else {
+                planner.route = "stale timeout"
+                break
+            }
+            planner.route = "timeout \(position)"
+            planner.state.waiting = nil
+            planner.state.deadline = nil
+            planner.run(ask.onTimeout, flow: position.flow, leaveFlowAtEnd: true)
+        case .message(let text, let user):
+            planner.context.user = user
+            planner.context.messageText = text
+            if let position = state.waiting, let step = bot.step(position.flow, position.step), let ask = step.ask {
+                planner.route = "ask \(position)"
+                planner.answer(text, ask: ask, step: step, at: position)
+            } else if !routeCommand(text, planner: &planner) && !routeTrigger(text, planner: &planner) {
+                planner.route = "fallback"
+                planner.run(bot.fallback, flow: nil)
+            }
+        }
+        return Plan(effects: planner.effects, state: planner.state, route: planner.route)
+    }
+
+    /// `/name args…`: the name or an alias after the prefix; the last arg takes the rest of
+    /// the line verbatim. Missing args answer with the usage line.
+    private static func routeCommand(_ text: String, planner: inout Planner) -> Bool {
+        let bot = planner.bot
+        guard text.hasPrefix(bot.prefix) else { return false }
+        let body = text.dropFirst(bot.prefix.count)
+        let name = body.prefix { !$0.isWhitespace }
+        guard !name.isEmpty, let command = bot.commands[String(name)] else { return false }
+        var rest = body.dropFirst(name.count)
+        var args: [String: String] = [:]
+        for (index, arg) in command.args.enumerated() {
+            rest = rest.drop { $0.isWhitespace }
+            if index == command.args.count - 1 {
+                // The last arg keeps the rest of the line as typed (inner spaces and all).
+                var value = Substring(rest)
+                while let last = value.last, last.isWhitespace { value = value.dropLast() }
+                args[arg] = String(value)
+            } else {
+                let word = rest.prefix { !$0.isWhitespace }
+                args[arg] = String(word)
+                rest = rest.dropFirst(word.count)
+            }
+            if args[arg]?.isEmpty ?? true {
+                planner.route = "usage \(command.name)"
+                planner.effects.append(.send(.text(command.usage), to: nil, quote: false))
+                return true
+            }
+        }
+        planner.route = "command \(command.name)"
+        planner.context.args = args
+        planner.run(command.actions, flow: nil)
+        return true
+    }
+
+    private static func routeTrigger(_ text: String, planner: inout Planner) -> Bool {
+        var lowered: String?
+        for trigger in planner.bot.triggers {
+            switch trigger.test {
+            case .contains(let needle):
+                if lowered == nil { lowered = text.lowercased() }
+                guard let lowered, lowered.contains(needle) else { continue }
+                planner.route = trigger.label
+                planner.run(trigger.actions, flow: nil)
+                return true
+            case .match(let pattern):
+                switch pattern.match(text) {
+                case .noMatch:
+                    continue
+                case .limitExceeded(let reason):
+                    planner.effects.append(.log(.warn, "regex gave up on a message", ["trigger": trigger.label, "reason": reason]))
+                    continue
+                case .matched(let groups):
+                    planner.route = trigger.label
+                    planner.context.match = groups
+                    planner.run(trigger.actions, flow: nil)
+                    return true
+                }
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import SQLiteStore
+
+/// An `EngineStore` in a SQLite file (WAL), shared by the bots of one host.
+public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
+    // `Connection` is not Sendable; every use holds the lock, hence @unchecked.
+    private let lock = NSLock()
+    private let connection: Connection
+    private let encoder = JSONEncoder()
+    private let decoder = JSONDecoder()
+
+    static let migrations = Migrations(name: "engine", steps: [
+        """
+        CREATE TABLE engine_states (bot TEXT NOT NULL, channel TEXT NOT NULL, state TEXT NOT NULL,
+                                    deadline REAL, PRIMARY KEY (bot, channel));
+        CREATE TABLE engine_greeted (bot TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (bot, key));
+        CREATE TABLE engine_tickets (bot TEXT NOT NULL, number INTEGER NOT NULL, ticket TEXT NOT NULL,
+                                     PRIMARY KEY (bot, number));
+        """,
+    ])
+
+    /// Opens (creating and migrating) the database at `path`.
+    public init(path: String) throws(EngineError) {
+        do {
+            connection = try Connection(path: path)
+            try Self.migrations.apply(to: connection)
+        } catch {
+            throw EngineError("cannot open the bot state database \(path): \(error)")
+        }
+    }
+
+    private func locked<T>(_ body: () throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        do {
+            return try body()
+        } catch let error as EngineError {
+            throw error
+        } catch {
+            throw EngineError("bot state storage failed: \(error)")
+        }
+    }
+
+    public func state(bot: String, channel: String) throws -> ConversationState? {
+        try locked {
+            guard let text = try connection.scalar("SELECT state FROM engine_states WHERE bot = ? AND channel = ?",
+                                                   [.text(bot), .text(channel)])?.string else { return nil }
+            return try decoder.decode(ConversationState.self, from: Data(text.utf8))
+        }
+    }
+
+    public func save(_ state: ConversationState?, bot: String, channel: String) throws {
+        try locked {
+            guard let state else {
+                try connection.run("DELETE FROM engine_states WHERE bot = ? AND channel = ?", [.text(bot), .text(channel)])
+                return
+            }
+            let text = String(decoding: try encoder.encode(state), as: UTF8.self)
+            let deadline: SQLiteValue = state.deadline.map { .real($0.timeIntervalSince1970) } ?? .null
+            try connection.run("""
+                INSERT INTO engine_states (bot, channel, state, deadline) VALUES (?, ?, ?, ?)
+                ON CONFLICT(bot, channel) DO UPDATE SET state = excluded.state, deadline = excluded.deadline
+                """, [.text(bot), .text(channel), .text(text), deadline])
+        }
+    }
+
+    public func statesWithDeadline(bot: String) throws -> [(channel: String, state: ConversationState)] {
+        try locked {
+            try connection.rows("SELECT channel, state FROM engine_states WHERE bot = ? AND deadline IS NOT NULL ORDER BY channel",
+                                [.text(bot)]).compactMap { row in
+                guard let channel = row[0].string, let text = row[1].string else { return nil }
+                return (channel, try decoder.decode(ConversationState.self, from: Data(text.utf8)))
+            }
+        }
+    }
+
+    public func markGreeted(bot: String, key: String) throws -> Bool {
+        try locked {
+            try connection.run("INSERT OR IGNORE INTO engine_greeted (bot, key) VALUES (?, ?)", [.text(bot), .text(key)])
+            return connection.changes > 0
+        }
+    }
+
+    public func open(_ ticket: Ticket) throws -> Ticket {
+        try locked {
+            try connection.transaction {
+                let last = try connection.scalar("SELECT MAX(number) FROM engine_tickets WHERE bot = ?", [.text(ticket.bot)])?.int ?? 0
+                var ticket = ticket
+                ticket.number = last + 1
+                try write(ticket, insert: true)
+                return ticket
+            }
+        }
+    }
+
+    public func ticket(bot: String, number: Int) throws -> Ticket? {
+        try locked {
+            guard let text = try connection.scalar("SELECT ticket FROM engine_tickets WHERE bot = ? AND number = ?",
+                                                   [.text(bot), .integer(Int64(number))])?.string else { return nil }
+            return try decoder.decode(Ticket.self, from: Data(text.utf8))
+        }
+    }
+
+    public func update(_ ticket: Ticket) throws {
+        try locked { try write(ticket, insert: false) }
+    }
+
+    private func write(_ ticket: Ticket, insert: Bool) throws {
+        let text = String(decoding: try encoder.encode(ticket), as: UTF8.self)
+        if insert {
+            try connection.run("INSERT INTO engine_tickets (bot, number, ticket) VALUES (?, ?, ?)",
+                               [.text(ticket.bot), .integer(Int64(ticket.number)), .text(text)])
+        } else {
+            try connection.run("UPDATE engine_tickets SET ticket = ? WHERE bot = ? AND number = ?",
+                               [.text(text), .text(ticket.bot), .integer(Int64(ticket.number))])
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import ParleyCore
+
+/// One unit of a conversation's serial work.
+enum WorkItem: Sendable {
+    /// A message from someone in the conversation.
+    case message(Message)
+    /// The bot joined this group.
+    case joined
+    /// An `ask` timeout fired.
+    case timeout(StepPosition, Date)
+    /// The rest of a plan after a `wait`, with the message that started it.
+    case resume([Effect], trigger: Message?)
+    /// Agents resolved the ticket: the bot answers again.
+    case resolved(ticket: Int)
+}
+
+/// A conversation's queue: items handled strictly in order, by one task at a time.
+struct Lane: Sendable {
+    var items: [WorkItem] = []
+    var head = 0
+    var running = false
+    /// The state, once loaded from the store.
+    var state: ConversationState?
+    /// Recent lines (`name: text`), for hand-off tickets.
+    var recent: [String] = []
+
+    mutating func pop() -> WorkItem? {
+        guard head < items.count else {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+            return nil
+        }
+        defer { head += 1 }
+        return items[head]
+    }
+}
