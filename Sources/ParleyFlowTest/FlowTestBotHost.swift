@@ -34,4 +34,8 @@ public struct FlowTestEnvironment: Sendable {
     public let profiles: [Profile]
     /// The user who talks in the test.
     public let userID: String
+    /// Events the hub has handed the bot's transport so far (what makes idle exact).
+    public let deliveredEventCount: @Sendable () -> Int
+    /// Adds a line to the test's transcript (the engine's warnings and errors go here).
+    public let log: @Sendable (String) -> Void
 }

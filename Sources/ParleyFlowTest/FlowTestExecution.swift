@@ -46,9 +46,12 @@ struct FlowTestExecution: Sendable {
         do {
             let hub = try Hub(clock: clock)
             try plan.cast.populate(hub, userID: plan.file.userID, botID: plan.bot.id)
-            let transport = RecordingTransport(base: try hub.connect(user: plan.bot.id), recorder: recorder, clock: clock)
+            let botTransport = try hub.connect(user: plan.bot.id)
+            let transport = RecordingTransport(base: botTransport, recorder: recorder, clock: clock)
             let environment = FlowTestEnvironment(bot: plan.bot, hub: hub, clock: clock, transport: transport,
-                                                  profiles: plan.profiles, userID: plan.file.userID)
+                                                  profiles: plan.profiles, userID: plan.file.userID,
+                                                  deliveredEventCount: { botTransport.deliveredEventCount },
+                                                  log: { [clock] line in recorder.recordLog(line, at: clock.now()) })
             session = try await plan.host.start(environment)
             steps = FlowTestSteps(plan: plan, clock: clock, recorder: recorder, session: session,
                                   user: try hub.connect(user: plan.file.userID))

@@ -44,6 +44,8 @@ public enum FlowTestWriter {
                 lines.append("      - expect: { " + expectation.joined(separator: ", ") + " }")
             case .advanced(let duration, _, _):
                 lines.append("      - advance: \(scalar(duration))")
+            case .log:
+                continue
             case .sendFailed(let message, let channel, _):
                 lines.append("      # \(channel.target): \(message.replacingOccurrences(of: "\n", with: " "))")
             }

@@ -75,6 +75,11 @@ public final class OutputRecorder: Sendable {
         state.withLock { $0.entries.append(.sendFailed(message: message, channel: channel, time: time)) }
     }
 
+    /// A line of the engine's log (a warning or an error) at `time`.
+    public func recordLog(_ line: String, at time: Date) {
+        state.withLock { $0.entries.append(.log(line: line, time: time)) }
+    }
+
     /// The virtual clock moved from `from` to `to`.
     public func recordAdvance(by duration: String, from: Date, to: Date) {
         state.withLock { $0.entries.append(.advanced(duration: duration, from: from, to: to)) }
@@ -118,6 +123,8 @@ public enum TranscriptEntry: Sendable {
     case output(index: Int)
     /// A send of the bot failed.
     case sendFailed(message: String, channel: Channel, time: Date)
+    /// A line of the engine's log.
+    case log(line: String, time: Date)
     /// An `advance` step moved the clock.
     case advanced(duration: String, from: Date, to: Date)
 }

@@ -21,6 +21,8 @@ struct TranscriptRenderer {
                 lines.append("\(Self.time(output.time))  \(botID) → \(output.channel.target): \(describe(output))")
             case .sendFailed(let message, let channel, let time):
                 lines.append("\(Self.time(time))  \(botID) → \(channel.target): \(message)")
+            case .log(let line, let time):
+                lines.append("\(Self.time(time))  log: \(line)")
             case .advanced(let duration, _, let to):
                 lines.append("\(Self.time(to))  clock advanced \(duration) to \(Self.stamp(to))")
             }
