@@ -9,14 +9,18 @@ public struct CommandContext: Sendable {
     public var environment: [String: String]
     /// Directory that relative paths are read from.
     public var currentDirectory: String
+    /// Where interactive commands (`chat`, `run`) read lines from.
+    public var input: any LineInput
 
     /// Creates a context; the defaults are the real process's.
     public init(output: any OutputSink = StandardOutputSink(),
                 environment: [String: String] = ProcessInfo.processInfo.environment,
-                currentDirectory: String = FileManager.default.currentDirectoryPath) {
+                currentDirectory: String = FileManager.default.currentDirectoryPath,
+                input: any LineInput = StandardInput()) {
         self.output = output
         self.environment = environment
         self.currentDirectory = currentDirectory
+        self.input = input
     }
 
     /// The file-system path for a path as the user wrote it.

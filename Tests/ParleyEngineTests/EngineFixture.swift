@@ -141,3 +141,10 @@ final class LineLog: Sendable {
     func append(_ line: String) { storage.withLock { $0.append(line) } }
     var lines: [String] { storage.withLock { $0 } }
 }
+
+extension EngineFixture {
+    /// `group:agents` with the bot and Carol, the agent.
+    func createAgents() async throws {
+        try hub.createGroup("agents", members: [bot.id, "carol"])
+    }
+}

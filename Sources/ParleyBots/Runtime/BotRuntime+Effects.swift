@@ -16,8 +16,8 @@ extension BotRuntime {
                     }
                     target = parsed
                 }
-                await send(content, to: target, quoting: quote && target == channel ? trigger : nil)
-                if target == channel { remember("\(bot.name): \(content.preview)", in: channel) }
+                let sent = await send(content, to: target, quoting: quote && target == channel ? trigger : nil)
+                if let sent, target == channel { remember("\(bot.name): \(sent.fallback)", in: channel) }
             case .react(let emoji), .unreact(let emoji):
                 guard let trigger else { continue }
                 let adding = if case .react = effect { true } else { false }
@@ -51,17 +51,21 @@ extension BotRuntime {
         }
     }
 
-    /// Sends one content; quoting `quoted` when given. Errors are logged.
-    func send(_ content: OutgoingContent, to channel: Channel, quoting quoted: Message?) async {
-        guard let built = await makeContent(content) else { return }
+    /// Sends one content; quoting `quoted` when given. Errors are logged. Returns what was
+    /// sent, nil if nothing was.
+    @discardableResult
+    func send(_ content: OutgoingContent, to channel: Channel, quoting quoted: Message?) async -> (any MessageContent)? {
+        guard let built = await makeContent(content) else { return nil }
         do {
             if let quoted {
                 _ = try await client.reply(to: quoted, with: built)
             } else {
                 _ = try await client.send(built, to: channel, options: .interactive)
             }
+            return built
         } catch {
             log(.error, "send failed", ["channel": channel.target, "error": "\(error)"])
+            return nil
         }
     }
 

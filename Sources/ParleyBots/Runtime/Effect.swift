@@ -26,13 +26,6 @@ enum OutgoingContent: Sendable, Hashable {
     case text(String)
     case card(name: String, fields: [String: String])
 
-    /// Text of the content for transcripts (tickets' recent messages, logs).
-    var preview: String {
-        switch self {
-        case .text(let text): return text
-        case .card(let name, let fields): return "[\(name)] " + (fields["text"] ?? fields["name"] ?? fields["user"] ?? "")
-        }
-    }
 }
 
 /// What the planner decided: effects in order, and the conversation's new state.

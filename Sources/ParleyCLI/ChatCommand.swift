@@ -1,0 +1,51 @@
+import ParleyBots
+
+/// `parley chat`: talk to the bots of a config on a private, in-memory embedded hub.
+enum ChatCommand: Subcommand {
+    static let name = "chat"
+    static let abstract = "Chat with your bots in the terminal (embedded hub, nothing is stored)."
+    static let positionalUsage = ""
+    static let options = [
+        OptionSpec(long: "config", short: "c", valueName: "file", help: "The host config (default: config.yaml)."),
+        OptionSpec(long: "as", short: nil, valueName: "user", help: "Who you are in the chat (default: you)."),
+        OptionSpec(long: "bot", short: "b", valueName: "id", help: "The bot to talk to first (default: the first bot)."),
+    ]
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
+        if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+        let configFile = arguments.values["config"] ?? "config.yaml"
+        let user = arguments.values["as"] ?? "you"
+        if configFile.isEmpty { throw UsageError("option '--config' needs a file name") }
+        if user.isEmpty || user.contains(" ") { throw UsageError("option '--as' needs a user id without spaces") }
+        guard let catalog = await HostLoading.load(configFile: configFile, context: context) else { return 1 }
+        // The console's own output is the conversation; only warnings and errors are logged.
+        var logger = EmbeddedHost.logger(for: catalog.config, output: context.output)
+        logger.level = max(logger.level, .warn)
+        let embedded: EmbeddedHost
+        do {
+            embedded = try EmbeddedHost(catalog: catalog, storagePath: ":memory:", logger: logger, extraUsers: [user])
+        } catch {
+            context.output.errorLine("error: \(error)")
+            return 1
+        }
+        let first: CompiledBot
+        if let id = arguments.values["bot"] {
+            guard let bot = embedded.bots.first(where: { $0.id == id }) else {
+                throw UsageError("no bot '\(id)' (bots: \(embedded.bots.map(\.id).joined(separator: ", ")))")
+            }
+            first = bot
+        } else {
+            guard let bot = embedded.bots.first else {
+                context.output.errorLine("error: no bot to chat with")
+                return 1
+            }
+            first = bot
+        }
+        if embedded.bots.contains(where: { $0.id == user }) { throw UsageError("'--as \(user)' is a bot's id: choose another user") }
+        await embedded.host.start()
+        var console = ChatConsole(embedded: embedded, user: user, bot: first, context: context)
+        let code = await console.run()
+        await embedded.shutdown()
+        return code
+    }
+}

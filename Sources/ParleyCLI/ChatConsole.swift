@@ -1,0 +1,103 @@
+import ParleyBots
+import ParleyCore
+import ParleyHub
+
+/// The interactive console: type as a user, see the bots' answers. Each line is sent to the
+/// current bot; once the host is idle, everything new from the bots is printed. Reads until
+/// `/quit` or the end of input.
+struct ChatConsole {
+    let embedded: EmbeddedHost
+    let user: String
+    var bot: CompiledBot
+    let context: CommandContext
+
+    /// How many messages of each direct conversation were printed already.
+    private var printed: [String: Int] = [:]
+
+    init(embedded: EmbeddedHost, user: String, bot: CompiledBot, context: CommandContext) {
+        self.embedded = embedded
+        self.user = user
+        self.bot = bot
+        self.context = context
+    }
+
+    private func say(_ line: String) { context.output.line(line) }
+
+    /// Runs until `/quit` or end of input; returns the exit code.
+    mutating func run() async -> Int32 {
+        let client: ChatClient
+        do {
+            client = try ChatClient(transport: embedded.hub.connect(user: user),
+                                    configuration: ChatClientConfiguration(registry: embedded.registry, clock: embedded.host.clock))
+            try await client.connect()
+        } catch {
+            context.output.errorLine("error: cannot connect as \(user): \(error)")
+            return 1
+        }
+        let terminal = context.input.isTerminal
+        if terminal {
+            say("Talking to \(bot.name) as \(user). /switch BOT changes bot, /quit leaves. Bots: \(embedded.bots.map(\.id).joined(separator: ", "))")
+        }
+        await embedded.host.waitUntilIdle()
+        printNew(after: nil)
+        // Bounded by the input: every round consumes one line.
+        while true {
+            if terminal { context.output.write("\(user)> ", to: .standardOutput) }
+            guard let line = await context.input.nextLine() else { break }
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { continue }
+            if text == "/quit" { break }
+            if text == "/switch" || text.hasPrefix("/switch ") {
+                switchBot(String(text.dropFirst("/switch".count)).trimmingCharacters(in: .whitespaces))
+                continue
+            }
+            do {
+                let sent = try await client.send(TextContent(line), to: .person(bot.id))
+                await embedded.host.waitUntilIdle()
+                printNew(after: sent)
+            } catch {
+                context.output.errorLine("error: not sent: \(error)")
+            }
+        }
+        await embedded.host.waitUntilIdle()
+        printNew(after: nil)
+        await client.close()
+        return 0
+    }
+
+    private mutating func switchBot(_ id: String) {
+        guard let next = embedded.bots.first(where: { $0.id == id }) else {
+            say("(no bot '\(id)'; bots: \(embedded.bots.map(\.id).joined(separator: ", ")))")
+            return
+        }
+        bot = next
+        say("(now talking to \(next.name))")
+    }
+
+    /// Prints what the bots sent since last time, and the reactions on `sent`.
+    private mutating func printNew(after sent: Message?) {
+        for other in embedded.bots {
+            let channel = Channel.person(other.id)
+            guard let envelopes = try? embedded.hub.messages(in: channel, seenBy: user) else { continue }
+            let start = printed[other.id] ?? 0
+            printed[other.id] = envelopes.count
+            guard start < envelopes.count else { continue }
+            for envelope in envelopes[start...] {
+                if let sent, envelope.id == sent.id {
+                    for reaction in envelope.reactions {
+                        for reactor in reaction.users where reactor != user {
+                            say(ChatRenderer.reaction(reaction.emoji, by: name(of: reactor)))
+                        }
+                    }
+                }
+                guard envelope.sender != user, let message = try? Message(envelope: envelope, registry: embedded.registry) else { continue }
+                let quoted = message.replyTo.flatMap { try? embedded.registry.decode($0.quoted) }.map { ChatRenderer.lines(for: $0).joined(separator: " ") }
+                for line in ChatRenderer.render(message, from: name(of: message.sender), quoted: quoted) { say(line) }
+            }
+        }
+    }
+
+    private func name(of id: String) -> String {
+        embedded.bots.first { $0.id == id }?.name ?? embedded.hub.user(id)?.displayName ?? id
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import ParleyBots
+
+/// `parley run`: loads and checks everything, starts every bot on the configured transport,
+/// logs, and runs until SIGINT or SIGTERM (or, at a terminal on the embedded hub, until the
+/// chat console is left).
+enum RunCommand: Subcommand {
+    static let name = "run"
+    static let abstract = "Run the bots of a config until interrupted."
+    static let positionalUsage = ""
+    static let options = [
+        OptionSpec(long: "config", short: "c", valueName: "file", help: "The host config (default: config.yaml)."),
+    ]
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
+        if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+        let configFile = arguments.values["config"] ?? "config.yaml"
+        if configFile.isEmpty { throw UsageError("option '--config' needs a file name") }
+        guard let catalog = await HostLoading.load(configFile: configFile, context: context) else { return 1 }
+        let config = catalog.config
+        let logger = EmbeddedHost.logger(for: config, output: context.output)
+        guard config?.transportKind ?? .local == .local else {
+            context.output.errorLine("error: \(configFile): transport 'matrix' is not available in this build of parley run")
+            return 1
+        }
+        let storage = config?.storagePath ?? ".parley/parley.db"
+        let embedded: EmbeddedHost
+        do {
+            embedded = try EmbeddedHost(catalog: catalog, storagePath: storage == ":memory:" ? storage : context.resolve(storage),
+                                        logger: logger, extraUsers: ["you"])
+        } catch {
+            context.output.errorLine("error: \(error)")
+            return 1
+        }
+        let started = await embedded.host.start()
+        logger.log(.info, at: embedded.host.clock.now(), bot: nil, "host started",
+                   ["bots": String(started.count), "transport": "local", "storage": storage])
+        let signals = SignalWaiter()
+        if context.input.isTerminal, let first = embedded.bots.first {
+            let consoleContext = context
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    var console = ChatConsole(embedded: embedded, user: "you", bot: first, context: consoleContext)
+                    _ = await console.run()
+                }
+                group.addTask { await signals.wait() }
+                await group.next()
+                group.cancelAll()
+                signals.cancel()
+            }
+        } else {
+            await signals.wait()
+        }
+        logger.log(.info, at: embedded.host.clock.now(), bot: nil, "shutting down")
+        await embedded.shutdown()
+        return 0
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import ParleyBots
+import ParleyCore
+import Testing
+
+/// Triggers, fallback, and flows: `ask` with `save`, `match`, `retry`, `timeout`, `next`,
+/// and a restart in the middle of a flow.
+@Suite struct EngineFlowTests {
+    @Test func triggersRunAfterCommandsFirstMatchWins() async throws {
+        let fixture = try EngineFixture()
+        try await fixture.start()
+        let thanks = try await fixture.say("Thanks a lot")
+        #expect(try fixture.botTexts() == [])
+        #expect(try fixture.stored(thanks.id)?.reactions == [ReactionSummary(emoji: "❤️", users: ["support"])])
+        try await fixture.say("where is order 42 and thanks")
+        try await fixture.say("What are your OPENING HOURS?")
+        try await fixture.say("my order 77")
+        #expect(try fixture.botTexts() == ["We are open 9–18.", "Order 77?"])
+        await fixture.shutdown()
+    }
+
+    @Test func unknownCommandsAndOtherTextGetTheFallback() async throws {
+        let fixture = try EngineFixture()
+        try await fixture.start()
+        try await fixture.say("/nosuch")
+        try await fixture.say("hm")
+        #expect(try fixture.botTexts() == Array(repeating: "Sorry, I didn't get that. Try /help.", count: 2))
+        await fixture.shutdown()
+    }
+
+    @Test func askTakesTheAnswerFirstRetriesAndMovesOn() async throws {
+        let fixture = try EngineFixture()
+        try await fixture.createAgents()
+        try await fixture.start()
+        try await fixture.say("/refund")
+        _ = try fixture.botTexts()
+        // A flow waiting on `ask` gets the message before commands.
+        try await fixture.say("/help")
+        try await fixture.say("12345")
+        #expect(try fixture.botTexts() == ["Please send the 6-digit order number.", "Please send the 6-digit order number."])
+        try await fixture.say("123456")
+        let card = try #require(try fixture.newMessages().last?.content as? CardContent)
+        #expect(card.definition.name == "order")
+        #expect(card.values == ["order_id": "123456", "status": "refund requested"])
+        await fixture.shutdown()
+    }
+
+    @Test func askTimesOutOnTheVirtualClock() async throws {
+        let fixture = try EngineFixture()
+        try await fixture.start()
+        try await fixture.say("/refund")
+        _ = try fixture.botTexts()
+        try await fixture.advance(.seconds(599))
+        #expect(try fixture.botTexts() == [])
+        try await fixture.advance(.seconds(1))
+        #expect(try fixture.botTexts() == ["I'll close this for now."])
+        // Out of the flow: commands work again.
+        try await fixture.say("/echo back")
+        #expect(try fixture.botTexts() == ["back"])
+        await fixture.shutdown()
+    }
+
+    @Test func aRestartResumesMidFlowFromSQLite() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString).db").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fixture = try EngineFixture()
+        try await fixture.createAgents()
+        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.say("/refund")
+        _ = try fixture.botTexts()
+        try await fixture.runningHost.stop()
+
+        // A new host on the same database file: the conversation still waits on `ask`.
+        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.say("654321")
+        let messages = try fixture.newMessages().filter { $0.sender == "support" }
+        #expect((messages.first?.content as? CardContent)?.values["order_id"] == "654321")
+        await fixture.shutdown()
+    }
+
+    @Test func aRestartReArmsThePendingTimeout() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString).db").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fixture = try EngineFixture()
+        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.say("/refund")
+        _ = try fixture.botTexts()
+        try await fixture.runningHost.stop()
+        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.advance(.seconds(600))
+        #expect(try fixture.botTexts() == ["I'll close this for now."])
+        await fixture.shutdown()
+    }
+}
