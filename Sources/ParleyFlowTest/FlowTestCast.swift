@@ -3,15 +3,16 @@ import ParleyCore
 import ParleyHub
 
 /// Who exists in a test's fresh hub: the test user, the bot, every user with a profile, every
-/// user and group the file names (`to:`, `in:`) and the static targets of the bot's scheduled
-/// broadcasts. Groups have the test user and the bot as members. Worked out once per file.
+/// user and group the file names (`to:`, `in:`), the static targets of the bot's scheduled
+/// broadcasts and the groups of its hand-off queues (`group:<queue>`). Groups have the test
+/// user and the bot as members. Worked out once per file.
 struct FlowTestCast: Sendable {
     /// Users with their profiles, in a stable order.
     var users: [Profile]
     /// Group ids, sorted.
     var groups: [String]
 
-    init(file: FlowTestFile, bot: LoadedBot) {
+    init(file: FlowTestFile, bot: LoadedBot, queues: Set<String> = []) {
         var profiles: [String: Profile] = [:]
         var order: [String] = []
         func addUser(_ id: String, _ profile: Profile? = nil) {
@@ -46,6 +47,7 @@ struct FlowTestCast: Sendable {
         for schedule in bot.definition.schedules {
             for target in schedule.broadcast?.value.to ?? [] { addTarget(target.value) }
         }
+        groups.formUnion(queues)
         users = order.compactMap { profiles[$0] }
         self.groups = groups.sorted()
     }

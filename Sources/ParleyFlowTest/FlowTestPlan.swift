@@ -25,7 +25,10 @@ struct FlowTestPlan: Sendable {
         self.bot = bot
         self.host = host
         self.limits = limits
-        cast = FlowTestCast(file: file, bot: bot)
+        // Hand-off queues post into `group:<queue>`: the compiled bot knows them. A bot that
+        // does not compile fails at start, with the engine's message.
+        let queues = (try? CompiledBot(id: bot.id, definition: bot.definition, file: bot.file))?.queues ?? []
+        cast = FlowTestCast(file: file, bot: bot, queues: queues)
         matcher = ExpectationMatcher(file: file)
         start = file.now.flatMap { try? Date($0.value, strategy: .iso8601) } ?? Self.defaultStart
     }
