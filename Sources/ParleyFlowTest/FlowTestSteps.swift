@@ -3,14 +3,32 @@ import ParleyBots
 import ParleyCore
 import ParleyHub
 
-/// What each kind of step does, against one running test.
-struct FlowTestSteps: Sendable {
+/// What each kind of step does, against one running test. Used by one task, step after step.
+final class FlowTestSteps {
     let plan: FlowTestPlan
     let clock: ManualClock
     let recorder: OutputRecorder
     let session: any FlowTestBotSession
     /// The test user's own connection to the hub.
     let user: HubTransport
+    /// True from an idle wait until the next send or clock move: nothing can happen in
+    /// between, so another wait would only cost time.
+    private var knownIdle = false
+
+    init(plan: FlowTestPlan, clock: ManualClock, recorder: OutputRecorder, session: any FlowTestBotSession, user: HubTransport) {
+        self.plan = plan
+        self.clock = clock
+        self.recorder = recorder
+        self.session = session
+        self.user = user
+    }
+
+    /// Waits until the bot is idle, unless nothing happened since it last was.
+    private func idle() async throws {
+        if knownIdle { return }
+        try await session.waitUntilIdle()
+        knownIdle = true
+    }
 
     private typealias StepFailure = FlowTestExecution.StepFailure
 
@@ -32,7 +50,8 @@ struct FlowTestSteps: Sendable {
     /// The user speaks once the bot has finished with everything before, as a person would
     /// after reading the answers; so "the user's last message" is always well defined.
     private func send(_ text: String, in group: Channel?) async throws {
-        try await session.waitUntilIdle()
+        try await idle()
+        knownIdle = false
         let botView = group ?? .person(plan.file.userID)
         let number = recorder.recordUserMessage(text, in: botView, at: clock.now())
         let envelope = OutgoingEnvelope(channel: group ?? .person(plan.bot.id), clientMessageID: UUID(),
@@ -51,7 +70,7 @@ struct FlowTestSteps: Sendable {
         let channel = expectation.to.flatMap { Channel(target: $0.value) } ?? .person(plan.file.userID)
         let renderer = TranscriptRenderer(recorder: recorder, botID: plan.bot.id, start: plan.start)
         if expectation.none?.value == true {
-            try await session.waitUntilIdle()
+            try await idle()
             let left = recorder.pending(in: channel)
             guard left.isEmpty else {
                 throw StepFailure(["expected: nothing more in \(channel.target)",
@@ -64,7 +83,7 @@ struct FlowTestSteps: Sendable {
         // only an empty queue needs the bot to finish what it is doing.
         var output = recorder.next(in: channel)
         if output == nil {
-            try await session.waitUntilIdle()
+            try await idle()
             output = recorder.next(in: channel)
         }
         guard let output else {
@@ -85,7 +104,8 @@ struct FlowTestSteps: Sendable {
     private func advance(_ text: String) async throws {
         let duration: Duration
         do { duration = try DurationFormat.parse(text) } catch { throw StepFailure("invalid duration: \(error.message)") }
-        try await session.waitUntilIdle()
+        try await idle()
+        knownIdle = false
         let from = clock.now()
         let target = from.addingTimeInterval(duration.timeInterval)
         recorder.recordAdvance(by: text, from: from, to: target)
@@ -101,6 +121,7 @@ struct FlowTestSteps: Sendable {
                 await clock.advance(to: target)
             }
             try await session.waitUntilIdle()
+            knownIdle = true
             if clock.now() >= target, (clock.nextDeadline.map { $0 > target } ?? true) { break }
         }
     }
