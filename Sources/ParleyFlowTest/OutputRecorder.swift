@@ -114,17 +114,3 @@ public final class OutputRecorder: Sendable {
     /// The text of a recorded message (the user's or the bot's), for showing what a reaction is on.
     public func text(ofMessage id: String) -> String? { state.withLock { $0.texts[id] } }
 }
-
-/// One line of a test's transcript.
-public enum TranscriptEntry: Sendable {
-    /// The test user sent a message.
-    case userMessage(text: String, channel: Channel, time: Date)
-    /// The bot's output number `index` (into `OutputRecorder.outputs`).
-    case output(index: Int)
-    /// A send of the bot failed.
-    case sendFailed(message: String, channel: Channel, time: Date)
-    /// A line of the engine's log.
-    case log(line: String, time: Date)
-    /// An `advance` step moved the clock.
-    case advanced(duration: String, from: Date, to: Date)
-}
