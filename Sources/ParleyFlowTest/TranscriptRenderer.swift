@@ -23,8 +23,8 @@ struct TranscriptRenderer {
                 lines.append("\(Self.time(time))  \(botID) → \(channel.target): \(message)")
             case .log(let line, let time):
                 lines.append("\(Self.time(time))  log: \(line)")
-            case .advanced(let duration, _, let to):
-                lines.append("\(Self.time(to))  clock advanced \(duration) to \(Self.stamp(to))")
+            case .advanced(let duration, let from, let to):
+                lines.append("\(Self.time(from))  clock advances \(duration) to \(Self.stamp(to))")
             }
         }
         if lines.count == 1 { lines.append("(nothing happened)") }
