@@ -35,18 +35,21 @@ public final class MemoryMessageStore: MessageStore {
                     state.byChannel[channel]?[index] = message
                     continue
                 }
-                var list = state.byChannel[message.channel] ?? []
+                // Mutated in place: copying the channel's list out and back would copy
+                // every message of the channel on each save.
+                let count = state.byChannel[message.channel]?.count ?? 0
                 // Keep seq order; messages almost always arrive in order, so this is an append.
-                var index = list.count
-                while index > 0, list[index - 1].seq > message.seq { index -= 1 }
-                if index == list.count {
-                    list.append(message)
+                var index = count
+                while index > 0, let previous = state.byChannel[message.channel]?[index - 1], previous.seq > message.seq { index -= 1 }
+                if index == count {
+                    state.byChannel[message.channel, default: []].append(message)
                     state.location[message.id] = (message.channel, index)
                 } else {
-                    list.insert(message, at: index)
-                    for (offset, moved) in list[index...].enumerated() { state.location[moved.id] = (message.channel, index + offset) }
+                    state.byChannel[message.channel, default: []].insert(message, at: index)
+                    if let list = state.byChannel[message.channel] {
+                        for (offset, moved) in list[index...].enumerated() { state.location[moved.id] = (message.channel, index + offset) }
+                    }
                 }
-                state.byChannel[message.channel] = list
             }
         }
     }
