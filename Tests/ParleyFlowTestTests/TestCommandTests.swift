@@ -18,7 +18,7 @@ import ParleyCLI
         let (status, output) = await run([file.path])
         #expect(status == 1)
         #expect(output.standardOutput.contains("FAIL  \(file.path) (cannot run: 1 error)"))
-        #expect(output.standardOutput.contains("\(file.path):1:6: error: unknown bot 'nobody': expected one of the host's bots (helper)"))
+        #expect(output.standardOutput.contains("\(file.path):1:6: error: unknown bot 'nobody': expected one of the host's bots (helper, ticker)"))
         #expect(output.standardOutput.hasSuffix("0 passed, 1 failed\n"))
     }
 
