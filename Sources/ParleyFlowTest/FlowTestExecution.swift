@@ -52,9 +52,9 @@ struct FlowTestExecution: Sendable {
                                                   profiles: plan.profiles, userID: plan.file.userID,
                                                   deliveredEventCount: { botTransport.deliveredEventCount },
                                                   log: { [clock] line in recorder.recordLog(line, at: clock.now()) })
+            let user = try hub.connect(user: plan.file.userID)
             session = try await plan.host.start(environment)
-            steps = FlowTestSteps(plan: plan, clock: clock, recorder: recorder, session: session,
-                                  user: try hub.connect(user: plan.file.userID))
+            steps = FlowTestSteps(plan: plan, clock: clock, recorder: recorder, session: session, user: user)
         } catch {
             return .failed(failure(at: nil, recorder: recorder, ["the test could not start: \(error)"]))
         }
