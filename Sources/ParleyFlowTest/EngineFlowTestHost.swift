@@ -1,3 +1,4 @@
+import Foundation
 import ParleyBots
 import ParleyCore
 import Synchronization
@@ -35,5 +36,6 @@ public final class EngineFlowTestHost: FlowTestBotHost {
         let host: BotHost
         func waitUntilIdle() async throws { await host.waitUntilIdle() }
         func stop() async { await host.stop() }
+        var nextDeadline: Date? { host.nextDeadline }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One running bot for one test.
 public protocol FlowTestBotSession: Sendable {
     /// Returns once the bot has no work in flight and nothing due at the clock's now: every
@@ -5,4 +7,12 @@ public protocol FlowTestBotSession: Sendable {
     func waitUntilIdle() async throws
     /// Stops the bot; it sends nothing afterwards.
     func stop() async
+    /// The earliest deadline the bot keeps (a flow timeout, a `wait`, a schedule), if it
+    /// knows; the runner moves the clock there next.
+    var nextDeadline: Date? { get }
+}
+
+extension FlowTestBotSession {
+    /// Unknown: the runner relies on what sleeps on the clock.
+    public var nextDeadline: Date? { nil }
 }

@@ -10,7 +10,7 @@ public struct FlowTestEnvironment: Sendable {
     /// The fresh embedded hub.
     public let hub: Hub
     /// The virtual clock everything runs on; time moves only on `advance` steps.
-    public let clock: ManualClock
+    public let clock: FlowTestClock
     /// The bot's connection to the hub. It records every send and reaction for the runner,
     /// so the bot must talk through it (not through a transport of its own).
     public let transport: any Transport

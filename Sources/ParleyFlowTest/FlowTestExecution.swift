@@ -40,7 +40,7 @@ struct FlowTestExecution: Sendable {
     }
 
     private func runSteps(recorder: OutputRecorder, progress: StepProgress) async -> FlowTestStatus {
-        let clock = ManualClock(start: plan.start)
+        let clock = FlowTestClock(start: plan.start)
         let session: any FlowTestBotSession
         let steps: FlowTestSteps
         do {

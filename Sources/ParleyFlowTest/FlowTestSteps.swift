@@ -6,7 +6,7 @@ import ParleyHub
 /// What each kind of step does, against one running test. Used by one task, step after step.
 final class FlowTestSteps {
     let plan: FlowTestPlan
-    let clock: ManualClock
+    let clock: FlowTestClock
     let recorder: OutputRecorder
     let session: any FlowTestBotSession
     /// The test user's own connection to the hub.
@@ -15,7 +15,7 @@ final class FlowTestSteps {
     /// between, so another wait would only cost time.
     private var knownIdle = false
 
-    init(plan: FlowTestPlan, clock: ManualClock, recorder: OutputRecorder, session: any FlowTestBotSession, user: HubTransport) {
+    init(plan: FlowTestPlan, clock: FlowTestClock, recorder: OutputRecorder, session: any FlowTestBotSession, user: HubTransport) {
         self.plan = plan
         self.clock = clock
         self.recorder = recorder
@@ -99,6 +99,15 @@ final class FlowTestSteps {
 
     // MARK: - advance
 
+    /// The earliest thing due: a sleeper on the clock, or a deadline the engine keeps (its
+    /// timer task may not be asleep on the clock yet when the engine has just become idle).
+    private func nextDeadline() -> Date? {
+        switch (clock.nextDeadline, session.nextDeadline) {
+        case (let a?, let b?): min(a, b)
+        case (let a, let b): a ?? b
+        }
+    }
+
     /// Moves the clock one due deadline at a time, letting the bot finish each wake-up before
     /// the next, so what is due at 10:00 is done before what is due at 10:05 starts.
     private func advance(_ text: String) async throws {
@@ -111,18 +120,18 @@ final class FlowTestSteps {
         recorder.recordAdvance(by: text, from: from, to: target)
         var wakeups = 0
         while true {
-            if let next = clock.nextDeadline, next <= target {
+            if let next = nextDeadline(), next <= target {
                 wakeups += 1
                 guard wakeups <= plan.limits.maxWakeupsPerAdvance else {
                     throw StepFailure("more than \(plan.limits.maxWakeupsPerAdvance) clock wake-ups in one advance (does the bot re-arm a timer forever?)")
                 }
-                await clock.advance(to: next)
+                clock.advance(to: next)
             } else {
-                await clock.advance(to: target)
+                clock.advance(to: target)
             }
             try await session.waitUntilIdle()
             knownIdle = true
-            if clock.now() >= target, (clock.nextDeadline.map { $0 > target } ?? true) { break }
+            if clock.now() >= target, (nextDeadline().map { $0 > target } ?? true) { break }
         }
     }
 }

@@ -60,6 +60,10 @@ public final class BotHost: Sendable {
     /// The ids of the bots that started.
     public var runningBots: [String] { started.withLock { $0 } }
 
+    /// The earliest pending deadline (flow timeout, `wait`), if any: a virtual-time driver
+    /// (`parley test`) moves its clock there next, even before the timer task sleeps on it.
+    public var nextDeadline: Date? { scheduler.nextDeadline }
+
     /// Returns when nothing is in flight: every event the server delivered has been handled,
     /// every action finished, and no timer is due at the clock's now. Timers due now are
     /// fired by this call itself, so a test can `advance` a virtual clock and then wait.
