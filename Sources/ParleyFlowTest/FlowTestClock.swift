@@ -25,6 +25,9 @@ public final class FlowTestClock: ParleyClock {
 
     public func now() -> Date { state.withLock { $0.now } }
 
+    /// How many tasks sleep on this clock.
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
     /// The earliest deadline of a sleeper, if any.
     public var nextDeadline: Date? { state.withLock { $0.sleepers.values.map(\.deadline).min() } }
 
