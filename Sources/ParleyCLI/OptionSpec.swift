@@ -15,6 +15,8 @@ struct OptionSpec: Sendable {
 /// The result of parsing tokens against a command's options.
 struct ParsedArguments: Sendable {
     var values: [String: String] = [:]
+    /// Every value of each option in command-line order (for options given more than once).
+    var allValues: [String: [String]] = [:]
     var flags: Set<String> = []
     var positionals: [String] = []
 
@@ -38,8 +40,10 @@ struct ParsedArguments: Sendable {
                 }
                 if let inlineValue {
                     result.values[spec.long] = inlineValue
+                    result.allValues[spec.long, default: []].append(inlineValue)
                 } else if index + 1 < tokens.count, case .positional(let value) = tokens[index + 1] {
                     result.values[spec.long] = value
+                    result.allValues[spec.long, default: []].append(value)
                     index += 1
                 } else {
                     throw UsageError("option '\(spelling)' needs a value")

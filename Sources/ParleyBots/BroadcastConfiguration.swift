@@ -1,0 +1,38 @@
+import ParleyCore
+
+/// How broadcasts are sent: retries, how many sends are in flight, batch sizes and the
+/// host-wide cap every job shares.
+public struct BroadcastConfiguration: Sendable {
+    /// Backoff for transient failures (`networkUnavailable`, `rateLimited`, `timeout`, …);
+    /// after `maxAttempts` the recipient is marked failed. The server's `retryAfter` wins.
+    public var retry: RetryPolicy
+    /// Sends in flight at once per job. The hub and Matrix acknowledge after storing, so
+    /// several in flight are what lets a server commit them together.
+    public var concurrency: Int
+    /// Pending recipients read from storage at a time.
+    public var pageSize: Int
+    /// Outcomes written per transaction.
+    public var recordBatch: Int
+    /// The host-wide cap (`broadcasts: rate:` in config.yaml), shared by every job.
+    public var globalLimit: RateLimiter?
+    /// The jitter source of the backoff, in 0..<1.
+    public var random: @Sendable () -> Double
+
+    /// Creates a configuration; the defaults suit a single host.
+    public init(retry: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(500), maximumDelay: .seconds(30), maxAttempts: 6),
+                concurrency: Int = 256, pageSize: Int = 1024, recordBatch: Int = 512, globalLimit: RateLimiter? = nil,
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.retry = retry
+        self.concurrency = max(1, concurrency)
+        self.pageSize = max(1, pageSize)
+        self.recordBatch = max(1, recordBatch)
+        self.globalLimit = globalLimit
+        self.random = random
+    }
+
+    /// A token-bucket rate for `perSecond` messages a second: bursts of a tenth of a second,
+    /// so high rates are not paced one sleep per message, low ones not bunched up.
+    public static func bucketRate(perSecond: Double) -> TokenBucket.Rate {
+        TokenBucket.Rate(perSecond: perSecond, burst: max(1, perSecond / 10))
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import ParleyCore
+
+/// One broadcast as stored: who sends what to how many, and how far it got.
+public struct BroadcastJob: Sendable, Hashable {
+    /// Where a job is in its life.
+    public enum State: String, Sendable, Hashable {
+        /// Stored, sending not finished (also after a crash: resumed on start).
+        case running
+        /// Every recipient is sent or failed.
+        case finished
+    }
+
+    /// The job id (a UUID string, or a name given with `parley broadcast --id`).
+    public var id: String
+    /// The bot (account) that sends.
+    public var bot: String
+    /// What started it: `schedule:NAME`, `action`, `cli`.
+    public var origin: String
+    /// The message with its recipient placeholders.
+    public var message: BroadcastMessage
+    /// The job's own rate limit in messages per second; nil for none (the global cap still applies).
+    public var ratePerSecond: Double?
+    public var state: State
+    public var created: Date
+    public var finished: Date?
+    /// Recipients in total, and how many are sent / failed so far.
+    public var total: Int
+    public var sent: Int
+    public var failed: Int
+
+    /// Recipients neither sent nor failed yet.
+    public var pending: Int { max(0, total - sent - failed) }
+}
+
+/// What happened to one recipient.
+public enum BroadcastOutcome: Sendable, Hashable {
+    /// The server holds the message (id as the server gave it).
+    case sent(messageID: String)
+    /// Given up: the reason, as `code: message`.
+    case failed(reason: String)
+}
+
+/// One recipient of a job and its state.
+public struct BroadcastRecipient: Sendable, Hashable {
+    /// Position in the job (0-based, the order of the audience).
+    public var position: Int
+    public var channel: Channel
+    /// nil while pending.
+    public var outcome: BroadcastOutcome?
+    /// Transport attempts made.
+    public var attempts: Int
+}

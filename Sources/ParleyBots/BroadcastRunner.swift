@@ -1,0 +1,155 @@
+import Foundation
+import ParleyCore
+
+/// One run of one job: reads pending recipients page by page, renders each message, keeps
+/// up to `concurrency` sends in flight within the rate limits, retries transient failures,
+/// and writes outcomes in batches. Everything waits on the injected clock.
+struct BroadcastRunner: Sendable {
+    let job: BroadcastJob
+    let transport: any Transport
+    let store: BroadcastStore
+    let clock: any ParleyClock
+    let configuration: BroadcastConfiguration
+
+    /// Tallies of this run.
+    struct Progress {
+        var sent = 0
+        var failed = 0
+        var reasons: [String: Int] = [:]
+        var done: [BroadcastRecipient] = []
+    }
+
+    func run() async throws(BroadcastError) -> BroadcastReport {
+        let started = clock.now()
+        var progress = Progress()
+        var stopped = false
+        do {
+            try await send(&progress)
+        } catch let error as BroadcastError {
+            try? flush(&progress)
+            throw error
+        } catch {
+            // Cancelled: keep what is known, leave the rest pending for the next run.
+            stopped = true
+        }
+        try flush(&progress)
+        let current = try store.job(job.id) ?? job
+        if !stopped && current.pending == 0 { try store.finish(job: job.id, now: clock.now()) }
+        let reasons = progress.reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(5).map { (reason: $0.key, count: $0.value) }
+        return BroadcastReport(job: job.id, bot: job.bot, total: current.total, sent: current.sent, failed: current.failed,
+                               pending: current.pending, sentThisRun: progress.sent,
+                               duration: .milliseconds(Int64((clock.now().timeIntervalSince(started) * 1000).rounded())),
+                               failureReasons: Array(reasons))
+    }
+
+    private func send(_ progress: inout Progress) async throws {
+        var bucket = job.ratePerSecond.map { TokenBucket(rate: BroadcastConfiguration.bucketRate(perSecond: $0)) }
+        try await withThrowingTaskGroup(of: BroadcastRecipient.self) { group in
+            var inFlight = 0
+            var after = -1
+            // Bounded: each page moves `after` forward past at least one recipient.
+            while true {
+                let page = try store.pending(job: job.id, after: after, limit: configuration.pageSize)
+                guard let last = page.last else { break }
+                after = last.position
+                let names = job.message.needsNames ? await self.names(of: page.map(\.channel)) : [:]
+                for recipient in page {
+                    try Task.checkCancellation()
+                    while inFlight >= configuration.concurrency, let finished = try await group.next() {
+                        inFlight -= 1
+                        try collect(finished, into: &progress)
+                    }
+                    try await pace(&bucket)
+                    let envelope = OutgoingEnvelope(
+                        channel: recipient.channel, clientMessageID: BroadcastUUID.message(job: job.id, target: recipient.channel.target),
+                        payload: job.message.render(for: recipient.channel, name: names[recipient.channel]))
+                    group.addTask { await deliver(envelope, recipient) }
+                    inFlight += 1
+                }
+            }
+            while let finished = try await group.next() { try collect(finished, into: &progress) }
+        }
+    }
+
+    private func collect(_ recipient: BroadcastRecipient, into progress: inout Progress) throws(BroadcastError) {
+        switch recipient.outcome {
+        case .sent?: progress.sent += 1
+        case .failed(let reason)?:
+            progress.failed += 1
+            progress.reasons[reason, default: 0] += 1
+        case nil: return
+        }
+        progress.done.append(recipient)
+        if progress.done.count >= configuration.recordBatch { try flush(&progress) }
+    }
+
+    private func flush(_ progress: inout Progress) throws(BroadcastError) {
+        guard !progress.done.isEmpty else { return }
+        try store.record(job: job.id, progress.done)
+        progress.done.removeAll(keepingCapacity: true)
+    }
+
+    /// Waits for a token of the job's rate and of the host-wide cap. Each wait ends a
+    /// microsecond after the instant the bucket said, so floating-point rounding cannot
+    /// leave it a hair short of a token and spinning; the rounds are capped regardless.
+    private func pace(_ bucket: inout TokenBucket?) async throws {
+        if var current = bucket {
+            for _ in 0..<Self.maxWaits {
+                guard let next = current.nextAvailable(at: clock.now()) else { break }
+                try await clock.sleep(until: next.addingTimeInterval(Self.slack))
+            }
+            current.take(at: clock.now())
+            bucket = current
+        }
+        if let global = configuration.globalLimit {
+            for _ in 0..<Self.maxWaits {
+                guard let next = global.acquire(at: clock.now()) else { break }
+                try await clock.sleep(until: next.addingTimeInterval(Self.slack))
+            }
+        }
+    }
+
+    private static let slack: TimeInterval = 0.000_001
+    private static let maxWaits = 1_000
+
+    /// One recipient: send, retrying transient errors with backoff. A cancelled send stays
+    /// pending (outcome nil): whether the server got it is unknown, and the resend is safe.
+    private func deliver(_ envelope: OutgoingEnvelope, _ recipient: BroadcastRecipient) async -> BroadcastRecipient {
+        var result = recipient
+        let limit = configuration.retry.maxAttempts
+        for attempt in 1...limit {
+            result.attempts += 1
+            do {
+                let receipt = try await transport.send(envelope)
+                result.outcome = .sent(messageID: receipt.messageID)
+                return result
+            } catch {
+                if Task.isCancelled { return result }
+                let failure = ParleyError.wrapping(error, as: .serverError)
+                guard failure.isTransient else {
+                    result.outcome = .failed(reason: "\(failure.code): \(failure.message)")
+                    return result
+                }
+                guard attempt < limit else {
+                    result.outcome = .failed(reason: "\(failure.code) after \(limit) attempts: \(failure.message)")
+                    return result
+                }
+                let delay = configuration.retry.delay(afterAttempt: attempt, retryAfter: failure.retryAfter, random: configuration.random())
+                do { try await clock.sleep(for: delay) } catch { return result }
+            }
+        }
+        return result
+    }
+
+    /// Display names of the person recipients, 100 ids a request; a failed request leaves
+    /// those recipients to be greeted by id.
+    private func names(of channels: [Channel]) async -> [Channel: String] {
+        let ids = channels.filter { $0.kind == .person }.map(\.id)
+        var names: [Channel: String] = [:]
+        for start in stride(from: 0, to: ids.count, by: 100) {
+            guard let profiles = try? await transport.profiles(of: Array(ids[start..<min(start + 100, ids.count)])) else { continue }
+            for profile in profiles { names[.person(profile.id)] = profile.displayName }
+        }
+        return names
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import ParleyCore
+import Synchronization
+
+/// The host's broadcast machinery: creates jobs (durably, before any send), runs them
+/// through a bot's transport, resumes unfinished ones after a restart, lists them.
+///
+/// The engine's executor calls `start` for a `broadcast:` action, the scheduler for a due
+/// schedule, `parley broadcast` for a one-off. One job runs at most once at a time per process.
+public final class BroadcastService: Sendable {
+    /// The jobs and recipients.
+    public let store: BroadcastStore
+    /// The host clock (pacing, backoff, report durations).
+    public let clock: any ParleyClock
+    public let configuration: BroadcastConfiguration
+    let log: @Sendable (String) -> Void
+    private let running = Mutex<Set<String>>([])
+
+    /// A service over `store`; `log` receives one line per job report and per problem.
+    public init(store: BroadcastStore, clock: any ParleyClock = SystemClock(),
+                configuration: BroadcastConfiguration = BroadcastConfiguration(), log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.store = store
+        self.clock = clock
+        self.configuration = configuration
+        self.log = log
+    }
+
+    /// Stores a job for `recipients` (all pending) unless job `id` exists already; returns
+    /// the stored job and whether it was created now. Nothing is sent yet: call `run`.
+    public func create(id: String = UUID().uuidString.lowercased(), bot: String, origin: String, message: BroadcastMessage,
+                       recipients: BroadcastRecipients, rate: Rate? = nil) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
+        guard !id.isEmpty else { throw BroadcastError(.invalidMessage, "a broadcast id must not be empty") }
+        if let existing = try store.job(id) { return (existing, false) }
+        guard !recipients.channels.isEmpty else {
+            throw BroadcastError(.noRecipients, "broadcast '\(id)' has no recipients: give 'to' targets or a 'to_file' with at least one")
+        }
+        let created = try store.create(id: id, bot: bot, origin: origin, message: message, ratePerSecond: rate?.perSecond,
+                                       recipients: recipients.channels, now: clock.now())
+        guard let job = try store.job(id) else { throw BroadcastError(.storage, "broadcast '\(id)' vanished after it was stored") }
+        return (job, created)
+    }
+
+    /// Sends job `id`'s pending recipients through `transport` (the sending bot's) and
+    /// returns the report (also logged). Cancelling stops it; what is not recorded stays
+    /// pending, and a later `run` resends it with the same client message numbers, which
+    /// the server recognises. A job already running in this process is `alreadyRunning`.
+    public func run(_ id: String, transport: any Transport) async throws(BroadcastError) -> BroadcastReport {
+        guard let job = try store.job(id) else { throw BroadcastError(.unknownJob, "no broadcast with id '\(id)'") }
+        guard running.withLock({ $0.insert(id).inserted }) else {
+            throw BroadcastError(.alreadyRunning, "broadcast '\(id)' is already running")
+        }
+        defer { _ = running.withLock { $0.remove(id) } }
+        let runner = BroadcastRunner(job: job, transport: transport, store: store, clock: clock, configuration: configuration)
+        let report = try await runner.run()
+        log(report.description)
+        return report
+    }
+
+    /// Resumes every unfinished job, one after another, each through its bot's transport
+    /// (jobs of bots without one are left for later). Returns the reports.
+    public func runUnfinished(transport: (String) -> (any Transport)?) async throws(BroadcastError) -> [BroadcastReport] {
+        var reports: [BroadcastReport] = []
+        for job in try store.unfinishedJobs() {
+            guard let transport = transport(job.bot) else {
+                log("broadcast \(job.id): bot '\(job.bot)' is not running here; \(job.pending) recipients stay pending")
+                continue
+            }
+            do {
+                reports.append(try await run(job.id, transport: transport))
+            } catch where error.code == .alreadyRunning {
+                continue
+            }
+        }
+        return reports
+    }
+
+    /// Every job, newest first, with its progress.
+    public func jobs() throws(BroadcastError) -> [BroadcastJob] { try store.jobs() }
+}

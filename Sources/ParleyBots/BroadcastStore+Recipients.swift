@@ -1,0 +1,74 @@
+import Foundation
+import ParleyCore
+import SQLiteStore
+
+extension BroadcastStore {
+    /// Up to `limit` pending recipients of `job` after `position`, in order.
+    public func pending(job: String, after position: Int, limit: Int) throws(BroadcastError) -> [BroadcastRecipient] {
+        let rows = try access("read pending recipients of \(job)") { connection in
+            try connection.rows(
+                "SELECT position, target, attempts FROM broadcast_recipients WHERE job = ? AND state = 0 AND position > ? ORDER BY position LIMIT ?",
+                [.text(job), .integer(Int64(position)), .integer(Int64(limit))])
+        }
+        return try rows.map { row throws(BroadcastError) in
+            guard let position = row[0].int, let channel = row[1].string.flatMap(Channel.init(target:)) else {
+                throw BroadcastError(.storage, "a recipient of broadcast '\(job)' is damaged in storage")
+            }
+            return BroadcastRecipient(position: position, channel: channel, outcome: nil, attempts: row[2].int ?? 0)
+        }
+    }
+
+    /// Writes outcomes in one transaction and moves the job's counters with them.
+    public func record(job: String, _ results: [BroadcastRecipient]) throws(BroadcastError) {
+        guard !results.isEmpty else { return }
+        try access("record outcomes of \(job)") { connection in
+            try connection.transaction {
+                let update = try connection.prepare(
+                    "UPDATE broadcast_recipients SET state = ?, message_id = ?, reason = ?, attempts = ? WHERE job = ? AND position = ? AND state = 0")
+                var sent: Int64 = 0, failed: Int64 = 0
+                for result in results {
+                    let (state, messageID, reason): (RecipientState, String?, String?)
+                    switch result.outcome {
+                    case .sent(let id)?: (state, messageID, reason) = (.sent, id, nil)
+                    case .failed(let why)?: (state, messageID, reason) = (.failed, nil, why)
+                    case nil: continue
+                    }
+                    try update.run([.integer(state.rawValue), SQLiteValue(messageID), SQLiteValue(reason),
+                                    .integer(Int64(result.attempts)), .text(job), .integer(Int64(result.position))])
+                    // Only rows that were still pending count (a repeated record changes nothing).
+                    if connection.changes > 0 {
+                        if state == .sent { sent += 1 } else { failed += 1 }
+                    }
+                }
+                try connection.run("UPDATE broadcast_jobs SET sent = sent + ?, failed = failed + ? WHERE id = ?",
+                                   [.integer(sent), .integer(failed), .text(job)])
+            }
+        }
+    }
+
+    /// Marks `job` finished at `now` (when nothing is pending any more).
+    public func finish(job: String, now: Date) throws(BroadcastError) {
+        try access("finish broadcast \(job)") { connection in
+            try connection.run("UPDATE broadcast_jobs SET state = ?, finished = ? WHERE id = ?",
+                               [.text(BroadcastJob.State.finished.rawValue), .real(now.timeIntervalSince1970), .text(job)])
+        }
+    }
+
+    /// Every recipient of `job` with its state, in order (for reports and tests).
+    public func recipients(job: String) throws(BroadcastError) -> [BroadcastRecipient] {
+        let rows = try access("read recipients of \(job)") { connection in
+            try connection.rows("SELECT position, target, state, message_id, reason, attempts FROM broadcast_recipients WHERE job = ? ORDER BY position",
+                                [.text(job)])
+        }
+        return rows.compactMap { row in
+            guard let position = row[0].int, let channel = row[1].string.flatMap(Channel.init(target:)) else { return nil }
+            let outcome: BroadcastOutcome?
+            switch RecipientState(rawValue: row[2].int64 ?? 0) {
+            case .sent?: outcome = .sent(messageID: row[3].string ?? "")
+            case .failed?: outcome = .failed(reason: row[4].string ?? "")
+            default: outcome = nil
+            }
+            return BroadcastRecipient(position: position, channel: channel, outcome: outcome, attempts: row[5].int ?? 0)
+        }
+    }
+}

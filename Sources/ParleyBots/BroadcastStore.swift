@@ -1,0 +1,114 @@
+import Foundation
+import ParleyCore
+import SQLiteStore
+import Synchronization
+
+/// Broadcast jobs and every recipient's state in SQLite. A job and all its recipients are
+/// written in one transaction before the first send; outcomes are written in batches. A
+/// restarted host finds `running` jobs and resumes them at their first pending recipient.
+///
+/// Shares the host's database file with the hub and the outbox (each has its own tables
+/// and connection; WAL lets them take turns).
+public final class BroadcastStore: Sendable {
+    let connection: Mutex<Connection>
+
+    static let migrations = Migrations(name: "broadcast", steps: [
+        """
+        CREATE TABLE broadcast_jobs (
+            id TEXT PRIMARY KEY, bot TEXT NOT NULL, origin TEXT NOT NULL, payload TEXT NOT NULL,
+            rate REAL, state TEXT NOT NULL, created REAL NOT NULL, finished REAL,
+            total INTEGER NOT NULL, sent INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0);
+        CREATE TABLE broadcast_recipients (
+            job TEXT NOT NULL, position INTEGER NOT NULL, target TEXT NOT NULL,
+            state INTEGER NOT NULL DEFAULT 0, message_id TEXT, reason TEXT, attempts INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (job, position)) WITHOUT ROWID;
+        CREATE INDEX broadcast_recipients_pending ON broadcast_recipients (job, state, position);
+        """,
+    ])
+
+    /// Recipient states as stored.
+    enum RecipientState: Int64 { case pending = 0, sent = 1, failed = 2 }
+
+    /// Opens (creating and migrating) the database at `path` (`":memory:"` keeps nothing).
+    public init(path: String) throws(BroadcastError) {
+        do {
+            let connection = try Connection(path: path)
+            try Self.migrations.apply(to: connection)
+            self.connection = Mutex(connection)
+        } catch {
+            throw BroadcastError(.storage, "cannot open the broadcast store at \(path): \(error)")
+        }
+    }
+
+    /// Runs `body` with the connection; SQLite errors become `BroadcastError(.storage)`.
+    func access<T: Sendable>(_ what: String, _ body: (Connection) throws -> T) throws(BroadcastError) -> T {
+        do {
+            return try connection.withLock { try body($0) }
+        } catch let error as BroadcastError {
+            throw error
+        } catch {
+            throw BroadcastError(.storage, "cannot \(what): \(error)")
+        }
+    }
+
+    // MARK: - Jobs
+
+    /// Stores a new job and all its recipients (pending) in one transaction. Returns false,
+    /// changing nothing, when a job with this id exists (a repeated start is a resume).
+    public func create(id: String, bot: String, origin: String, message: BroadcastMessage, ratePerSecond: Double?,
+                       recipients: [Channel], now: Date) throws(BroadcastError) -> Bool {
+        try access("store broadcast \(id)") { connection in
+            try connection.transaction {
+                guard try connection.scalar("SELECT 1 FROM broadcast_jobs WHERE id = ?", [.text(id)]) == nil else { return false }
+                try connection.run(
+                    "INSERT INTO broadcast_jobs (id, bot, origin, payload, rate, state, created, total) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [.text(id), .text(bot), .text(origin), .text(message.payload.compactJSON()),
+                     ratePerSecond.map { .real($0) } ?? .null, .text(BroadcastJob.State.running.rawValue),
+                     .real(now.timeIntervalSince1970), .integer(Int64(recipients.count))])
+                let insert = try connection.prepare("INSERT INTO broadcast_recipients (job, position, target) VALUES (?, ?, ?)")
+                for (position, channel) in recipients.enumerated() {
+                    try insert.run([.text(id), .integer(Int64(position)), .text(channel.target)])
+                }
+                return true
+            }
+        }
+    }
+
+    /// The job `id`, or nil.
+    public func job(_ id: String) throws(BroadcastError) -> BroadcastJob? {
+        try jobs(where: "WHERE id = ?", [.text(id)]).first
+    }
+
+    /// Every job, newest first.
+    public func jobs() throws(BroadcastError) -> [BroadcastJob] {
+        try jobs(where: "", [])
+    }
+
+    /// Jobs not finished (to resume after a restart), oldest first.
+    public func unfinishedJobs() throws(BroadcastError) -> [BroadcastJob] {
+        try jobs(where: "WHERE state = ?", [.text(BroadcastJob.State.running.rawValue)]).reversed()
+    }
+
+    private func jobs(where clause: String, _ values: [SQLiteValue]) throws(BroadcastError) -> [BroadcastJob] {
+        let rows = try access("read broadcast jobs") { connection in
+            try connection.rows("""
+                SELECT id, bot, origin, payload, rate, state, created, finished, total, sent, failed
+                FROM broadcast_jobs \(clause) ORDER BY created DESC, id DESC
+                """, values)
+        }
+        return try rows.map { row throws(BroadcastError) in try Self.job(from: row) }
+    }
+
+    private static func job(from row: [SQLiteValue]) throws(BroadcastError) -> BroadcastJob {
+        let id = row[0].string ?? ""
+        guard let payloadText = row[3].string, let payload = try? JSONValue.parse(Data(payloadText.utf8)),
+              let state = row[5].string.flatMap(BroadcastJob.State.init(rawValue:)) else {
+            throw BroadcastError(.storage, "broadcast job '\(id)' is damaged in storage")
+        }
+        return BroadcastJob(
+            id: id, bot: row[1].string ?? "", origin: row[2].string ?? "", message: try BroadcastMessage(payload: payload),
+            ratePerSecond: row[4].double, state: state, created: Date(timeIntervalSince1970: row[6].double ?? 0),
+            finished: row[7].double.map(Date.init(timeIntervalSince1970:)),
+            total: row[8].int ?? 0, sent: row[9].int ?? 0, failed: row[10].int ?? 0)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import SQLiteStore
+import Synchronization
+
+/// When each schedule last fired, in SQLite, so a restarted host knows which runs it missed.
+public final class SchedulerStore: Sendable {
+    private let connection: Mutex<Connection>
+
+    static let migrations = Migrations(name: "scheduler", steps: [
+        """
+        CREATE TABLE scheduler_fires (
+            bot TEXT NOT NULL, schedule TEXT NOT NULL, last_fire REAL NOT NULL,
+            PRIMARY KEY (bot, schedule)) WITHOUT ROWID;
+        """,
+    ])
+
+    /// Opens (creating and migrating) the database at `path` (`":memory:"` keeps nothing).
+    public init(path: String) throws(BroadcastError) {
+        do {
+            let connection = try Connection(path: path)
+            try Self.migrations.apply(to: connection)
+            self.connection = Mutex(connection)
+        } catch {
+            throw BroadcastError(.storage, "cannot open the schedule store at \(path): \(error)")
+        }
+    }
+
+    /// When the schedule `name` of `bot` last fired (the run it fired for), if ever.
+    public func lastFire(bot: String, schedule name: String) throws(BroadcastError) -> Date? {
+        do {
+            return try connection.withLock { connection in
+                try connection.scalar("SELECT last_fire FROM scheduler_fires WHERE bot = ? AND schedule = ?", [.text(bot), .text(name)])?
+                    .double.map(Date.init(timeIntervalSince1970:))
+            }
+        } catch {
+            throw BroadcastError(.storage, "cannot read the state of schedule '\(name)' of \(bot): \(error)")
+        }
+    }
+
+    /// Records that the schedule fired for the run due at `fire`.
+    public func setLastFire(bot: String, schedule name: String, _ fire: Date) throws(BroadcastError) {
+        do {
+            try connection.withLock { connection in
+                try connection.run(
+                    "INSERT INTO scheduler_fires (bot, schedule, last_fire) VALUES (?, ?, ?) ON CONFLICT(bot, schedule) DO UPDATE SET last_fire = excluded.last_fire",
+                    [.text(bot), .text(name), .real(fire.timeIntervalSince1970)])
+            }
+        } catch {
+            throw BroadcastError(.storage, "cannot record the state of schedule '\(name)' of \(bot): \(error)")
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import ParleyBots
+import ParleyCore
+
+/// `parley broadcast`: sends a text to many targets now, through the same machinery as a
+/// scheduled broadcast (stored before the first send, rate-limited, retried, resumable).
+/// With `--id`, running the same command again after a crash resumes that job.
+enum BroadcastCommand: Subcommand {
+    static let name = "broadcast"
+    static let abstract = "Send a text to many targets now (stored, rate-limited, resumable with --id)."
+    static let positionalUsage = ""
+    static let options = [
+        BroadcastsCommand.configOption,
+        OptionSpec(long: "bot", short: "b", valueName: "id", help: "The bot that sends (required)."),
+        OptionSpec(long: "to", short: nil, valueName: "target", help: "A recipient user:ID or group:ID; repeat for more."),
+        OptionSpec(long: "to-file", short: nil, valueName: "file", help: "A file with one target a line (# comments, blank lines skipped)."),
+        OptionSpec(long: "text", short: "t", valueName: "text", help: "The message; may use {{recipient.id}} and {{recipient.name}} (required)."),
+        OptionSpec(long: "rate", short: nil, valueName: "n/s", help: "At most this many messages a second (like 20/s)."),
+        OptionSpec(long: "id", short: nil, valueName: "id", help: "The job id; an existing job with this id is resumed, not repeated."),
+    ]
+
+    static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
+        if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+        guard let bot = arguments.values["bot"], !bot.isEmpty else { throw UsageError("option '--bot' is required") }
+        guard let text = arguments.values["text"], !text.isEmpty else { throw UsageError("option '--text' is required") }
+        let targets = arguments.allValues["to"] ?? []
+        let toFile = arguments.values["to-file"]
+        if targets.isEmpty && toFile == nil { throw UsageError("give at least one '--to' target or a '--to-file'") }
+        var rate: Rate?
+        if let rateText = arguments.values["rate"] {
+            do { rate = try Rate(parsing: rateText) } catch { throw UsageError("option '--rate': \(error.message)") }
+        }
+        let output = context.output
+        let host: BroadcastsCommand.Host
+        switch BroadcastsCommand.Host.open(arguments, context: context, bots: [bot]) {
+        case .failure(let error):
+            output.errorLine("error: \(error.description)")
+            return 1
+        case .success(let opened): host = opened
+        }
+        defer { host.close() }
+        do {
+            var recipients = BroadcastRecipients()
+            try recipients.append(targets: targets, source: "--to")
+            if let toFile { try recipients.append(file: context.resolve(toFile), displayPath: toFile) }
+            let message = try BroadcastMessage(text: text)
+            let transport = try host.transport(for: bot)
+            let id = arguments.values["id"] ?? UUID().uuidString.lowercased()
+            let (job, created) = try host.service.create(id: id, bot: bot, origin: "cli", message: message, recipients: recipients, rate: rate)
+            guard job.bot == bot else {
+                output.errorLine("error: broadcast '\(id)' exists and belongs to bot '\(job.bot)', not '\(bot)'")
+                return 1
+            }
+            output.line(created ? "broadcast \(job.id): \(job.total) recipients"
+                                : "broadcast \(job.id) exists: resuming, \(job.pending) of \(job.total) pending")
+            let report = try await host.service.run(job.id, transport: transport)
+            output.line(report.description)
+            return report.pending == 0 ? 0 : 1
+        } catch {
+            output.errorLine("error: \(error.description)")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import ParleyCore
+import ParleyHub
+import Synchronization
+
+/// The bot's real hub transport that "crashes" the broadcast after `after` sends: from then
+/// on each send still reaches the hub (the message is stored) but the run is cancelled and
+/// the sender never hears back — the window between "sent" and "recorded".
+final class CrashingTransport: Transport {
+    let base: HubTransport
+    let after: Int
+    private let state = Mutex<(count: Int, task: Task<Void, Never>?, tripped: Bool)>((0, nil, false))
+
+    init(base: HubTransport, after: Int) {
+        self.base = base
+        self.after = after
+    }
+
+    /// The task to cancel when the crash comes (it may come before this is called).
+    func arm(_ task: Task<Void, Never>) {
+        let cancelNow = state.withLock { state -> Bool in
+            state.task = task
+            return state.tripped
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    var userID: String { base.userID }
+    var payloadLimit: Int { base.payloadLimit }
+
+    func connect() async throws -> AsyncStream<TransportEvent> { try await base.connect() }
+    func disconnect() async { await base.disconnect() }
+
+    func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
+        let receipt = try await base.send(message)
+        let task = state.withLock { state -> Task<Void, Never>? in
+            state.count += 1
+            guard state.count >= after else { return nil }
+            state.tripped = true
+            return state.task
+        }
+        guard state.withLock({ $0.tripped }) else { return receipt }
+        task?.cancel()
+        throw CancellationError()
+    }
+
+    func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
+        try await base.setReaction(emoji, on: messageID, in: channel, added: added)
+    }
+    func history(of channel: Channel, after seq: Int64, limit: Int) async throws -> [Envelope] {
+        try await base.history(of: channel, after: seq, limit: limit)
+    }
+    func profiles(of userIDs: [String]) async throws -> [Profile] { try await base.profiles(of: userIDs) }
+    func members(of channel: Channel) async throws -> [String] { try await base.members(of: channel) }
+}
