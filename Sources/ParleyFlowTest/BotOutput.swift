@@ -13,6 +13,7 @@ public struct BotOutput: Sendable {
 
     /// The channel as the bot names it (`user:alice` is the direct conversation with alice).
     public var channel: Channel
+    /// A message or a reaction.
     public var kind: Kind
     /// Virtual time of the output.
     public var time: Date

@@ -5,7 +5,9 @@ import Foundation
 public enum FlowTestDiscovery {
     /// One test file: as shown to users, and its file-system path.
     public struct Found: Sendable, Hashable {
+        /// The path as shown in reports (as the user wrote it, or found under it).
         public var file: String
+        /// The file-system path it is read from.
         public var path: String
         /// Creates an entry.
         public init(file: String, path: String) {

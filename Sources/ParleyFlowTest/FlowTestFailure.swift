@@ -2,8 +2,9 @@
 public struct FlowTestFailure: Sendable, Error {
     /// The test file as shown to users.
     public var file: String
-    /// Line and column of the failing step (of the test's name when no step is to blame).
+    /// Line of the failing step (of the test's name when no step is to blame).
     public var line: Int
+    /// Column of the failing step.
     public var column: Int
     /// The test's name.
     public var test: String

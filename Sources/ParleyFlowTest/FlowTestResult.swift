@@ -2,6 +2,7 @@
 public struct FlowTestResult: Sendable {
     /// The test's name.
     public var name: String
+    /// Passed, failed (with the report) or skipped.
     public var status: FlowTestStatus
     /// Steps run (for the steps/s figure).
     public var steps: Int

@@ -13,6 +13,7 @@ public struct FlowTestSuite: Sendable {
     public var filter: String?
     /// How many tests run at once (at least 1).
     public var jobs: Int
+    /// Step and wake-up budgets, and the wall-clock cap per test.
     public var limits: FlowTestLimits
     /// For `${VAR}` in test files.
     public var environment: [String: String]

@@ -1,7 +1,10 @@
 /// The totals `parley test` ends with.
 public struct FlowTestSummary: Sendable, Hashable {
+    /// Tests that passed.
     public var passed = 0
+    /// Tests that failed, plus one per file that could not run.
     public var failed = 0
+    /// Tests left out by the filter.
     public var skipped = 0
     /// Steps run over all tests.
     public var steps = 0
