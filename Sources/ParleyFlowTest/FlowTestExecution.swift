@@ -17,7 +17,8 @@ struct FlowTestExecution: Sendable {
         init(_ detail: String) { details = [detail] }
     }
 
-    func run() async -> FlowTestResult {
+    /// Runs the test; `watchdog` times its wall-clock cap.
+    func run(watchdog: WallClockWatchdog) async -> FlowTestResult {
         let began = ContinuousClock.now
         let recorder = OutputRecorder(userID: plan.file.userID)
         let progress = StepProgress()
@@ -25,7 +26,7 @@ struct FlowTestExecution: Sendable {
         if test.steps.count > plan.limits.maxSteps {
             status = .failed(failure(at: nil, recorder: recorder, [
                 "the test has \(test.steps.count) steps, more than the budget of \(plan.limits.maxSteps)"]))
-        } else if let finished = await WallClockCap.run(limit: plan.limits.wallClock, { [self] in
+        } else if let finished = await WallClockCap.run(limit: plan.limits.wallClock, watchdog: watchdog, { [self] in
             await runSteps(recorder: recorder, progress: progress)
         }) {
             status = finished

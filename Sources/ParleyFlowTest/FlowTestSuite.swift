@@ -62,13 +62,15 @@ public struct FlowTestSuite: Sendable {
             }
         }
         reportReady()
+        let watchdog = WallClockWatchdog()
+        defer { watchdog.stop() }
         await withTaskGroup(of: (Int, FlowTestResult).self) { group in
             var next = 0
             func startNext() {
                 guard next < units.count else { return }
                 let execution = units[next].execution
                 let index = next
-                group.addTask { (index, await execution.run()) }
+                group.addTask { (index, await execution.run(watchdog: watchdog)) }
                 next += 1
             }
             for _ in 0..<min(jobs, units.count) { startNext() }

@@ -7,39 +7,40 @@ enum WallClockCap {
     private final class Race<Value: Sendable>: Sendable {
         struct State {
             var continuation: CheckedContinuation<Value?, Never>?
-            var timer: Task<Void, Never>?
+            var worker: Task<Void, Never>?
         }
         let state: Mutex<State>
         init(_ continuation: CheckedContinuation<Value?, Never>) { state = Mutex(State(continuation: continuation)) }
 
-        /// Resumes the caller once; the loser of the race gets false. Stops the timer either way.
-        func finish(_ value: Value?) -> Bool {
-            let (continuation, timer) = state.withLock { state in (state.continuation.take(), state.timer.take()) }
-            timer?.cancel()
-            continuation?.resume(returning: value)
-            return continuation != nil
+        /// Resumes the caller once with `value` (nil: the cap struck, so the work is cancelled).
+        func finish(_ value: Value?) {
+            let (continuation, worker) = state.withLock { state in (state.continuation.take(), state.worker.take()) }
+            guard let continuation else { return }
+            if value == nil { worker?.cancel() }
+            continuation.resume(returning: value)
         }
 
-        /// Keeps the timer for cancelling, or cancels it at once if the work already finished.
-        func setTimer(_ timer: Task<Void, Never>) {
+        /// Keeps the work's task for cancelling, or cancels it at once if the cap already struck.
+        func setWorker(_ worker: Task<Void, Never>) {
             let finished = state.withLock { state in
                 if state.continuation == nil { return true }
-                state.timer = timer
+                state.worker = worker
                 return false
             }
-            if finished { timer.cancel() }
+            if finished { worker.cancel() }
         }
     }
 
-    /// The work's result, or nil when `limit` passed first.
-    static func run<Value: Sendable>(limit: Duration, _ work: @escaping @Sendable () async -> Value) async -> Value? {
+    /// The work's result, or nil when `limit` passed first (timed by `watchdog`).
+    static func run<Value: Sendable>(limit: Duration, watchdog: WallClockWatchdog,
+                                     _ work: @escaping @Sendable () async -> Value) async -> Value? {
         await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
             let race = Race(continuation)
-            let worker = Task { _ = race.finish(await work()) }
-            race.setTimer(Task {
-                // A cap, not a wait for something: it only decides when to give up.
-                do { try await Task.sleep(for: limit) } catch { return }
-                if race.finish(nil) { worker.cancel() }
+            let watch = watchdog.watch(limit: limit) { race.finish(nil) }
+            race.setWorker(Task {
+                let value = await work()
+                watchdog.cancel(watch)
+                race.finish(value)
             })
         }
     }
