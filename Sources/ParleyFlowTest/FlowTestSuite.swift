@@ -35,8 +35,8 @@ public struct FlowTestSuite: Sendable {
                     onFile: @Sendable (FlowTestFileResult) -> Void = { _ in }) async -> [FlowTestFileResult] {
         var results = files.map { FlowTestFileResult(file: $0.file) }
         var units: [(file: Int, test: Int, execution: FlowTestExecution)] = []
-        for (index, found) in files.enumerated() {
-            switch load(found) {
+        for (index, loaded) in await loadAll(files).enumerated() {
+            switch loaded {
             case .failure(let errors):
                 results[index].errors = errors
             case .plan(let plan):
@@ -86,9 +86,29 @@ public struct FlowTestSuite: Sendable {
     }
 
     /// A file ready to run, or why it cannot run.
-    enum Loaded {
+    enum Loaded: Sendable {
         case plan(FlowTestPlan)
         case failure([String])
+    }
+
+    /// Loads `files` in parallel (up to `jobs` at once), results in file order.
+    private func loadAll(_ files: [FlowTestDiscovery.Found]) async -> [Loaded] {
+        var loaded = [Loaded](repeating: .failure([]), count: files.count)
+        await withTaskGroup(of: (Int, Loaded).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < files.count else { return }
+                let (index, found) = (next, files[next])
+                group.addTask { [self] in (index, load(found)) }
+                next += 1
+            }
+            for _ in 0..<min(jobs, files.count) { startNext() }
+            while let (index, result) = await group.next() {
+                loaded[index] = result
+                startNext()
+            }
+        }
+        return loaded
     }
 
     /// Decodes and validates one file against the host's bots.
