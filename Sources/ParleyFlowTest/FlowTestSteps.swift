@@ -14,6 +14,9 @@ final class FlowTestSteps {
     /// True from an idle wait until the next send or clock move: nothing can happen in
     /// between, so another wait would only cost time.
     private var knownIdle = false
+    /// Numbers the user's messages: their idempotency keys only need to be unique within the
+    /// test's own hub, and `UUID()` costs a read of /dev/urandom each.
+    private var sent: UInt32 = 0
 
     init(plan: FlowTestPlan, clock: FlowTestClock, recorder: OutputRecorder, session: any FlowTestBotSession, user: HubTransport) {
         self.plan = plan
@@ -54,7 +57,8 @@ final class FlowTestSteps {
         knownIdle = false
         let botView = group ?? .person(plan.file.userID)
         let number = recorder.recordUserMessage(text, in: botView, at: clock.now())
-        let envelope = OutgoingEnvelope(channel: group ?? .person(plan.bot.id), clientMessageID: UUID(),
+        sent += 1
+        let envelope = OutgoingEnvelope(channel: group ?? .person(plan.bot.id), clientMessageID: Self.messageID(sent),
                                         payload: TextContent(text).encoded())
         do {
             let receipt = try await user.send(envelope)
@@ -62,6 +66,12 @@ final class FlowTestSteps {
         } catch {
             throw StepFailure("the hub refused the user's message: \(error)")
         }
+    }
+
+    /// A version-4-shaped UUID holding `number` (deterministic, so runs are repeatable).
+    static func messageID(_ number: UInt32) -> UUID {
+        let b = withUnsafeBytes(of: number.bigEndian) { Array($0) }
+        return UUID(uuid: (0x70, 0x61, 0x72, 0x6C, 0x65, 0x79, 0x40, 0x00, 0x80, 0x00, 0, 0, b[0], b[1], b[2], b[3]))
     }
 
     // MARK: - expect
