@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "ParleyRegex", dependencies: ["CPCRE2"]),
 
         // MARK: - The core SDK and its transports
-        .target(name: "ParleyCore", dependencies: ["SQLiteStore"], exclude: ["WIRE.md"]),
+        .target(name: "ParleyCore", dependencies: ["SQLiteStore"]),
         .target(name: "ParleyHub", dependencies: ["ParleyCore", "SQLiteStore"]),
         .target(name: "ParleyMatrix", dependencies: ["ParleyCore", "SQLiteStore"]),
 
@@ -41,16 +41,17 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
-        .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub"]),
+        .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub"], exclude: ["Fixtures"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"]),
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
         .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyFlowTest", "YAMLCoding", "ParleyRegex"]),
-        .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore"]),
+        .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore"]),
         .testTarget(name: "ParleyFlowTestTests", dependencies: ["ParleyFlowTest", "ParleyCLI", "ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "ParleyEngineTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "YAMLCoding"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "ParleyBroadcastTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "SQLiteStore"]),
+        .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCLI"], exclude: ["Fixtures"]),
     ]
 )
 

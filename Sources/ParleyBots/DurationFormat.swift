@@ -24,7 +24,7 @@ public enum DurationFormat {
             while index < scalars.count, scalars[index].properties.isAlphabetic { index += 1 }
             let unit = String(String.UnicodeScalarView(scalars[unitStart..<index]))
             guard let (size, rank) = units[unit] else {
-                throw ValueSyntaxError("invalid duration '\(text)': \(unit.isEmpty ? "missing unit" : "unknown unit '\(unit)'"); \(expected)", offset: unitStart)
+                throw ValueSyntaxError("invalid duration '\(text)': \(unit.isEmpty ? (unitStart < scalars.count ? "unexpected '\(scalars[unitStart])'" : "missing unit") : "unknown unit '\(unit)'"); \(expected)", offset: unitStart)
             }
             guard rank < lastUnitRank else {
                 throw ValueSyntaxError("invalid duration '\(text)': units must go from largest to smallest, each once", offset: unitStart)

@@ -42,10 +42,7 @@ enum CheckCommand: Subcommand {
             ].joined(separator: ", "))
             return 0
         }
-        // Stable order for people and tests: by file, then position.
-        let sorted = errors.enumerated().sorted {
-            ($0.element.file, $0.element.mark, $0.offset) < ($1.element.file, $1.element.mark, $1.offset)
-        }.map(\.element)
+        let sorted = errors.sortedByPosition()
         for error in sorted { context.output.errorLine(error.description) }
         let files = Set(sorted.map(\.file)).count
         context.output.errorLine("check failed: \(count(sorted.count, "error")) in \(count(files, "file"))")

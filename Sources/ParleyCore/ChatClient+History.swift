@@ -63,7 +63,8 @@ extension ChatClient {
     public func insertLocalMessage(_ content: any MessageContent, into channel: Channel, countsAsUnread: Bool = false) throws -> Message {
         try conversationList.addLocal(channel, at: configuration.clock.now())
         let seq = (conversationList[channel]?.lastSeq ?? 0) + 1
-        let message = Message(id: "local-\(UUID().uuidString)", channel: channel, seq: seq, clientMessageID: UUID(), sender: userID,
+        let number = ids.next()
+        let message = Message(id: "local-\(number.uuidString)", channel: channel, seq: seq, clientMessageID: number, sender: userID,
                               timestamp: configuration.clock.now(), content: content)
         seen.insert(message.id)
         record(message, envelope: message.envelope, countsAsUnread: countsAsUnread)

@@ -44,9 +44,8 @@ extension ChatClient {
             }
         }
         record(message, envelope: stored, countsAsUnread: !own)
-        // The echo of a send still waiting for its receipt is not news to this client.
-        if own && ownPending.contains(envelope.clientMessageID) { return }
-        emit(.message(message))
+        // This account's own messages are the result of its sends, not news.
+        if !own { emit(.message(message)) }
     }
 
     /// Applies a reaction to the cached or stored message; the updated message if found.
@@ -68,12 +67,16 @@ extension ChatClient {
     }
 
     /// Remembers a message: cache, conversation list, history (write-behind, group commit).
-    func record(_ message: Message, envelope: Envelope, countsAsUnread: Bool) {
+    func record(_ message: Message, envelope: Envelope, countsAsUnread: Bool, updatesConversation: Bool = true) {
         cache.insert(message, at: configuration.clock.now())
-        conversationList.record(channel: message.channel, messageID: message.id, seq: message.seq, timestamp: message.timestamp,
-                                digest: message.content.digest, countsAsUnread: countsAsUnread)
+        if updatesConversation { recordInConversation(message, countsAsUnread: countsAsUnread) }
         if !message.flags.contains(.noPersist) { pendingWrites.append(envelope) }
         scheduleFlush()
+    }
+
+    func recordInConversation(_ message: Message, countsAsUnread: Bool) {
+        conversationList.record(channel: message.channel, messageID: message.id, seq: message.seq, timestamp: message.timestamp,
+                                digest: message.content.digest, countsAsUnread: countsAsUnread)
     }
 
     /// Writes pending history at the next chance (or now, once enough has piled up).

@@ -68,8 +68,9 @@ extension ChatClient {
 
     private func setReaction(_ emoji: String, on message: Message, added: Bool) async throws {
         guard !emoji.isEmpty else { throw ParleyError(.invalidArgument, "the reaction emoji is empty", context: ["field": "emoji"]) }
-        let item = OutboxItem(operation: .reaction(emoji: emoji, messageID: message.id, channel: message.channel, added: added),
+        var item = OutboxItem(operation: .reaction(emoji: emoji, messageID: message.id, channel: message.channel, added: added),
                               priority: .interactive, enqueuedAt: configuration.clock.now())
+        item.id = ids.next()
         let result = await outbox.submit([item])[0]
         if case .failure(let error) = result { throw error }
         _ = applyReaction(ReactionEvent(channel: message.channel, messageID: message.id, emoji: emoji, user: userID, added: added))
@@ -93,40 +94,46 @@ extension ChatClient {
             if let name = sender.name { extensions["sender.name"] = .string(name) }
             if let avatar = sender.avatar { extensions["sender.avatar"] = .string(avatar) }
         }
-        let envelope = OutgoingEnvelope(channel: channel, clientMessageID: UUID(), payload: payload, flags: options.flags,
+        let envelope = OutgoingEnvelope(channel: channel, clientMessageID: ids.next(), payload: payload, flags: options.flags,
                                         replyTo: replyTo, visibleTo: options.visibleTo, extensions: extensions)
         let item = OutboxItem(operation: .message(envelope), priority: options.priority, enqueuedAt: configuration.clock.now())
         return Prepared(item: item, envelope: envelope, content: content)
     }
 
     func submit(_ prepared: [Prepared]) async -> [Result<Message, ParleyError>] {
-        for entry in prepared { ownPending.insert(entry.envelope.clientMessageID) }
         let results = await outbox.submit(prepared.map(\.item))
         var messages: [Result<Message, ParleyError>] = []
         messages.reserveCapacity(prepared.count)
+        // The conversation list needs only the newest message of each channel of the batch.
+        var newest: [Channel: Message] = [:]
         for (entry, result) in zip(prepared, results) {
-            ownPending.remove(entry.envelope.clientMessageID)
             switch result {
             case .success(.sent(let receipt)):
-                messages.append(.success(recordSent(entry.envelope, content: entry.content, receipt: receipt)))
+                let message = recordSent(entry.envelope, content: entry.content, receipt: receipt, updatesConversation: false)
+                if (newest[message.channel]?.seq ?? .min) <= message.seq { newest[message.channel] = message }
+                messages.append(.success(message))
             case .success(.reacted):
                 messages.append(.failure(ParleyError(.serverError, "the outbox answered a message with a reaction result")))
             case .failure(let error):
                 messages.append(.failure(error))
             }
         }
+        for message in newest.values { recordInConversation(message, countsAsUnread: false) }
         return messages
     }
 
     /// Records an acknowledged send in history and conversations (unless its echo already was).
-    func recordSent(_ outgoing: OutgoingEnvelope, content: any MessageContent, receipt: SendReceipt) -> Message {
+    func recordSent(_ outgoing: OutgoingEnvelope, content: any MessageContent, receipt: SendReceipt,
+                    updatesConversation: Bool = true) -> Message {
         let envelope = Envelope(id: receipt.messageID, channel: outgoing.channel, seq: receipt.seq, clientMessageID: outgoing.clientMessageID,
                                 sender: userID, timestamp: receipt.timestamp, payload: outgoing.payload, flags: outgoing.flags,
                                 replyTo: outgoing.replyTo, visibleTo: outgoing.visibleTo, extensions: outgoing.extensions)
         let message = Message(id: envelope.id, channel: envelope.channel, seq: envelope.seq, clientMessageID: envelope.clientMessageID,
                               sender: userID, timestamp: envelope.timestamp, content: content, flags: envelope.flags,
                               replyTo: envelope.replyTo, visibleTo: envelope.visibleTo, extensions: envelope.extensions)
-        if seen.insert(envelope.id) { record(message, envelope: envelope, countsAsUnread: false) }
+        if seen.insert(envelope.id) {
+            record(message, envelope: envelope, countsAsUnread: false, updatesConversation: updatesConversation)
+        }
         return message
     }
 

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Incoming messages are decoded through the content registry, duplicates (same message id)
 /// dropped, visibility and the filter hook applied, then recorded and published to every
-/// `events()` stream. Every send goes through the durable `Outbox` and returns once the
+/// `events()` stream. Messages of this account itself (a transport's echo) are recorded in
+/// history but not published: the sender already has them as `send`'s result. Every send goes through the durable `Outbox` and returns once the
 /// transport accepted it.
 public actor ChatClient {
     /// The account this client acts for.
@@ -29,8 +30,8 @@ public actor ChatClient {
     var filter: (@Sendable (Message) -> FilterDecision)?
 
     var seen: RecentIDs
-    /// Client message numbers of sends not yet acknowledged: their echo is not an event.
-    var ownPending: Set<UUID> = []
+    /// Client message numbers (a system call per `UUID()` would cost more than the send).
+    var ids = UUIDSequence()
     var cache: MessageCache
     var conversationList: ConversationList
     var pendingWrites: [Envelope] = []
@@ -53,7 +54,7 @@ public actor ChatClient {
             outboxStore = try SQLiteOutboxStore(path: path)
             persistsConversations = true
         }
-        conversationList = ConversationList(try store.conversations())
+        conversationList = ConversationList(try store.conversations(), tracksChanges: persistsConversations)
         outbox = Outbox(transport: transport, store: outboxStore, clock: configuration.clock, configuration: configuration.outbox)
         profiles = ProfileService(provider: configuration.profileProvider ?? TransportProfileProvider(transport: transport),
                                   clock: configuration.clock, expiry: configuration.profileExpiry)

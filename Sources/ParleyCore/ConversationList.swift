@@ -3,10 +3,13 @@ import Foundation
 /// The conversation list as a value: ordered by pin, then last activity.
 public struct ConversationList: Sendable {
     private(set) var byChannel: [Channel: Conversation] = [:]
-    /// Channels changed since the last `takeDirty()` (to persist).
+    /// Channels changed since the last `takeDirty()` (to persist), if changes are tracked.
     private var dirty: Set<Channel> = []
+    private let tracksChanges: Bool
 
-    public init(_ conversations: [Conversation] = []) {
+    /// A list of `conversations`; `tracksChanges` when they are persisted (`takeDirty`).
+    public init(_ conversations: [Conversation] = [], tracksChanges: Bool = false) {
+        self.tracksChanges = tracksChanges
         for conversation in conversations { byChannel[conversation.channel] = conversation }
     }
 
@@ -25,7 +28,14 @@ public struct ConversationList: Sendable {
 
     /// Notes a message; `countsAsUnread` for messages from others.
     public mutating func record(channel: Channel, messageID: String, seq: Int64, timestamp: Date, digest: String, countsAsUnread: Bool) {
-        var conversation = byChannel[channel] ?? Conversation(channel: channel, lastActivity: timestamp)
+        // In place: one hash lookup per message.
+        Self.update(&byChannel[channel, default: Conversation(channel: channel, lastActivity: timestamp)],
+                    messageID: messageID, seq: seq, timestamp: timestamp, digest: digest, countsAsUnread: countsAsUnread)
+        if tracksChanges { dirty.insert(channel) }
+    }
+
+    private static func update(_ conversation: inout Conversation, messageID: String, seq: Int64, timestamp: Date, digest: String,
+                               countsAsUnread: Bool) {
         // An older message (catch-up out of order) does not replace a newer preview.
         if seq >= conversation.lastSeq || timestamp >= conversation.lastActivity {
             conversation.lastActivity = max(conversation.lastActivity, timestamp)
@@ -34,8 +44,6 @@ public struct ConversationList: Sendable {
             conversation.lastSeq = max(conversation.lastSeq, seq)
         }
         if countsAsUnread { conversation.unreadCount += 1 }
-        byChannel[channel] = conversation
-        dirty.insert(channel)
     }
 
     /// Clears the unread count; false if there is no such conversation.
@@ -43,7 +51,7 @@ public struct ConversationList: Sendable {
     public mutating func markRead(_ channel: Channel) -> Bool {
         guard byChannel[channel] != nil else { return false }
         byChannel[channel]?.unreadCount = 0
-        dirty.insert(channel)
+        if tracksChanges { dirty.insert(channel) }
         return true
     }
 
@@ -52,7 +60,7 @@ public struct ConversationList: Sendable {
     public mutating func setPinned(_ pinned: Bool, for channel: Channel) -> Bool {
         guard byChannel[channel] != nil else { return false }
         byChannel[channel]?.isPinned = pinned
-        dirty.insert(channel)
+        if tracksChanges { dirty.insert(channel) }
         return true
     }
 
@@ -64,7 +72,7 @@ public struct ConversationList: Sendable {
         }
         guard byChannel[channel] == nil else { return }
         byChannel[channel] = Conversation(channel: channel, lastActivity: now)
-        dirty.insert(channel)
+        if tracksChanges { dirty.insert(channel) }
     }
 
     /// The conversations changed since the last call.

@@ -35,23 +35,23 @@ public final class MemoryMessageStore: MessageStore {
                     state.byChannel[channel]?[index] = message
                     continue
                 }
-                // Mutated in place: copying the channel's list out and back would copy
-                // every message of the channel on each save.
-                let count = state.byChannel[message.channel]?.count ?? 0
-                // Keep seq order; messages almost always arrive in order, so this is an append.
-                var index = count
-                while index > 0, let previous = state.byChannel[message.channel]?[index - 1], previous.seq > message.seq { index -= 1 }
-                if index == count {
-                    state.byChannel[message.channel, default: []].append(message)
-                    state.location[message.id] = (message.channel, index)
-                } else {
-                    state.byChannel[message.channel, default: []].insert(message, at: index)
-                    if let list = state.byChannel[message.channel] {
-                        for (offset, moved) in list[index...].enumerated() { state.location[moved.id] = (message.channel, index + offset) }
-                    }
+                // In place: copying the channel's array per message would be quadratic.
+                let index = Self.insert(message, into: &state.byChannel[message.channel, default: []])
+                state.location[message.id] = (message.channel, index)
+                if let list = state.byChannel[message.channel], index < list.count - 1 {
+                    // Out of order (rare): what moved up gets its new index.
+                    for position in (index + 1)..<list.count { state.location[list[position].id] = (message.channel, position) }
                 }
             }
         }
+    }
+
+    /// Inserts by seq (almost always an append); returns the index.
+    private static func insert(_ message: Envelope, into list: inout [Envelope]) -> Int {
+        var index = list.count
+        while index > 0, list[index - 1].seq > message.seq { index -= 1 }
+        if index == list.count { list.append(message) } else { list.insert(message, at: index) }
+        return index
     }
 
     public func history(of channel: Channel, in range: ClosedRange<Int64>, limit: Int) throws -> [Envelope] {

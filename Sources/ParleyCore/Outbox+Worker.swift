@@ -15,10 +15,7 @@ extension Outbox {
                 await waitForWork()
                 continue
             }
-            for (key, items) in batch {
-                guard running else { break }
-                await send(items, lane: key)
-            }
+            await send(batch)
         }
     }
 
@@ -30,21 +27,27 @@ extension Outbox {
         incoming.removeAll(keepingCapacity: true)
         completedIDs.removeAll(keepingCapacity: true)
         do {
-            try store.commit(inserting: inserting, deleting: deleting)
+            try store.commit(inserting: inserting.map(\.item), deleting: deleting)
         } catch {
             let failure = ParleyError.wrapping(error, as: .storage)
-            for item in inserting { finish(item.id, .failure(failure), item: item) }
+            for queued in inserting { finish(queued, .failure(failure)) }
             return
         }
-        for item in inserting { appendToLane(item) }
+        for queued in inserting { appendToLane(queued) }
     }
 
-    func appendToLane(_ item: OutboxItem) {
-        let key = LaneKey(channel: item.operation.channel, priority: item.priority)
-        var lane = lanes[key] ?? Lane()
-        lane.items.append(item)
-        lanes[key] = lane
+    func appendToLane(_ queued: Queued) {
+        let key = Self.laneKey(of: queued.item)
+        // In place: a copy of the lane would copy its item array on every append.
+        lanes[key, default: Lane()].items.append(queued)
         enqueueIfReady(key)
+    }
+
+    static func laneKey(of item: OutboxItem) -> LaneKey {
+        if case .reaction = item.operation {
+            return LaneKey(channel: item.operation.channel, priority: item.priority, isReaction: true)
+        }
+        return LaneKey(channel: item.operation.channel, priority: item.priority, isReaction: false)
     }
 
     func enqueueIfReady(_ key: LaneKey) {
@@ -80,35 +83,18 @@ extension Outbox {
 
     /// Picks up to `maxBatch` items, highest priority first, FIFO within a lane, as rate
     /// limits allow.
-    func takeBatch(at now: Date) -> [(LaneKey, [OutboxItem])] {
+    func takeBatch(at now: Date) -> [(LaneKey, [Queued])] {
         guard accountBlockedUntil == nil else { return [] }
-        var batch: [(LaneKey, [OutboxItem])] = []
+        var batch: [(LaneKey, [Queued])] = []
         var budget = configuration.maxBatch
         levels: for level in ready.indices {
             while budget > 0, readyHead[level] < ready[level].count {
                 let key = ready[level][readyHead[level]]
                 readyHead[level] += 1
-                guard var lane = lanes[key] else { continue }
-                lane.queued = false
-                var taken: [OutboxItem] = []
+                guard lanes[key] != nil else { continue }
+                var taken: [Queued] = []
                 var stopAll = false
-                while budget > 0, !lane.isEmpty {
-                    if let until = rateLimitDelay(for: key.channel, at: now, lane: &lane) {
-                        if let accountUntil = accountBlockedUntil {
-                            stopAll = true
-                            scheduleTimer(at: accountUntil)
-                        } else {
-                            lane.blockedUntil = until
-                            blocked.insert(key)
-                            scheduleTimer(at: until)
-                        }
-                        break
-                    }
-                    taken.append(lane.items[lane.head])
-                    lane.head += 1
-                    budget -= 1
-                }
-                lanes[key] = lane
+                takeItems(from: &lanes[key, default: Lane()], key: key, now: now, budget: &budget, taken: &taken, stopAll: &stopAll)
                 if !taken.isEmpty { batch.append((key, taken)) }
                 if stopAll {
                     if taken.isEmpty { readyHead[level] -= 1; lanes[key]?.queued = true }
@@ -121,9 +107,38 @@ extension Outbox {
         return batch
     }
 
+    /// Moves items from the head of `lane` into `taken` while budget and rate limits allow.
+    func takeItems(from lane: inout Lane, key: LaneKey, now: Date, budget: inout Int, taken: inout [Queued], stopAll: inout Bool) {
+        lane.queued = false
+        while budget > 0, !lane.isEmpty {
+            if let until = rateLimitDelay(for: key.channel, at: now) {
+                if let accountUntil = accountBlockedUntil {
+                    stopAll = true
+                    scheduleTimer(at: accountUntil)
+                } else {
+                    lane.blockedUntil = until
+                    blocked.insert(key)
+                    scheduleTimer(at: until)
+                }
+                break
+            }
+            taken.append(lane.items[lane.head])
+            lane.head += 1
+            budget -= 1
+        }
+        // Drop what was taken once it is most of the array (a lane that never drains).
+        if lane.head > 1024, lane.head * 2 > lane.items.count {
+            lane.items.removeFirst(lane.head)
+            lane.head = 0
+        } else if lane.isEmpty {
+            lane.items.removeAll(keepingCapacity: true)
+            lane.head = 0
+        }
+    }
+
     /// Nil if a send on `channel` may go now (tokens taken); otherwise when to try again.
     /// Sets `accountBlockedUntil` when the account or global limit is what stops it.
-    func rateLimitDelay(for channel: Channel, at now: Date, lane: inout Lane) -> Date? {
+    func rateLimitDelay(for channel: Channel, at now: Date) -> Date? {
         let limits = configuration.rateLimits
         if let rate = limits.perChannel {
             var bucket = channelBuckets[channel] ?? TokenBucket(rate: rate)
@@ -157,40 +172,85 @@ extension Outbox {
         }
     }
 
-    /// Sends a lane's items in order. On a transient error the failed item and the rest go
-    /// back to the front of the lane, which waits out the delay.
-    func send(_ items: [OutboxItem], lane key: LaneKey) async {
-        for (offset, original) in items.enumerated() {
-            var item = original
-            item.attempts += 1
-            do {
-                let result = try await perform(item.operation)
-                completedIDs.append(item.id)
-                finish(item.id, .success(result), item: item)
-            } catch {
-                let failure = ParleyError.wrapping(error, as: .serverError)
-                if failure.isTransient, item.attempts < configuration.retry.maxAttempts, running {
-                    let delay = configuration.retry.delay(afterAttempt: item.attempts, retryAfter: failure.retryAfter,
-                                                          random: configuration.random())
-                    let until = clock.now().addingTimeInterval(delay.timeInterval)
-                    putBack([item] + items[(offset + 1)...], lane: key, until: until)
-                    return
-                }
-                completedIDs.append(item.id)
-                finish(item.id, .failure(failure), item: item)
+    /// Sends a batch: the messages of every lane in one `sendBatch` call (one hop to the
+    /// transport, not one per message), reactions one by one. Results are applied per lane.
+    func send(_ batch: [(LaneKey, [Queued])]) async {
+        var envelopes: [OutgoingEnvelope] = []
+        for (key, entries) in batch where !key.isReaction {
+            for entry in entries {
+                if case .message(let envelope) = entry.item.operation { envelopes.append(envelope) }
             }
         }
-        enqueueIfReady(key)
+        var results = envelopes.isEmpty ? [] : await transport.sendBatch(envelopes)
+        if results.count != envelopes.count {
+            // A transport that broke the contract: treat every message as not sent.
+            results = envelopes.map { _ in .failure(ParleyError(.notSent, "the transport answered \(results.count) of \(envelopes.count)")) }
+        }
+        var offset = 0
+        for (key, entries) in batch {
+            var outcomes: [Result<OutboxResult, ParleyError>] = []
+            if key.isReaction {
+                for entry in entries {
+                    do { outcomes.append(.success(try await perform(entry.item.operation))) } catch {
+                        outcomes.append(.failure(ParleyError.wrapping(error, as: .serverError)))
+                    }
+                }
+            } else {
+                outcomes = results[offset..<(offset + entries.count)].map { $0.map(OutboxResult.sent) }
+                offset += entries.count
+            }
+            apply(outcomes, to: entries, lane: key)
+        }
     }
 
-    func putBack(_ items: [OutboxItem], lane key: LaneKey, until: Date) {
+    /// Applies a lane's results in order. From the first item to retry on, the rest of the
+    /// lane goes back to its front (order holds); a transient error delays the lane.
+    func apply(_ outcomes: [Result<OutboxResult, ParleyError>], to entries: [Queued], lane key: LaneKey) {
+        var requeue: [Queued] = []
+        var delay: Duration?
+        for (entry, outcome) in zip(entries, outcomes) {
+            var entry = entry
+            if !requeue.isEmpty {
+                requeue.append(entry)
+                continue
+            }
+            switch outcome {
+            case .success(let result):
+                completedIDs.append(entry.item.id)
+                finish(entry, .success(result))
+            case .failure(let error) where error.code == .notSent:
+                requeue.append(entry)
+            case .failure(let error):
+                entry.item.attempts += 1
+                if error.isTransient, entry.item.attempts < configuration.retry.maxAttempts, running {
+                    delay = configuration.retry.delay(afterAttempt: entry.item.attempts, retryAfter: error.retryAfter,
+                                                      random: configuration.random())
+                    requeue.append(entry)
+                } else {
+                    completedIDs.append(entry.item.id)
+                    finish(entry, .failure(error))
+                }
+            }
+        }
+        if requeue.isEmpty {
+            enqueueIfReady(key)
+        } else {
+            putBack(requeue, lane: key, until: delay.map { clock.now().addingTimeInterval($0.timeInterval) })
+        }
+    }
+
+    func putBack(_ entries: [Queued], lane key: LaneKey, until: Date?) {
         var lane = lanes[key] ?? Lane()
-        lane.items = items + lane.items[lane.head...]
+        lane.items = entries + lane.items[lane.head...]
         lane.head = 0
         lane.blockedUntil = until
         lanes[key] = lane
-        blocked.insert(key)
-        scheduleTimer(at: until)
+        if let until {
+            blocked.insert(key)
+            scheduleTimer(at: until)
+        } else {
+            enqueueIfReady(key)
+        }
     }
 
     func perform(_ operation: OutboxOperation) async throws -> OutboxResult {

@@ -30,13 +30,28 @@ public actor Outbox {
     /// Told the outcome of items nobody waits for (those recovered from the store at start).
     public typealias Completion = @Sendable (OutboxItem, Result<OutboxResult, ParleyError>) -> Void
 
+    /// Items are ordered per channel and priority; reactions have lanes of their own, since
+    /// messages go to the transport in batches and reactions one by one.
     struct LaneKey: Hashable {
         var channel: Channel
         var priority: SendPriority
+        var isReaction: Bool
+    }
+
+    /// Where an item's result goes: a slot of a waiting `submit`, or none (recovered items).
+    struct Slot {
+        var batch: Int
+        var index: Int
+    }
+
+    /// A queued item and who waits for it.
+    struct Queued {
+        var item: OutboxItem
+        var slot: Slot?
     }
 
     struct Lane {
-        var items: [OutboxItem] = []
+        var items: [Queued] = []
         var head = 0
         var blockedUntil: Date?
         var queued = false
@@ -56,7 +71,7 @@ public actor Outbox {
     var orphanHandler: Completion?
 
     // MARK: - Queue state
-    var incoming: [OutboxItem] = []
+    var incoming: [Queued] = []
     var lanes: [LaneKey: Lane] = [:]
     var ready: [[LaneKey]] = Array(repeating: [], count: SendPriority.allCases.count)
     var readyHead: [Int] = Array(repeating: 0, count: SendPriority.allCases.count)
@@ -64,7 +79,6 @@ public actor Outbox {
     var accountBlockedUntil: Date?
     var completedIDs: [UUID] = []
     var nextSequence: Int64 = 1
-    var waiters: [UUID: (batch: Int, index: Int)] = [:]
     var batches: [Int: BatchWaiter] = [:]
     var nextBatchID = 0
     var channelBuckets: [Channel: TokenBucket] = [:]
@@ -96,7 +110,7 @@ public actor Outbox {
         let recovered = try store.pending()
         for item in recovered {
             nextSequence = max(nextSequence, item.sequence + 1)
-            appendToLane(item)
+            appendToLane(Queued(item: item, slot: nil))
         }
         running = true
         worker = Task { await self.run() }
@@ -114,9 +128,11 @@ public actor Outbox {
         await worker?.value
         worker = nil
         let stopped = ParleyError(.cancelled, "the outbox stopped before the transport accepted this item")
-        for item in incoming { finish(item.id, .failure(stopped)) }
+        for queued in incoming { finish(queued, .failure(stopped)) }
         incoming.removeAll()
-        for id in Array(waiters.keys) { finish(id, .failure(stopped)) }
+        for lane in lanes.values {
+            for queued in lane.items[lane.head...] { finish(queued, .failure(stopped)) }
+        }
         lanes.removeAll()
         ready = ready.map { _ in [] }
         readyHead = readyHead.map { _ in 0 }
@@ -124,7 +140,8 @@ public actor Outbox {
     }
 
     /// Queues `items` and returns when each has been accepted by the transport or failed,
-    /// results in the order given.
+    /// results in the order given. Items are sent in the order given within a channel and
+    /// priority; a resubmitted client message number is deduplicated by the server.
     public func submit(_ items: [OutboxItem]) async -> [Result<OutboxResult, ParleyError>] {
         guard !items.isEmpty else { return [] }
         guard running else {
@@ -134,27 +151,15 @@ public actor Outbox {
         let batchID = nextBatchID
         nextBatchID += 1
         return await withCheckedContinuation { continuation in
-            var waiter = BatchWaiter(results: Array(repeating: nil, count: items.count), remaining: items.count, continuation: continuation)
-            var accepted: [OutboxItem] = []
-            accepted.reserveCapacity(items.count)
+            batches[batchID] = BatchWaiter(results: Array(repeating: nil, count: items.count), remaining: items.count,
+                                           continuation: continuation)
+            incoming.reserveCapacity(incoming.count + items.count)
             for (index, var item) in items.enumerated() {
-                if waiters[item.id] != nil {
-                    waiter.results[index] = .failure(ParleyError(.conflict, "item \(item.id) is already queued"))
-                    waiter.remaining -= 1
-                    continue
-                }
                 item.sequence = nextSequence
                 nextSequence += 1
                 item.enqueuedAt = now
-                waiters[item.id] = (batchID, index)
-                accepted.append(item)
+                incoming.append(Queued(item: item, slot: Slot(batch: batchID, index: index)))
             }
-            if waiter.remaining == 0 {
-                continuation.resume(returning: waiter.results.map { $0 ?? .failure(ParleyError(.conflict, "duplicate")) })
-                return
-            }
-            batches[batchID] = waiter
-            incoming.append(contentsOf: accepted)
             signal()
         }
     }
@@ -165,22 +170,17 @@ public actor Outbox {
     // MARK: - Completion
 
     /// Records the outcome of an item and tells whoever waits for it.
-    func finish(_ id: UUID, _ result: Result<OutboxResult, ParleyError>, item: OutboxItem? = nil) {
-        guard let (batchID, index) = waiters.removeValue(forKey: id) else {
-            if let item { orphanHandler?(item, result) }
+    func finish(_ queued: Queued, _ result: Result<OutboxResult, ParleyError>) {
+        guard let slot = queued.slot else {
+            orphanHandler?(queued.item, result)
             return
         }
-        guard var batch = batches[batchID] else { return }
-        batch.results[index] = result
-        batch.remaining -= 1
-        if batch.remaining == 0 {
-            batches.removeValue(forKey: batchID)
-            batch.continuation.resume(returning: batch.results.map {
-                $0 ?? .failure(ParleyError(.cancelled, "no result"))
-            })
-        } else {
-            batches[batchID] = batch
-        }
+        // Mutated in place: copying the batch would copy its result array per item.
+        guard batches[slot.batch] != nil else { return }
+        batches[slot.batch]?.results[slot.index] = result
+        batches[slot.batch]?.remaining -= 1
+        guard batches[slot.batch]?.remaining == 0, let batch = batches.removeValue(forKey: slot.batch) else { return }
+        batch.continuation.resume(returning: batch.results.map { $0 ?? .failure(ParleyError(.cancelled, "no result")) })
     }
 
     /// Wakes the worker (new items, a timer that fired, a stop).

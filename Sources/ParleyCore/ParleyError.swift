@@ -23,6 +23,8 @@ public struct ParleyError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let serverError = Code(rawValue: "serverError")
         public static let storage = Code(rawValue: "storage")
         public static let cancelled = Code(rawValue: "cancelled")
+        /// A batch send stopped before this message (it was not attempted; send it again).
+        public static let notSent = Code(rawValue: "notSent")
     }
 
     public var code: Code
@@ -42,7 +44,7 @@ public struct ParleyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Transient errors are worth retrying with backoff; the others fail at once.
     public var isTransient: Bool {
         switch code {
-        case .networkUnavailable, .rateLimited, .timeout, .serverError, .notConnected: return true
+        case .networkUnavailable, .rateLimited, .timeout, .serverError, .notConnected, .notSent: return true
         default: return false
         }
     }

@@ -65,6 +65,12 @@ public protocol Transport: Sendable {
 
     /// Sends a message. Idempotent by `clientMessageID`: a resend returns the first receipt.
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt
+    /// Sends messages in the order given, one result each (the outbox calls this with up to a
+    /// few hundred at a time, so a server can take them in one round trip or one commit).
+    /// After a transient failure in a channel, that channel's later messages must not be
+    /// attempted: they are answered `notSent`, so a retry keeps their order. A default
+    /// implementation sends one by one.
+    func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>]
     /// Adds or removes this account's `emoji` reaction on a message. Adding twice is a no-op.
     func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws
     /// Messages of a channel with `seq > after`, oldest first, at most `limit`.
@@ -73,4 +79,26 @@ public protocol Transport: Sendable {
     func profiles(of userIDs: [String]) async throws -> [Profile]
     /// Members of a group channel.
     func members(of channel: Channel) async throws -> [String]
+}
+
+extension Transport {
+    public func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        var results: [Result<SendReceipt, ParleyError>] = []
+        results.reserveCapacity(messages.count)
+        var stopped: Set<Channel> = []
+        for message in messages {
+            if stopped.contains(message.channel) {
+                results.append(.failure(ParleyError(.notSent, "not attempted after an earlier failure in \(message.channel.target)")))
+                continue
+            }
+            do {
+                results.append(.success(try await send(message)))
+            } catch {
+                let failure = ParleyError.wrapping(error, as: .serverError)
+                if failure.isTransient { stopped.insert(message.channel) }
+                results.append(.failure(failure))
+            }
+        }
+        return results
+    }
 }

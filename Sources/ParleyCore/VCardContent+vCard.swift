@@ -50,7 +50,7 @@ extension VCardContent {
             }
         }
         guard began else { throw VCardText.error("expected BEGIN:VCARD", line: 1) }
-        guard ended else { throw VCardText.error("missing END:VCARD", line: lines.last?.number ?? 1) }
+        guard ended else { throw VCardText.error("missing END:VCARD", line: lines.last(where: { !$0.line.isEmpty })?.number ?? 1) }
         let structured = properties["N"].map { VCardText.components($0) }
         let nameFromN = structured.map { parts in
             parts.count > 1 ? [parts[1], parts[0]].filter { !$0.isEmpty }.joined(separator: " ") : parts.first ?? ""

@@ -2,7 +2,6 @@ import Foundation
 import YAMLCoding
 import ParleyBots
 import ParleyCore
-import ParleyRegex
 
 /// Checks a decoded test file against the host's bots: the bot exists, cards and targets are
 /// valid, durations and regexes parse, each step is one thing.
@@ -36,18 +35,19 @@ public enum FlowTestValidator {
                         fail(channel.mark, "invalid 'in' target '\(channel.value)': expected group:ID (the direct conversation is the default)")
                     }
                 case .advance(let duration)?:
-                    do { _ = try DurationFormat.parse(duration.value) } catch { fail(duration.mark, error.message) }
+                    if let error = ValueCheck.duration(duration, in: source) { errors.append(error) }
                 case .expect(let expectation)?:
-                    check(expectation, bot: bot, fail: fail)
+                    check(expectation, bot: bot, source: source, errors: &errors)
                 default:
                     break
                 }
             }
         }
-        return errors.sorted { $0.mark < $1.mark }
+        return errors.sortedByPosition()
     }
 
-    private static func check(_ expectation: Expectation, bot: LoadedBot?, fail: (Mark, String) -> Void) {
+    private static func check(_ expectation: Expectation, bot: LoadedBot?, source: SourceFile, errors: inout [YAMLError]) {
+        func fail(_ mark: Mark, _ message: String) { errors.append(source.error(at: mark, message)) }
         let what: [Located<String>?] = [expectation.text, expectation.contains, expectation.matches, expectation.card, expectation.reaction]
         if expectation.none?.value == true {
             if what.contains(where: { $0 != nil }) || expectation.fields != nil || expectation.quote != nil {
@@ -59,8 +59,8 @@ public enum FlowTestValidator {
         if let none = expectation.none, !none.value {
             fail(none.mark, "'none: false' means nothing: write 'none: true' or leave it out")
         }
-        if let matches = expectation.matches {
-            do { _ = try Pattern(matches.value) } catch { fail(matches.mark, "invalid regex: \(error)") }
+        if let matches = expectation.matches, case .failure(let error) = ValueCheck.regex(matches, in: source) {
+            errors.append(error)
         }
         if let quote = expectation.quote, quote.value != "last" {
             fail(quote.mark, "invalid quote '\(quote.value)': expected last")
@@ -69,11 +69,15 @@ public enum FlowTestValidator {
             fail(to.mark, "invalid target '\(to.value)': expected user:ID or group:ID")
         }
         if let fields = expectation.fields, expectation.card == nil, let first = fields.entries.first {
-            fail(first.mark, "'fields' needs a 'card' in the same expectation")
+            fail(first.keyMark, "'fields' needs a 'card' in the same expectation")
         }
         if let card = expectation.card, let bot {
             let custom = bot.definition.cards.names
-            if BuiltInCards.fields[card.value] == nil && !custom.contains(card.value) {
+            if let known = bot.definition.fields(ofCard: card.value) {
+                for field in expectation.fields?.entries ?? [] where !known.contains(field.name) {
+                    fail(field.keyMark, "card '\(card.value)' has no field '\(field.name)': its fields are " + known.joined(separator: ", "))
+                }
+            } else {
                 fail(card.mark, "unknown card '\(card.value)' for bot '\(bot.id)': expected one of " + (BuiltInCards.names + custom).joined(separator: ", "))
             }
         }

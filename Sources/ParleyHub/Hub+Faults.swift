@@ -1,4 +1,5 @@
 import ParleyCore
+import Synchronization
 
 /// Fault injection, so the SDK's reliability paths run against the real hub.
 extension Hub {
@@ -26,11 +27,13 @@ extension Hub {
     /// Every send waits `delay` on the hub clock before it is handled (nil: no delay).
     public func delaySends(by delay: Duration?) {
         state.withLock { $0.faults.delay = delay }
+        delaying.store(delay != nil, ordering: .releasing)
     }
 
     /// Removes every injected fault (dropped connections stay dropped until they reconnect).
     public func clearFaults() {
         state.withLock { $0.faults = HubFaults() }
+        delaying.store(false, ordering: .releasing)
     }
 
     /// Drops every connection of `user` as a network failure would: its streams emit

@@ -16,6 +16,15 @@ extension Hub {
         return messages.map { $0.envelope(channelNumber: found.index, key: found.key, viewer: user) }
     }
 
+    /// The reactions on a stored message, emojis in first-use order with their users in
+    /// reaction order (`notFound` for an unknown id).
+    public func reactions(on messageID: String, in channel: Channel, seenBy user: String) throws -> [ReactionSummary] {
+        guard let message = try messages(in: channel, seenBy: user).first(where: { $0.id == messageID }) else {
+            throw ParleyError(.notFound, "no such message", context: ["message": messageID, "channel": channel.target])
+        }
+        return message.reactions
+    }
+
     /// How many stored messages carry `clientMessageID` in any channel (1 when exactly once).
     public func storedCount(of clientMessageID: UUID) throws -> Int {
         if let database { return try database.count(of: clientMessageID) }

@@ -13,9 +13,11 @@ extension Hub {
     }
 
     /// Messages of `channel` that `user` may see with `seq > after`, oldest first.
-    func history(of channel: Channel, for user: String, after seq: Int64, limit: Int) throws -> [Envelope] {
+    func history(of channel: Channel, via transport: HubTransport, after seq: Int64, limit: Int) throws -> [Envelope] {
         guard limit > 0 else { return [] }
+        let user = transport.userID
         let found: (index: Int, key: ChannelKey, envelopes: [Envelope])? = try state.withLock { state throws(ParleyError) in
+            try state.requireConnected(transport.id, user: user)
             guard let index = try state.readableChannel(channel, for: user) else { return nil }
             let channelState = state.channels[index]
             guard database == nil else { return (index, channelState.key, []) }
@@ -43,8 +45,10 @@ extension Hub {
     }
 
     /// Members of a channel `user` belongs to, sorted.
-    func members(of channel: Channel, for user: String) throws -> [String] {
-        try state.withLock { state throws(ParleyError) in
+    func members(of channel: Channel, via transport: HubTransport) throws -> [String] {
+        let user = transport.userID
+        return try state.withLock { state throws(ParleyError) in
+            try state.requireConnected(transport.id, user: user)
             if channel.kind == .person {
                 try state.requireUsers([channel.id])
                 return [user, channel.id].sorted()
@@ -59,9 +63,7 @@ extension Hub {
         guard !emoji.isEmpty else { throw ParleyError(.invalidArgument, "an emoji must not be empty", context: ["message": messageID]) }
         let user = transport.userID
         try state.withLock { state in
-            guard !state.dropped.contains(transport.id) else {
-                throw ParleyError(.networkUnavailable, "connection dropped", context: ["user": user])
-            }
+            try state.requireConnected(transport.id, user: user)
             let target = try state.reactionTarget(messageID: messageID, in: channel, user: user)
             let changed: HubMessage?
             if let database {

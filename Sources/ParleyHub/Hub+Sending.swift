@@ -1,12 +1,14 @@
 import Foundation
 import ParleyCore
+import Synchronization
 
 extension Hub {
     /// Handles a send of `transport`: faults, validation, idempotency, rate limit, storage,
     /// delivery. Persistent hubs answer after the group commit that makes it durable.
     func send(_ outgoing: OutgoingEnvelope, via transport: HubTransport) async throws -> SendReceipt {
         try Self.checkSize(of: outgoing, limit: transport.payloadLimit)
-        if let delay = state.withLock({ $0.faults.delay }) {
+        // The flag spares every send a second trip through the lock when no delay is set.
+        if delaying.load(ordering: .acquiring), let delay = state.withLock({ $0.faults.delay }) {
             try await hold(transport: transport.id, for: delay)
         }
         let now = clock.now()
@@ -15,9 +17,9 @@ extension Hub {
             return try Self.answer(outcome, user: transport.userID)
         }
         return try await withCheckedThrowingContinuation { waiter in
-            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: now, waiter: waiter) }
+            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: now, waiter: .single(waiter)) }
             switch outcome {
-            case .pending(let startFlush):
+            case .pending(let startFlush, _):
                 if startFlush { startFlushing() }
             default:
                 waiter.resume(with: Result { try Self.answer(outcome, user: transport.userID) })
@@ -26,7 +28,7 @@ extension Hub {
     }
 
     /// The receipt of a finished send, or its error.
-    private static func answer(_ outcome: HubState.SendOutcome, user: String) throws -> SendReceipt {
+    static func answer(_ outcome: HubState.SendOutcome, user: String) throws -> SendReceipt {
         switch outcome {
         case .done(let receipt, let losesAck):
             if losesAck {
@@ -53,7 +55,7 @@ extension Hub {
 
     /// Holds a send for an injected delay on the hub clock. Dropping the connection
     /// meanwhile fails it with `networkUnavailable` at once.
-    private func hold(transport: Int, for delay: Duration) async throws {
+    func hold(transport: Int, for delay: Duration) async throws {
         let clock = self.clock
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let token: Int? = state.withLock { state in

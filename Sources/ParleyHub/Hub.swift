@@ -12,10 +12,13 @@ import Synchronization
 public final class Hub: Sendable {
     /// The clock that stamps messages, refills rate limits and runs injected delays.
     public let clock: any ParleyClock
+    /// The settings the hub was opened with.
     public let configuration: HubConfiguration
     let state: Mutex<HubState>
     /// The SQLite store; nil in memory.
     let database: HubDatabase?
+    /// True while an injected delay is set (read without the lock on every send).
+    let delaying = Atomic<Bool>(false)
 
     /// Opens a hub. `path` is a SQLite file (created and migrated as needed; its users,
     /// channels and messages are loaded) or `":memory:"` for a hub that writes nothing.

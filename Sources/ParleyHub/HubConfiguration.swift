@@ -13,18 +13,21 @@ public struct HubConfiguration: Sendable, Hashable {
     public init(payloadLimit: Int = 1 << 20, rateLimit: HubRateLimit? = nil, eventBufferLimit: Int = 65_536) {
         self.payloadLimit = payloadLimit
         self.rateLimit = rateLimit
-        self.eventBufferLimit = eventBufferLimit
+        self.eventBufferLimit = max(1, eventBufferLimit)
     }
 }
 
 /// A token bucket: `messagesPerSecond` sustained, `burst` at once.
 public struct HubRateLimit: Sendable, Hashable {
+    /// Sustained rate: tokens added per second.
     public var messagesPerSecond: Double
+    /// Bucket size: messages that may go at once after a quiet period.
     public var burst: Int
 
-    /// Creates a limit; `burst` is at least 1.
+    /// Creates a limit; `burst` is at least 1 and the rate at least 0 (0: only the burst,
+    /// then every send is refused).
     public init(messagesPerSecond: Double, burst: Int) {
-        self.messagesPerSecond = messagesPerSecond
+        self.messagesPerSecond = messagesPerSecond.isFinite ? max(0, messagesPerSecond) : 0
         self.burst = max(1, burst)
     }
 }

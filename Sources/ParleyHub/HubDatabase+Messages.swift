@@ -13,7 +13,9 @@ extension HubDatabase {
         """
 
     /// Writes one group commit: new channels, messages (not the noPersist ones), and the
-    /// channels' last seq (so numbering continues after a reopen even past noPersist ones).
+    /// last seq of channels whose batch ends in a noPersist message (so numbering continues
+    /// after a reopen past it). Every page a commit touches is written to the WAL, so the
+    /// channel rows are left alone otherwise: a reopen takes the seq from the messages.
     func write(_ batch: HubState.Batch) throws {
         try access { connection in
             try connection.transaction {
@@ -25,8 +27,9 @@ extension HubDatabase {
                 for write in batch.writes where !write.message.flags.contains(.noPersist) {
                     try insert.run(MessageRow.values(of: write.message, channel: write.channel))
                 }
+                guard !batch.unstoredSeqs.isEmpty else { return }
                 let bump = try connection.prepare("UPDATE hub_channels SET seq = max(seq, ?) WHERE number = ?")
-                for (channel, seq) in batch.seqs { try bump.run([.integer(seq), .integer(Int64(channel))]) }
+                for (channel, seq) in batch.unstoredSeqs { try bump.run([.integer(seq), .integer(Int64(channel))]) }
             }
         }
     }

@@ -23,7 +23,6 @@ final class HubDatabase: Sendable {
             time REAL NOT NULL, payload TEXT NOT NULL, flags INTEGER NOT NULL,
             reply TEXT, visible_to TEXT, extensions TEXT,
             PRIMARY KEY (channel, seq)) WITHOUT ROWID;
-        CREATE UNIQUE INDEX hub_messages_client ON hub_messages (sender, client_id);
         CREATE TABLE hub_reactions (
             channel INTEGER NOT NULL, seq INTEGER NOT NULL, emoji TEXT NOT NULL, user TEXT NOT NULL,
             position INTEGER NOT NULL, PRIMARY KEY (channel, seq, emoji, user)) WITHOUT ROWID;

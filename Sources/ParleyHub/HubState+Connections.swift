@@ -12,7 +12,7 @@ extension HubState {
         removeSubscriber(transport, of: user)?.finish()
         var events: [TransportEvent] = [.connection(.connected)]
         for index in userChannels[user] ?? [] {
-            guard let cursor = channels[index].members[user] else { continue }
+            guard let cursor = channels[index].members[user], cursor < channels[index].seq else { continue }
             var last = max(cursor, channels[index].committedSeq)
             let key = channels[index].key
             let missed = persistent

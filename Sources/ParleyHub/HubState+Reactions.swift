@@ -4,7 +4,7 @@ extension HubState {
     /// Where a reaction goes: the channel number and seq of a message `user` may see.
     /// `user` must be a member; the id must name a message of that channel.
     mutating func reactionTarget(messageID: String, in channel: Channel, user: String) throws(ParleyError) -> (index: Int, seq: Int64) {
-        let index = try resolve(channel, for: user).index
+        let index = try resolve(channel, for: user)
         guard let located = HubMessageID.parse(messageID), located.channel == index,
               located.seq >= 1, located.seq <= channels[index].committedSeq else {
             throw ParleyError(.notFound, "no such message", context: ["message": messageID, "channel": channel.target])

@@ -8,26 +8,26 @@ extension HubState {
         /// `networkUnavailable` anyway (an injected fault).
         case done(SendReceipt, losesAck: Bool)
         case failed(ParleyError)
-        /// Waiting for the group commit; `startFlush` when no flush is running yet.
-        case pending(startFlush: Bool)
+        /// Waiting for the group commit; `startFlush` when no flush is running yet;
+        /// `losesAck` when its receipt will be answered with `networkUnavailable`.
+        case pending(startFlush: Bool, losesAck: Bool)
     }
 
     /// Handles one send from `sender` over `transport`. A persistent hub keeps `waiter`
     /// with the message and answers it after the COMMIT.
     mutating func send(
         _ outgoing: OutgoingEnvelope, from sender: String, transport: Int, now: Date,
-        waiter: CheckedContinuation<SendReceipt, any Error>?
+        waiter: SendWaiter?
     ) -> SendOutcome {
         if closed { return .failed(ParleyError(.notConnected, "the hub is closed", context: ["user": sender])) }
-        if dropped.contains(transport) {
-            return .failed(ParleyError(.networkUnavailable, "connection dropped", context: ["user": sender]))
-        }
-        if !faults.isEmpty, let error = faults.failure(user: sender, channel: outgoing.channel) {
+        let index: Int
+        do throws(ParleyError) {
+            try requireConnected(transport, user: sender)
+            if !faults.isEmpty, let error = faults.failure(user: sender, channel: outgoing.channel) { throw error }
+            index = try resolve(outgoing.channel, for: sender)
+        } catch {
             return .failed(error)
         }
-        let resolved: (index: Int, created: Bool)
-        do { resolved = try resolve(outgoing.channel, for: sender) } catch { return .failed(error) }
-        let index = resolved.index
 
         let receiptKey = ReceiptKey(sender: sender, clientMessageID: outgoing.clientMessageID)
         if let stored = receipts[receiptKey] {
@@ -49,16 +49,14 @@ extension HubState {
             deliver(message, in: index, from: transport)
             return .done(Self.receipt(index: index, seq: seq, time: now), losesAck: losesAck)
         }
-        // A new person channel is written in the same transaction as its first message.
-        if resolved.created { channelsToSave.append(index) }
         pending.append(PendingWrite(channel: index, message: message, transport: transport, waiters: [waiter], losesAck: losesAck))
         let startFlush = !flushing
         flushing = true
-        return .pending(startFlush: startFlush)
+        return .pending(startFlush: startFlush, losesAck: losesAck)
     }
 
     /// A resend: the first receipt, once the first send is durable.
-    private mutating func resend(_ stored: StoredReceipt, waiter: CheckedContinuation<SendReceipt, any Error>?) -> SendOutcome {
+    private mutating func resend(_ stored: StoredReceipt, waiter: SendWaiter?) -> SendOutcome {
         let index = Int(stored.channel)
         let receipt = Self.receipt(index: index, seq: stored.seq, time: Date(timeIntervalSinceReferenceDate: stored.time))
         if stored.seq <= channels[index].committedSeq || waiter == nil { return .done(receipt, losesAck: false) }
@@ -69,7 +67,7 @@ extension HubState {
             } else {
                 lateWaiters[MessageLocation(channel: index, seq: stored.seq), default: []].append(waiter)
             }
-            return .pending(startFlush: false)
+            return .pending(startFlush: false, losesAck: false)
         }
         return .done(receipt, losesAck: false)
     }

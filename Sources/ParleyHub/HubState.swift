@@ -22,6 +22,12 @@ struct HubState: Sendable {
     struct ReceiptKey: Hashable, Sendable {
         let sender: String
         let clientMessageID: UUID
+
+        /// Hashes the random UUID only (it spreads well on its own); equality still
+        /// compares the sender. Spares hashing a string on every send.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(clientMessageID)
+        }
     }
 
     /// True when messages go to SQLite (sends are acknowledged after the COMMIT).
@@ -52,7 +58,7 @@ struct HubState: Sendable {
     /// Person channels created since the last group commit (persistent hubs only).
     var channelsToSave: [Int] = []
     /// Resends of messages in the transaction running now, answered after its COMMIT.
-    var lateWaiters: [MessageLocation: [CheckedContinuation<SendReceipt, any Error>]] = [:]
+    var lateWaiters: [MessageLocation: [SendWaiter]] = [:]
     var inFlight: [Int: InFlightSend] = [:]
     var nextToken = 0
 
@@ -63,17 +69,20 @@ struct HubState: Sendable {
 
     // MARK: - Channels
 
-    /// The channel `user` names `channel`, creating a person channel on first use.
-    /// Returns its number and whether it was created now.
-    mutating func resolve(_ channel: Channel, for user: String) throws(ParleyError) -> (index: Int, created: Bool) {
+    /// The number of the channel `user` names `channel`, creating a person channel on first use.
+    mutating func resolve(_ channel: Channel, for user: String) throws(ParleyError) -> Int {
         switch channel.kind {
         case .person:
             guard users[channel.id] != nil else {
                 throw ParleyError(.notFound, "no such user", context: ["channel": channel.target])
             }
             let key = ChannelKey.person(user, channel.id)
-            if let index = channelIndex[key] { return (index, false) }
-            return (addChannel(ChannelState(key: key, members: [user, channel.id])), true)
+            if let index = channelIndex[key] { return index }
+            let index = addChannel(ChannelState(key: key, members: [user, channel.id]))
+            // Written by the next group commit, before or with its first message (even if
+            // this send fails, so later messages never point at an unsaved channel).
+            if persistent { channelsToSave.append(index) }
+            return index
         case .group:
             guard let index = channelIndex[.group(channel.id)] else {
                 throw ParleyError(.notFound, "no such group", context: ["channel": channel.target])
@@ -81,7 +90,7 @@ struct HubState: Sendable {
             guard channels[index].members[user] != nil else {
                 throw ParleyError(.permissionDenied, "not a member of the group", context: ["channel": channel.target, "user": user])
             }
-            return (index, false)
+            return index
         case .local:
             throw ParleyError(.invalidArgument, "local channels exist only on the client", context: ["channel": channel.target])
         }
@@ -96,28 +105,46 @@ struct HubState: Sendable {
         return index
     }
 
+    /// Fails with `networkUnavailable` while the hub has dropped `transport`'s connection.
+    func requireConnected(_ transport: Int, user: String) throws(ParleyError) {
+        guard !dropped.contains(transport) else {
+            throw ParleyError(.networkUnavailable, "connection dropped", context: ["user": user])
+        }
+    }
+
     // MARK: - Delivery
 
     /// Hands a committed message to the online members allowed to see it and moves their
-    /// cursors. Offline members keep their cursor and get it on catch-up.
+    /// cursors. Offline members keep their cursor and get it on catch-up. Walks whichever is
+    /// smaller: the channel's members or the users online (a big group with few online).
     mutating func deliver(_ message: HubMessage, in index: Int, from transport: Int) {
-        let key = channels[index].key
-        // Walk by index and write cursors through `values`, so the member dictionary is
-        // updated in place rather than copied for every message.
-        var position = channels[index].members.startIndex
-        while position != channels[index].members.endIndex {
-            let (member, cursor) = channels[index].members[position]
-            if cursor < message.seq, let streams = subscribers[member], !streams.isEmpty {
-                var delivered = true
-                if message.isVisible(to: member) {
-                    let event = TransportEvent.message(message.envelope(channelNumber: index, key: key, viewer: member))
-                    delivered = yield(event, to: member, excluding: transport)
+        if channels[index].members.count <= subscribers.count {
+            // Walk by index and write cursors through `values`, so the member dictionary is
+            // updated in place rather than copied for every message.
+            var position = channels[index].members.startIndex
+            while position != channels[index].members.endIndex {
+                let (member, cursor) = channels[index].members[position]
+                if cursor < message.seq, offer(message, in: index, to: member, from: transport) {
+                    channels[index].members.values[position] = message.seq
                 }
-                if delivered { channels[index].members.values[position] = message.seq }
+                channels[index].members.formIndex(after: &position)
             }
-            channels[index].members.formIndex(after: &position)
+        } else {
+            for user in Array(subscribers.keys) {
+                guard let cursor = channels[index].members[user], cursor < message.seq else { continue }
+                if offer(message, in: index, to: user, from: transport) { channels[index].members[user] = message.seq }
+            }
         }
         if channels[index].committedSeq < message.seq { channels[index].committedSeq = message.seq }
+    }
+
+    /// Yields `message` to an online `member` if it may see it. True when the member's
+    /// cursor may move past it (given, or not for this member to see).
+    private mutating func offer(_ message: HubMessage, in index: Int, to member: String, from transport: Int) -> Bool {
+        guard let streams = subscribers[member], !streams.isEmpty else { return false }
+        guard message.isVisible(to: member) else { return true }
+        let event = TransportEvent.message(message.envelope(channelNumber: index, key: channels[index].key, viewer: member))
+        return yield(event, to: member, excluding: transport)
     }
 
     /// Yields `event` to the streams of `user` (but not the one of `transport`).

@@ -5,7 +5,10 @@ import ParleyCore
 /// Sends work without an open event stream (like an HTTP API). After the hub drops the
 /// connection (a test fault), sends fail with `networkUnavailable` until `connect()`.
 public final class HubTransport: Transport {
+    /// The user this transport acts for.
     public let userID: String
+    /// The largest payload (canonical JSON bytes) a send may carry; larger ones fail with
+    /// `messageTooLarge` and store nothing.
     public let payloadLimit: Int
     let hub: Hub
     /// Unique per hub: tells this transport's stream and sends apart from the user's others.
@@ -29,23 +32,38 @@ public final class HubTransport: Transport {
         hub.state.withLock { $0.unsubscribe(transport: id, user: userID) }
     }
 
+    /// Sends one message; idempotent by client message number. In memory the receipt means
+    /// stored and delivered; on SQLite it comes after the COMMIT that made it durable.
     public func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
         try await hub.send(message, via: self)
     }
 
+    /// Sends messages in order with one result each, in one critical section and (when the
+    /// hub is persistent) one group commit. After a transient failure in a channel, that
+    /// channel's later messages answer `notSent` without being attempted.
+    public func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        await hub.sendBatch(messages, via: self)
+    }
+
+    /// Adds or removes a reaction; members who can see the message get a reaction event.
     public func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
         try hub.setReaction(emoji, on: messageID, in: channel, added: added, via: self)
     }
 
+    /// Stored messages this user may see, `seq > after`, oldest first, at most `limit`.
     public func history(of channel: Channel, after seq: Int64, limit: Int) async throws -> [Envelope] {
-        try hub.history(of: channel, for: userID, after: seq, limit: limit)
+        try hub.history(of: channel, via: self, after: seq, limit: limit)
     }
 
+    /// Profiles of known users (at most 100 ids; unknown ones are left out).
     public func profiles(of userIDs: [String]) async throws -> [Profile] {
         guard userIDs.count <= 100 else {
             throw ParleyError(.invalidArgument, "at most 100 profiles per request", context: ["count": String(userIDs.count)])
         }
-        return hub.state.withLock { state in userIDs.compactMap { state.users[$0] } }
+        return try hub.state.withLock { state throws(ParleyError) in
+            try state.requireConnected(id, user: userID)
+            return userIDs.compactMap { state.users[$0] }
+        }
     }
 
     /// How many events the hub has put into this transport's event streams so far. A
@@ -55,7 +73,8 @@ public final class HubTransport: Transport {
         hub.state.withLock { $0.eventsYielded[id] ?? 0 }
     }
 
+    /// Members of a group this user belongs to, or the two users of a person channel.
     public func members(of channel: Channel) async throws -> [String] {
-        try hub.members(of: channel, for: userID)
+        try hub.members(of: channel, via: self)
     }
 }

@@ -7,7 +7,7 @@ struct PendingWrite: Sendable {
     let message: HubMessage
     /// The transport that sent it: it gets the receipt, not an event.
     let transport: Int
-    var waiters: [CheckedContinuation<SendReceipt, any Error>]
+    var waiters: [SendWaiter]
     var losesAck: Bool
 }
 

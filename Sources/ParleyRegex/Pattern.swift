@@ -19,8 +19,9 @@ public final class Pattern: @unchecked Sendable, CustomStringConvertible {
     private let matchContext: OpaquePointer
 
     /// Compiles `source`. A syntax error throws `PatternError.compile` with PCRE2's message and
-    /// the offset (in Unicode scalars) where it was detected.
-    public init(_ source: String, limits: PatternLimits = .default) throws(PatternError) {
+    /// the offset (in Unicode scalars) where it was detected. `jit: false` skips the JIT step,
+    /// for callers that only check a pattern (`parley check`) and never match with it.
+    public init(_ source: String, limits: PatternLimits = .default, jit: Bool = true) throws(PatternError) {
         self.source = source
         self.limits = limits
         var errorCode: Int32 = 0
@@ -44,7 +45,7 @@ public final class Pattern: @unchecked Sendable, CustomStringConvertible {
         self.code = compiled
         self.matchContext = context
         // JIT is an optimisation: when the platform lacks it, the interpreter runs instead.
-        self.isJIT = pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
+        self.isJIT = jit && pcre2_jit_compile_8(compiled, UInt32(PCRE2_JIT_COMPLETE)) == 0
         self.namedGroups = Pattern.readNameTable(compiled)
     }
 

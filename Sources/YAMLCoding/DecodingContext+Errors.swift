@@ -12,6 +12,25 @@ extension DecodingContext {
         }
     }
 
+    /// For an enum with raw values whose scalar matched no case: the cases and the nearest one,
+    /// instead of Swift's "Cannot initialize … from invalid String value".
+    func enumProblem<T>(_ type: T.Type, error: any Error, decoder: NodeDecoder) -> YAMLError? {
+        guard case DecodingError.dataCorrupted = error, case .scalar(let scalar) = decoder.node,
+              let enumType = T.self as? any (CaseIterable & RawRepresentable).Type else { return nil }
+        let names = Self.caseNames(enumType)
+        guard !names.isEmpty, !names.contains(scalar.value) else { return nil }
+        var message = "unknown value '\(scalar.value.replacingNewlines())'"
+        if let suggestion = KeySuggestion.nearest(to: scalar.value, among: names) {
+            message += ", did you mean '\(suggestion)'?"
+        }
+        message += " (one of: " + names.joined(separator: ", ") + ")"
+        return self.error(at: scalar.mark, message, path: decoder.path)
+    }
+
+    private static func caseNames<E: CaseIterable & RawRepresentable>(_ type: E.Type) -> [String] {
+        E.allCases.map { "\($0.rawValue)" }
+    }
+
     /// A `DecodingError` from a custom `init(from:)`, placed at the node its coding path names
     /// (or the current node when the path leads elsewhere).
     private func positioned(_ error: DecodingError, decoder: NodeDecoder) -> YAMLError {

@@ -23,71 +23,74 @@ final class DecodingContext {
     /// Runs `T.init(from:)`; when a child call fails and the failure escapes, the child's errors
     /// are kept and `init(from:)` runs again with that child answered by a lenient stand-in,
     /// until it returns. Any kept error (or an unknown key) makes the value fail as a whole.
-    func decodeValue<T: Decodable>(_ type: T.Type, node: Node, path: CodingPathLink?) throws(ValueFailure) -> T {
+    func decodeValue<T: Decodable>(_ type: T.Type, node: Node, parentPath: CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
         var substitutes = Set<Site>()
         var kept: [YAMLError] = []
         for _ in 0..<Self.maxAttempts {
-            let frame = Frame(substitutes: substitutes)
-            let decoder = NodeDecoder(node: node, path: path, context: self, frame: frame)
-            let outcome: Result<T, any Error>
+            let decoder = NodeDecoder(node: node, parentPath: parentPath, key: key, context: self)
+            decoder.substitutes = substitutes
+            let value: T
             do {
-                outcome = .success(try T(from: decoder))
-            } catch {
-                outcome = .failure(error)
-            }
-            switch outcome {
-            case .success(let value):
-                for state in frame.mappings { kept += state.unknownKeyErrors(self) }
-                if kept.isEmpty { return value }
-                throw ValueFailure(errors: kept)
-            case .failure(let failure as CallFailure) where failure.frame == ObjectIdentifier(frame) && !substitutes.contains(failure.site):
+                value = try T(from: decoder)
+            } catch let failure as CallFailure where failure.frame == ObjectIdentifier(decoder) && !substitutes.contains(failure.site) {
                 kept += failure.errors
                 substitutes.insert(failure.site)
-            case .failure(let error):
-                throw ValueFailure(errors: kept + errors(from: error, decoder: decoder))
+                continue
+            } catch {
+                // An attempt running on stand-ins most likely failed because of a stand-in (a
+                // validating init seeing ""), so then only the errors already found count.
+                guard kept.isEmpty else { throw ValueFailure(errors: kept) }
+                if let problem = enumProblem(T.self, error: error, decoder: decoder) { throw ValueFailure(errors: [problem]) }
+                throw ValueFailure(errors: errors(from: error, decoder: decoder))
             }
+            if decoder.hasUnknownKeys {
+                kept += unknownKeyErrors(T.self, decoder: decoder)
+            }
+            if kept.isEmpty { return value }
+            throw ValueFailure(errors: kept)
         }
-        throw ValueFailure(errors: kept + [self.error(at: node.mark, "too many errors in one value", path: path)])
+        throw ValueFailure(errors: kept + [self.error(at: node.mark, "too many errors in one value", path: parentPath.appending(key))])
+    }
+
+    /// Unknown keys with suggestions: one more attempt records the keys the type asked about
+    /// that the mapping lacks (not recorded normally, to save work when all is well).
+    private func unknownKeyErrors<T: Decodable>(_ type: T.Type, decoder: NodeDecoder) -> [YAMLError] {
+        let recorder = NodeDecoder(node: decoder.node, parentPath: decoder.path, key: nil, context: self)
+        recorder.substitutes = decoder.substitutes
+        recorder.recordsQueries = true
+        guard (try? T(from: recorder)) != nil else { return decoder.unknownKeyErrors() }
+        return recorder.unknownKeyErrors()
     }
 
     /// The scalar value of `node` as `S`, after `${VAR}` substitution.
-    func scalar<S: ScalarValue>(_ type: S.Type, _ node: Node, path: @autoclosure () -> CodingPathLink?) -> Result<S, YAMLError> {
+    func scalar<S: ScalarValue>(_ type: S.Type, _ node: Node) throws(ScalarProblem) -> S {
         guard case .scalar(let scalar) = node else {
-            return .failure(error(at: node.mark, "expected \(S.expectation), found \(node.kindDescription)", path: path()))
+            throw ScalarProblem(node.mark, "expected \(S.expectation), found \(node.kindDescription)")
         }
         if scalar.isNull {
-            return .failure(error(at: node.mark, "expected \(S.expectation), found null", path: path()))
+            throw ScalarProblem(node.mark, "expected \(S.expectation), found null")
+        }
+        if scalar.style != .plain, !S.acceptsQuoted {
+            throw ScalarProblem(node.mark, "expected \(S.expectation), found the quoted string \(node.kindDescription)")
         }
         let text: String
         switch substitution.apply(to: scalar.value) {
         case .success(let substituted): text = substituted
-        case .failure(let problem): return .failure(error(at: node.mark, problem.message, path: path()))
+        case .failure(let problem): throw ScalarProblem(node.mark, problem.message)
         }
         guard let value = S.parse(text) else {
-            return .failure(error(at: node.mark, S.problem(with: text), path: path()))
+            throw ScalarProblem(node.mark, S.problem(with: text))
         }
-        return .success(value)
+        return value
     }
 }
 
-/// One attempt at one value's `init(from:)`: the calls to answer with stand-ins, and the
-/// mappings whose keys must all have been asked about when it returns.
-final class Frame {
-    let substitutes: Set<Site>
-    private(set) var mappings: [MappingState] = []
-
-    init(substitutes: Set<Site>) {
-        self.substitutes = substitutes
-    }
-
-    /// The state of `mapping` in this attempt, shared by every container opened on it (a class
-    /// and its superclass each ask about their own keys of the same mapping).
-    func state(for mapping: Node.Mapping, path: CodingPathLink?) -> MappingState {
-        if let existing = mappings.first(where: { $0.mapping.mark == mapping.mark && $0.mapping.pairs.count == mapping.pairs.count }) {
-            return existing
-        }
-        let state = MappingState(mapping, path: path)
-        mappings.append(state)
-        return state
+/// Why a scalar is not a value of the type asked for.
+struct ScalarProblem: Error {
+    let mark: Mark
+    let message: String
+    init(_ mark: Mark, _ message: String) {
+        self.mark = mark
+        self.message = message
     }
 }

@@ -8,7 +8,7 @@ struct EnvironmentSubstitution {
     /// The text with every reference replaced, or a message saying what is wrong.
     func apply(to text: String) -> Result<String, Problem> {
         // Most scalars have no `$` at all: skip the work.
-        guard text.utf8.contains(UInt8(ascii: "$")) else { return .success(text) }
+        guard Self.mayContainReference(text) else { return .success(text) }
         var result = ""
         var rest = Substring(text)
         while let dollar = rest.firstIndex(of: "$") {
@@ -36,6 +36,14 @@ struct EnvironmentSubstitution {
         }
         result += rest
         return .success(result)
+    }
+
+    /// False when the text has no `$` at all (checked on the raw bytes, without iterators).
+    static func mayContainReference(_ text: String) -> Bool {
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.withMemoryRebound(to: UInt8.self) { $0.contains(UInt8(ascii: "$")) }
+        }
+        return found ?? text.utf8.contains(UInt8(ascii: "$"))
     }
 
     /// The value of one reference's body: `NAME` or `NAME:-default`.

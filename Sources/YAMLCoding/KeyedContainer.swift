@@ -88,7 +88,6 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        NodeDecoder(node: node(for: key) ?? .null(at: state.mapping.mark), path: CodingPathLink(parent: decoder.path, key: key),
-                    context: decoder.context, frame: decoder.frame)
+        try decoder.nestedDecoder(for: node(for: key), key: key, missingIn: state.mapping.mark, wants: nil)
     }
 }

@@ -2,27 +2,38 @@
 /// asked about, so the keys never asked about can be reported as unknown afterwards.
 final class MappingState {
     let mapping: Node.Mapping
-    /// Set when `allKeys` was read: every convertible key counts as used (dictionaries).
-    private var used: [Bool]
+    /// Which pairs were asked about: a bit mask for up to 64 pairs (no allocation), else flags.
+    private var usedBits: UInt64 = 0
+    private var usedFlags: [Bool]
     /// Keys asked about that the mapping lacks: suggestion candidates besides the used keys.
+    /// Only recorded in the extra attempt made once unknown keys were found (saves allocations).
     private var absentQueried: [String] = []
+    private let recordsQueries: Bool
     /// Built on first lookup in large mappings; small ones are scanned.
     private var index: [String: Int]?
 
-    let path: CodingPathLink?
+    /// Who opened the container: the frame root (whose path is known at report time), or a
+    /// nested decoder with its own path.
+    enum Opener {
+        case root
+        case nested(CodingPathLink?)
+    }
 
-    init(_ mapping: Node.Mapping, path: CodingPathLink?) {
+    let opener: Opener
+
+    init(_ mapping: Node.Mapping, opener: Opener, recordsQueries: Bool = false) {
         self.mapping = mapping
-        self.path = path
-        used = [Bool](repeating: false, count: mapping.pairs.count)
+        self.opener = opener
+        self.recordsQueries = recordsQueries
+        usedFlags = mapping.pairs.count > 64 ? [Bool](repeating: false, count: mapping.pairs.count) : []
     }
 
     /// The index of the pair with this key, marking it used; records absent keys.
     func lookUp(_ key: String) -> Int? {
         let found = find(key)
         if let found {
-            used[found] = true
-        } else {
+            markUsed(found)
+        } else if recordsQueries {
             absentQueried.append(key)
         }
         return found
@@ -30,13 +41,28 @@ final class MappingState {
 
     /// Marks a pair used without a lookup.
     func markUsed(_ position: Int) {
-        used[position] = true
+        if usedFlags.isEmpty {
+            usedBits |= 1 << UInt64(position)
+        } else {
+            usedFlags[position] = true
+        }
+    }
+
+    private func isUsed(_ position: Int) -> Bool {
+        usedFlags.isEmpty ? usedBits & (1 << UInt64(position)) != 0 : usedFlags[position]
     }
 
     private func find(_ key: String) -> Int? {
         let pairs = mapping.pairs
         if pairs.count <= 12 {
-            return pairs.firstIndex { $0.key.scalar?.value == key }
+            let length = key.utf8.count
+            for position in pairs.indices {
+                // Comparing lengths first is cheap and rules out most keys.
+                if case .scalar(let scalar) = pairs[position].key, scalar.value.utf8.count == length, scalar.value == key {
+                    return position
+                }
+            }
+            return nil
         }
         if index == nil {
             var built: [String: Int] = [:]
@@ -50,15 +76,26 @@ final class MappingState {
     }
 
     /// An error for every key nobody asked about, with a suggestion where one is close.
-    func unknownKeyErrors(_ context: DecodingContext) -> [YAMLError] {
-        guard used.contains(false) else { return [] }
+    /// Whether every key was asked about.
+    var allUsed: Bool {
+        let count = mapping.pairs.count
+        return usedFlags.isEmpty ? (count == 64 ? usedBits == .max : usedBits == (1 << UInt64(count)) - 1) : !usedFlags.contains(false)
+    }
+
+    func unknownKeyErrors(_ context: DecodingContext, rootPath: @autoclosure () -> CodingPathLink?) -> [YAMLError] {
+        guard !allUsed else { return [] }
+        let path: CodingPathLink?
+        switch opener {
+        case .root: path = rootPath()
+        case .nested(let nestedPath): path = nestedPath
+        }
         var candidates: [String] = []
-        for (position, pair) in mapping.pairs.enumerated() where used[position] {
+        for (position, pair) in mapping.pairs.enumerated() where isUsed(position) {
             if let name = pair.key.scalar?.value { candidates.append(name) }
         }
         candidates += absentQueried
         var errors: [YAMLError] = []
-        for (position, pair) in mapping.pairs.enumerated() where !used[position] {
+        for (position, pair) in mapping.pairs.enumerated() where !isUsed(position) {
             guard let name = pair.key.scalar?.value else {
                 errors.append(context.error(at: pair.key.mark, "unexpected \(pair.key.kindDescription) as a key", path: path))
                 continue

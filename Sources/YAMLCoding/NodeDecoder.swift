@@ -1,20 +1,43 @@
-/// The `Decoder` over one node. In a frame (one attempt at a value's `init(from:)`) failures of
-/// child calls throw `CallFailure`; without a frame it is lenient: it never fails on the data and
-/// answers with stand-ins ("" / 0 / false / nil / empty), for replacing values that failed.
+/// The `Decoder` over one node.
+///
+/// The decoder made for one attempt at a value's `init(from:)` is that attempt's *frame root*:
+/// it holds the calls to answer with stand-ins and the mappings whose keys must all be asked
+/// about. Failures of child calls throw `CallFailure` naming the frame root. A lenient decoder
+/// never fails on the data and answers with stand-ins ("" / 0 / false / nil / empty).
 final class NodeDecoder: Decoder {
     let node: Node
-    let path: CodingPathLink?
     let context: DecodingContext
-    /// Nil in lenient mode.
-    let frame: Frame?
+    let lenient: Bool
+    /// The frame root when this decoder serves a nested container of another decoder's value.
+    private let frameRoot: NodeDecoder?
+    /// The path of the parent, plus the key of this node below it (nil: the parent's own node).
+    private let parentPath: CodingPathLink?
+    private let key: (any CodingKey)?
+    /// Built on first use: most values never need their path.
+    private lazy var builtPath: CodingPathLink? = parentPath.appending(key)
 
-    init(node: Node, path: CodingPathLink?, context: DecodingContext, frame: Frame?) {
+    // Frame state, used on the frame root only.
+    /// Child calls that failed in an earlier attempt, now answered with stand-ins.
+    var substitutes: Set<Site> = []
+    /// Set for a last attempt that records absent keys, for "did you mean" suggestions.
+    var recordsQueries = false
+    private var firstMapping: MappingState?
+    private var otherMappings: [MappingState] = []
+
+    init(node: Node, parentPath: CodingPathLink?, key: (any CodingKey)?, context: DecodingContext,
+         lenient: Bool = false, frameRoot: NodeDecoder? = nil) {
         self.node = node
-        self.path = path
+        self.parentPath = parentPath
+        self.key = key
         self.context = context
-        self.frame = frame
+        self.lenient = lenient
+        self.frameRoot = frameRoot
     }
 
+    /// The frame root this decoder belongs to.
+    var frame: NodeDecoder { frameRoot ?? self }
+
+    var path: CodingPathLink? { builtPath }
     var codingPath: [any CodingKey] { path.keys }
     var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
 
@@ -22,13 +45,13 @@ final class NodeDecoder: Decoder {
         let mapping: Node.Mapping
         if case .mapping(let found) = node {
             mapping = found
-        } else if frame == nil || (path == nil && node.isNull) {
+        } else if lenient || (parentPath == nil && key == nil && node.isNull) {
             // Lenient mode, or an empty document: no keys at all.
             mapping = Node.Mapping([], mark: node.mark)
         } else {
             throw NodeProblem(error: context.error(at: node.mark, "expected a mapping, found \(node.kindDescription)", path: path))
         }
-        let state = frame?.state(for: mapping, path: path) ?? MappingState(mapping, path: path)
+        let state = lenient ? MappingState(mapping, opener: .root) : frame.state(for: mapping, opener: frameRoot == nil ? .root : .nested(path))
         return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, state: state))
     }
 
@@ -36,7 +59,7 @@ final class NodeDecoder: Decoder {
         if case .sequence(let sequence) = node {
             return UnkeyedContainer(decoder: self, elements: sequence.elements)
         }
-        guard frame != nil else { return UnkeyedContainer(decoder: self, elements: []) }
+        guard !lenient else { return UnkeyedContainer(decoder: self, elements: []) }
         throw NodeProblem(error: context.error(at: node.mark, "expected a sequence, found \(node.kindDescription)", path: path))
     }
 
@@ -44,87 +67,69 @@ final class NodeDecoder: Decoder {
         SingleValueContainer(decoder: self)
     }
 
-    // MARK: - Children
+    // MARK: - Frame state
 
-    /// Decodes the child `node` (nil when its key is missing) found under `key` (nil: this
-    /// decoder's own node, for single-value containers).
-    func decodeChild<T: Decodable>(_ type: T.Type, node child: Node?, key: (any CodingKey)?, missingIn mapping: Mark = Mark(line: 1, column: 1)) throws -> T {
-        let childPath = key.map { CodingPathLink(parent: path, key: $0) } ?? path
-        guard let frame else {
-            return try lenientValue(T.self, node: child ?? .null(at: mapping), path: childPath)
+    /// The state of `mapping` in this attempt, shared by every container opened on it (a class
+    /// and its superclass each ask about their own keys of the same mapping).
+    private func state(for mapping: Node.Mapping, opener: MappingState.Opener) -> MappingState {
+        guard let firstMapping else {
+            let state = MappingState(mapping, opener: opener, recordsQueries: recordsQueries)
+            firstMapping = state
+            return state
         }
-        if !frame.substitutes.isEmpty {
-            let site = Site(childPath, T.self)
-            if frame.substitutes.contains(site) {
-                do {
-                    return try lenientValue(T.self, node: child ?? .null(at: mapping), path: childPath)
-                } catch {
-                    // Even the stand-in failed (a validating init): this whole value fails.
-                    throw CallFailure(frame: ObjectIdentifier(frame), site: site, errors: [])
-                }
+        if let existing = ([firstMapping] + otherMappings).first(where: { $0.mapping.mark == mapping.mark && $0.mapping.pairs.count == mapping.pairs.count }) {
+            return existing
+        }
+        let state = MappingState(mapping, opener: opener, recordsQueries: recordsQueries)
+        otherMappings.append(state)
+        return state
+    }
+
+    /// Unknown keys in every mapping opened during the attempt.
+    func unknownKeyErrors() -> [YAMLError] {
+        guard let firstMapping else { return [] }
+        var errors = firstMapping.unknownKeyErrors(context, rootPath: path)
+        for state in otherMappings { errors += state.unknownKeyErrors(context, rootPath: path) }
+        return errors
+    }
+
+    /// Whether any mapping opened during the attempt has keys nobody asked about.
+    var hasUnknownKeys: Bool {
+        guard let firstMapping else { return false }
+        return !firstMapping.allUsed || otherMappings.contains { !$0.allUsed }
+    }
+
+    // MARK: - Nested containers
+
+    /// A decoder for a node inside this decoder's own value (nested containers, super decoders).
+    func nestedDecoder(for child: Node?, key: any CodingKey, missingIn mapping: Mark, wants kind: String?) throws -> NodeDecoder {
+        guard !lenient else {
+            return NodeDecoder(node: .null(at: mapping), parentPath: path, key: key, context: context, lenient: true)
+        }
+        let site = Site(path.appending(key), NodeDecoder.self)
+        if !frame.substitutes.isEmpty, frame.substitutes.contains(site) {
+            return NodeDecoder(node: .null(at: child?.mark ?? mapping), parentPath: path, key: key, context: context, lenient: true)
+        }
+        let frameID = ObjectIdentifier(frame)
+        guard let child else {
+            if kind == nil {
+                return NodeDecoder(node: .null(at: mapping), parentPath: path, key: key, context: context, frameRoot: frame)
+            }
+            throw CallFailure(frame: frameID, site: site,
+                              errors: [context.error(at: mapping, "missing required key '\(key.stringValue)'", path: path.appending(key))])
+        }
+        if let kind {
+            let matches = switch child {
+            case .mapping: kind == "a mapping"
+            case .sequence: kind == "a sequence"
+            case .scalar: false
+            }
+            guard matches else {
+                throw CallFailure(frame: frameID, site: site,
+                                  errors: [context.error(at: child.mark, "expected \(kind), found \(child.kindDescription)", path: path.appending(key))])
             }
         }
-        guard let child else {
-            let name = key?.stringValue ?? ""
-            throw CallFailure(frame: ObjectIdentifier(frame), site: Site(childPath, T.self),
-                              errors: [context.error(at: mapping, "missing required key '\(name)'", path: childPath)])
-        }
-        if let scalarType = T.self as? any ScalarValue.Type {
-            switch parsedScalar(scalarType, child, path: childPath) {
-            // The cast cannot fail: the value was parsed as `T` itself.
-            case .success(let value): return value as! T
-            case .failure(let error):
-                throw CallFailure(frame: ObjectIdentifier(frame), site: Site(childPath, T.self), errors: [error])
-            }
-        }
-        do {
-            return try context.decodeValue(T.self, node: child, path: childPath)
-        } catch {
-            throw CallFailure(frame: ObjectIdentifier(frame), site: Site(childPath, T.self), errors: error.errors)
-        }
-    }
-
-    /// A stand-in value: decodes what it can and fills in the rest; only custom code can throw.
-    private func lenientValue<T: Decodable>(_ type: T.Type, node: Node, path: CodingPathLink?) throws -> T {
-        if let scalarType = T.self as? any ScalarValue.Type {
-            // The cast cannot fail: the value was made as `T` itself.
-            return lenientScalar(scalarType, node) as! T
-        }
-        return try T(from: NodeDecoder(node: node, path: path, context: context, frame: nil))
-    }
-
-    private func parsedScalar<S: ScalarValue>(_ type: S.Type, _ node: Node, path: CodingPathLink?) -> Result<any ScalarValue, YAMLError> {
-        context.scalar(S.self, node, path: path).map { $0 }
-    }
-
-    private func lenientScalar<S: ScalarValue>(_ type: S.Type, _ node: Node) -> S {
-        (try? context.scalar(S.self, node, path: nil).get()) ?? S.lenientDefault
-    }
-
-    /// A container for a node inside this decoder's own value (nested containers).
-    func nestedDecoder(for child: Node?, key: any CodingKey, missingIn mapping: Mark, wants kind: String) throws -> NodeDecoder {
-        let childPath = CodingPathLink(parent: path, key: key)
-        guard let frame else {
-            return NodeDecoder(node: child ?? .null(at: mapping), path: childPath, context: context, frame: nil)
-        }
-        let site = Site(childPath, NodeDecoder.self)
-        if frame.substitutes.contains(site) {
-            return NodeDecoder(node: child ?? .null(at: mapping), path: childPath, context: context, frame: nil)
-        }
-        guard let child else {
-            throw CallFailure(frame: ObjectIdentifier(frame), site: site,
-                              errors: [context.error(at: mapping, "missing required key '\(key.stringValue)'", path: childPath)])
-        }
-        let matches = switch child {
-        case .mapping: kind == "a mapping"
-        case .sequence: kind == "a sequence"
-        case .scalar: false
-        }
-        guard matches else {
-            throw CallFailure(frame: ObjectIdentifier(frame), site: site,
-                              errors: [context.error(at: child.mark, "expected \(kind), found \(child.kindDescription)", path: childPath)])
-        }
-        return NodeDecoder(node: child, path: childPath, context: context, frame: frame)
+        return NodeDecoder(node: child, parentPath: path, key: key, context: context, frameRoot: frame)
     }
 }
 

@@ -4,6 +4,9 @@ protocol ScalarValue {
     static var expectation: String { get }
     /// The stand-in used when a failed value is replaced to keep decoding its siblings.
     static var lenientDefault: Self { get }
+    /// Whether quoted and block scalars count: only strings take them, so `"42"` stays text
+    /// (code that tries Bool, then Int, then String keeps quoted values as strings).
+    static var acceptsQuoted: Bool { get }
     /// The value of `text`, or nil.
     static func parse(_ text: String) -> Self?
     /// Why `text` is not a value of this type (only called when `parse` gave nil).
@@ -11,6 +14,8 @@ protocol ScalarValue {
 }
 
 extension ScalarValue {
+    static var acceptsQuoted: Bool { false }
+
     static func problem(with text: String) -> String {
         "expected \(expectation), found '\(text.replacingNewlines())'"
     }
@@ -19,6 +24,7 @@ extension ScalarValue {
 extension String: ScalarValue {
     static var expectation: String { "a string" }
     static var lenientDefault: String { "" }
+    static var acceptsQuoted: Bool { true }
     static func parse(_ text: String) -> String? { text }
 }
 

@@ -1,32 +1,46 @@
 extension TreeBuilder {
-    /// Checks a finished mapping for duplicate keys and applies its merge keys.
+    /// Checks a finished mapping for duplicate keys (reported, and dropped so that the first one
+    /// counts) and applies its merge keys.
     mutating func finish(_ pairs: [Node.Pair]) -> [Node.Pair] {
-        reportDuplicates(in: pairs)
+        var pairs = pairs
+        let duplicates = duplicatePositions(in: pairs)
+        if !duplicates.isEmpty {
+            pairs = pairs.enumerated().filter { !duplicates.contains($0.offset) }.map(\.element)
+        }
         guard options.mergeKeys, pairs.contains(where: { $0.key.isMergeKey }) else { return pairs }
         return merged(pairs)
     }
 
-    /// Reports the second and later occurrences of a scalar key, naming the first one's line.
-    private mutating func reportDuplicates(in pairs: [Node.Pair]) {
+    /// Reports the second and later occurrences of a scalar key, naming the first one's line,
+    /// and returns their positions.
+    private mutating func duplicatePositions(in pairs: [Node.Pair]) -> Set<Int> {
+        var positions = Set<Int>()
         // Small mappings (the usual case) compare pairwise; large ones use a dictionary.
         if pairs.count <= 16 {
             for index in pairs.indices.dropFirst() {
                 guard let key = pairs[index].key.scalar, !pairs[index].key.isMergeKey else { continue }
-                if let first = pairs[..<index].first(where: { $0.key.scalar?.value == key.value && !$0.key.isMergeKey }) {
+                let length = key.value.utf8.count
+                if let first = pairs[..<index].first(where: {
+                    guard case .scalar(let other) = $0.key else { return false }
+                    return other.value.utf8.count == length && other.value == key.value && !$0.key.isMergeKey
+                }) {
                     reportDuplicate(key, first: first.key.mark)
+                    positions.insert(index)
                 }
             }
-            return
+            return positions
         }
         var seen: [String: Mark] = [:]
-        for pair in pairs {
+        for (index, pair) in pairs.enumerated() {
             guard let key = pair.key.scalar, !pair.key.isMergeKey else { continue }
             if let first = seen[key.value] {
                 reportDuplicate(key, first: first)
+                positions.insert(index)
             } else {
                 seen[key.value] = key.mark
             }
         }
+        return positions
     }
 
     private mutating func reportDuplicate(_ key: Node.Scalar, first: Mark) {

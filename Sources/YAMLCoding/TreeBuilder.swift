@@ -97,7 +97,7 @@ struct TreeBuilder {
         }
     }
 
-    private mutating func add(_ node: Node, size: Int) {
+    private mutating func add(_ node: consuming Node, size: Int) {
         guard !stack.isEmpty else {
             root = node
             return
@@ -105,10 +105,12 @@ struct TreeBuilder {
         let top = stack.count - 1
         stack[top].size += size
         if !stack[top].isMapping {
+            // One allocation for the usual short sequence instead of growing 1, 2, 4.
+            if stack[top].elements.isEmpty { stack[top].elements.reserveCapacity(4) }
             stack[top].elements.append(node)
-        } else if let key = stack[top].pendingKey {
+        } else if let key = stack[top].pendingKey.take() {
+            if stack[top].pairs.isEmpty { stack[top].pairs.reserveCapacity(8) }
             stack[top].pairs.append(Node.Pair(key: key, value: node))
-            stack[top].pendingKey = nil
         } else {
             stack[top].pendingKey = node
         }

@@ -41,9 +41,7 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let node = current ?? .null(at: decoder.node.mark)
-        let child = NodeDecoder(node: node, path: CodingPathLink(parent: decoder.path, key: IndexKey(currentIndex)),
-                                context: decoder.context, frame: decoder.frame)
+        let child = try decoder.nestedDecoder(for: current, key: IndexKey(currentIndex), missingIn: decoder.node.mark, wants: nil)
         currentIndex += 1
         return child
     }

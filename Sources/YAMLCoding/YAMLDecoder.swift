@@ -41,7 +41,7 @@ public struct YAMLDecoder: Sendable {
         var errors = problems
         var value: T?
         do {
-            value = try context.decodeValue(T.self, node: node, path: nil)
+            value = try context.decodeValue(T.self, node: node, parentPath: nil, key: nil)
         } catch {
             errors += error.errors
         }

@@ -1,8 +1,10 @@
 import Foundation
 
 // One benchmark executable, one subcommand per area, one line per figure.
-// (The integrator owns this file; the broadcast line below is what the broadcast task needs.)
+// (The integrator owns this file; each task's line is kept until it wires them all.)
 switch CommandLine.arguments.dropFirst().first {
 case "broadcast": try await benchBroadcast()
-default: print("usage: parley-bench broadcast [recipients]")
+case "core": try await benchCore()
+case "flowtest": try await benchFlowTest()
+default: print("usage: parley-bench broadcast|core|flowtest")
 }

@@ -13,7 +13,7 @@ import ParleyBots
     @Test(arguments: [
         ("", "empty duration: expected a number and a unit (ms, s, m, h, d), like 500ms, 2s, 10m, 1h or 1d", 0),
         ("10", "invalid duration '10': missing unit; expected a number and a unit (ms, s, m, h, d), like 500ms, 2s, 10m, 1h or 1d", 2),
-        ("10 minutes", "invalid duration '10 minutes': missing unit; expected a number and a unit (ms, s, m, h, d), like 500ms, 2s, 10m, 1h or 1d", 2),
+        ("10 minutes", "invalid duration '10 minutes': unexpected ' '; expected a number and a unit (ms, s, m, h, d), like 500ms, 2s, 10m, 1h or 1d", 2),
         ("5w", "invalid duration '5w': unknown unit 'w'; expected a number and a unit (ms, s, m, h, d), like 500ms, 2s, 10m, 1h or 1d", 1),
         ("m", "invalid duration 'm': expected a number and a unit (ms, s, m, h, d), like 500ms, 2s, 10m, 1h or 1d", 0),
         ("30m1h", "invalid duration '30m1h': units must go from largest to smallest, each once", 4),

@@ -9,6 +9,8 @@ final class EventRecorder: Sendable {
         let id: Int
         let predicate: @Sendable (_ events: [TransportEvent], _ finished: Bool) -> Bool
         let continuation: CheckedContinuation<Void, any Error>
+        /// Fails the wait after the timeout; cancelled when the wait succeeds.
+        let timer: Task<Void, Never>
     }
 
     private struct State {
@@ -16,6 +18,8 @@ final class EventRecorder: Sendable {
         var finished = false
         var waiters: [Waiter] = []
         var nextID = 0
+        /// Waits whose timer fired before they were registered.
+        var expired: Set<Int> = []
     }
 
     private let state = Mutex(State())
@@ -60,20 +64,35 @@ final class EventRecorder: Sendable {
     /// Waits until `predicate` holds for the events so far; fails after `timeout`.
     func wait(timeout: Duration = .seconds(10), until predicate: @escaping @Sendable ([TransportEvent], Bool) -> Bool) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let id = state.withLock { state -> Int? in
-                if predicate(state.events, state.finished) { return nil }
+            let id = state.withLock { state -> Int in
                 state.nextID += 1
-                state.waiters.append(Waiter(id: state.nextID, predicate: predicate, continuation: continuation))
                 return state.nextID
             }
-            guard let id else { return continuation.resume() }
-            Task { [self] in
-                try? await Task.sleep(for: timeout)
+            let timer = Task { [self] in
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
                 let expired = state.withLock { state -> Waiter? in
-                    guard let position = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                    guard let position = state.waiters.firstIndex(where: { $0.id == id }) else {
+                        state.expired.insert(id)
+                        return nil
+                    }
                     return state.waiters.remove(at: position)
                 }
                 expired?.continuation.resume(throwing: RecorderTimeout(events: events.count))
+            }
+            let outcome = state.withLock { state -> Bool? in
+                if predicate(state.events, state.finished) { return true }
+                if state.expired.remove(id) != nil { return false }
+                state.waiters.append(Waiter(id: id, predicate: predicate, continuation: continuation, timer: timer))
+                return nil
+            }
+            switch outcome {
+            case true?:
+                timer.cancel()
+                continuation.resume()
+            case false?:
+                continuation.resume(throwing: RecorderTimeout(events: events.count))
+            case nil:
+                break
             }
         }
     }
@@ -85,7 +104,10 @@ final class EventRecorder: Sendable {
             state.waiters.removeAll { waiter in ready.contains { $0.id == waiter.id } }
             return ready
         }
-        for waiter in ready { waiter.continuation.resume() }
+        for waiter in ready {
+            waiter.timer.cancel()
+            waiter.continuation.resume()
+        }
     }
 }
 

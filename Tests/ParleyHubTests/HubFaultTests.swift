@@ -93,6 +93,8 @@ import Testing
         fixture.hub.clearFaults()
         let refused = await #expect(throws: ParleyError.self) { try await alice.send(inFlight) }
         #expect(refused?.code == .networkUnavailable)
+        let unreadable = await #expect(throws: ParleyError.self) { try await alice.history(of: .person("bob"), after: 0, limit: 10) }
+        #expect(unreadable?.code == .networkUnavailable)
         #expect(try fixture.hub.storedCount(of: inFlight.clientMessageID) == 0)
 
         // Bob's message while alice is away comes in her catch-up.

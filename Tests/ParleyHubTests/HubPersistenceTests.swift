@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 import ParleyCore
 import ParleyHub
 import Testing
@@ -20,6 +21,7 @@ import Testing
         await bobDevice.disconnect()
         let typing = try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("…"), flags: .noPersist))
         _ = try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("while bob sleeps")))
+        let lastInGroup = try await alice.send(OutgoingEnvelope(channel: .group("team"), payload: text("…"), flags: .noPersist))
         let (_, carolSession) = try await fixture.online("carol")
         try fixture.hub.close()
         try await carolSession.waitForFinish()
@@ -47,10 +49,45 @@ import Testing
         let next = try await alice2.send(OutgoingEnvelope(channel: .person("bob"), payload: text("after restart")))
         #expect(next.seq == typing.seq + 2)
         #expect(try reopened.storedCount(of: hello.clientMessageID) == 1)
+        // The group's last message was noPersist: numbering still continues after it.
+        #expect(try await alice2.send(OutgoingEnvelope(channel: .group("team"), payload: text("g"))).seq == lastInGroup.seq + 1)
 
         // Bob's cursor survived: his catch-up starts after what he had received.
         let bobAgain = EventRecorder(try await reopened.connect(user: "bob").connect())
-        #expect(try await bobAgain.waitForMessages(2).map(\.text) == ["while bob sleeps", "after restart"])
+        #expect(try await bobAgain.waitForMessages(3).map(\.text) == ["g", "while bob sleeps", "after restart"])
+    }
+
+    /// A person channel whose first send was refused is still written with the next commit.
+    @Test func channelOpenedByARefusedSendSurvivesReopening() async throws {
+        let fixture = try HubFixture(.sqlite, configuration: HubConfiguration(rateLimit: HubRateLimit(messagesPerSecond: 1, burst: 1)))
+        let alice = try fixture.hub.connect(user: "alice")
+        _ = try await alice.send(OutgoingEnvelope(channel: .person("carol"), payload: text("spends the token")))
+        await #expect(throws: ParleyError.self) { try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("refused"))) }
+        fixture.clock.advance(by: .seconds(1))
+        let accepted = try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("accepted")))
+        try fixture.hub.close()
+
+        let reopened = try fixture.reopen()
+        let history = try await reopened.connect(user: "bob").history(of: .person("alice"), after: 0, limit: 10)
+        #expect(history.map(\.text) == ["accepted"])
+        #expect(history.map(\.id) == [accepted.messageID])
+    }
+
+    @Test func failedCommitAnswersWithAStorageErrorAndDeliversNothing() async throws {
+        let fixture = try HubFixture(.sqlite)
+        let alice = try fixture.hub.connect(user: "alice")
+        let (_, bob) = try await fixture.online("bob")
+        _ = try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("fine")))
+        // Break the store behind the hub's back, as a full or damaged disk would.
+        try Connection(path: fixture.path).execute("DROP TABLE hub_messages")
+
+        let doomed = OutgoingEnvelope(channel: .person("bob"), payload: text("lost"))
+        for _ in 0..<2 {
+            let error = await #expect(throws: ParleyError.self) { try await alice.send(doomed) }
+            #expect(error?.code == .storage)
+        }
+        try await bob.waitForMessages(1)
+        #expect(bob.messages.map(\.text) == ["fine"])
     }
 
     @Test func unreadableDatabaseIsAStorageError() throws {

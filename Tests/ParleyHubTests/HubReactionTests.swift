@@ -22,6 +22,11 @@ import Testing
 
         let history = try await alice.history(of: .group("team"), after: 0, limit: 10)
         #expect(history.first?.reactions == [ReactionSummary(emoji: "👍", users: ["bob", "carol"])])
+        try await bobTransport.setReaction("🎉", on: receipt.messageID, in: .group("team"), added: true)
+        #expect(try fixture.hub.reactions(on: receipt.messageID, in: .group("team"), seenBy: "alice") == [
+            ReactionSummary(emoji: "👍", users: ["bob", "carol"]), ReactionSummary(emoji: "🎉", users: ["bob"]),
+        ])
+        #expect(throws: ParleyError.self) { try fixture.hub.reactions(on: "m0.99", in: .group("team"), seenBy: "alice") }
 
         // Bob sees carol's three changes (not his own); the duplicates made no event.
         try await bob.wait { events, _ in events.count { if case .reaction = $0 { true } else { false } } >= 3 }
@@ -29,8 +34,9 @@ import Testing
         #expect(bob.reactions.map(\.added) == [true, true, false])
         #expect(bob.reactions.map(\.emoji) == ["👍", "🍕", "🍕"])
         #expect(bob.reactions.allSatisfy { $0.messageID == receipt.messageID && $0.channel == .group("team") })
-        try await carol.wait { events, _ in events.count { if case .reaction = $0 { true } else { false } } >= 1 }
-        #expect(carol.reactions.map(\.user) == ["bob"])
+        try await carol.wait { events, _ in events.count { if case .reaction = $0 { true } else { false } } >= 2 }
+        #expect(carol.reactions.map(\.user) == ["bob", "bob"])
+        #expect(carol.reactions.map(\.emoji) == ["👍", "🎉"])
     }
 
     @Test(arguments: Storage.allCases)

@@ -25,6 +25,23 @@ import Testing
         #expect(try await carol.waitForMessages(2).map(\.text) == ["for all", "marker"])
     }
 
+    /// With every member online the hub walks the members rather than the online users.
+    @Test(arguments: Storage.allCases)
+    func visibilityHoldsWhenEveryMemberIsOnline(storage: Storage) async throws {
+        let fixture = try HubFixture(storage)
+        try fixture.hub.createGroup("team", members: ["alice", "bob", "carol"])
+        let (alice, aliceEvents) = try await fixture.online("alice")
+        let (_, bob) = try await fixture.online("bob")
+        let (_, carol) = try await fixture.online("carol")
+        _ = try await alice.send(OutgoingEnvelope(channel: .group("team"), payload: text("for bob"), visibleTo: ["bob"]))
+        _ = try await alice.send(OutgoingEnvelope(channel: .group("team"), payload: text("marker")))
+        #expect(try await bob.waitForMessages(2).map(\.text) == ["for bob", "marker"])
+        #expect(try await carol.waitForMessages(1).map(\.text) == ["marker"])
+        #expect(aliceEvents.messages.isEmpty)
+        #expect(fixture.hub.cursor(of: "carol", in: .group("team")) == 2)
+        #expect(fixture.hub.cursor(of: "alice", in: .group("team")) == 2)
+    }
+
     @Test(arguments: Storage.allCases)
     func historyLimitCountsOnlyVisibleMessages(storage: Storage) async throws {
         let fixture = try HubFixture(storage)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import YAMLCoding
 
 /// One bot file that decoded: its path as shown to users, its id and definition.
@@ -11,13 +12,21 @@ public struct LoadedBot: Sendable {
     public var definition: BotDefinition
     /// The file's text, for positioned errors.
     public var source: SourceFile
+
+    /// Wraps a decoded bot file.
+    public init(file: String, id: String, definition: BotDefinition, source: SourceFile) {
+        self.file = file
+        self.id = id
+        self.definition = definition
+        self.source = source
+    }
 }
 
 /// Everything a host loads from `config.yaml` and its bots folder, with every error found.
 public struct HostCatalog: Sendable {
     /// Path of the config file as given.
     public var configFile: String
-    /// The config, if it decoded (defaults apply when the file is absent? no: it must exist).
+    /// The config, if it decoded (the file must exist; its sections have defaults).
     public var config: HostConfig?
     /// Bots that decoded, in file-name order.
     public var bots: [LoadedBot] = []
@@ -49,6 +58,7 @@ public struct HostCatalog: Sendable {
         let botsFolder = TextFile.join(base, catalog.config?.botsFolder ?? "bots")
         catalog.loadBots(folder: botsFolder, resolve: resolve, decoder: decoder)
         catalog.errors += HostValidator.crossCheck(catalog.bots)
+        for bot in catalog.bots { catalog.errors += RecipientFile.check(bot, resolve: resolve) }
         if let config = catalog.config, let configSource {
             catalog.errors += HostConfigValidator.validate(config, source: configSource, botIDs: catalog.bots.map(\.id))
             if let directory = config.profiles?.directory {
@@ -67,29 +77,45 @@ public struct HostCatalog: Sendable {
                                     message: "cannot list the bots folder: expected a folder of bot files (set 'bots:' in \(configFile))"))
             return
         }
+        var botFiles: [(name: String, file: String, path: String)] = []
         for name in names where name.hasSuffix(".yaml") && !name.hasPrefix(".") {
             let file = TextFile.join(folder, name)
             if name.hasSuffix(".test.yaml") {
                 testFiles.append((file, resolve(file)))
-                continue
+            } else {
+                botFiles.append((name, file, resolve(file)))
             }
-            let text: String
-            switch TextFile.read(resolve(file), displayPath: file) {
-            case .failure(let error):
-                errors.append(error)
-                continue
-            case .success(let value):
-                text = value
-            }
-            let source = SourceFile(name: file, text: text)
-            do {
-                let definition = try decoder.decode(BotDefinition.self, from: text, file: file)
-                let id = definition.id?.value ?? String(name.dropLast(".yaml".count))
-                errors += BotValidator.validate(definition, source: source)
-                bots.append(LoadedBot(file: file, id: id, definition: definition, source: source))
-            } catch {
-                errors += error.errors
-            }
+        }
+        // Files are independent: decode and validate them on all cores, keep the file order.
+        let results = Mutex([(bot: LoadedBot?, errors: [YAMLError])?](repeating: nil, count: botFiles.count))
+        let environment = decoder.environment
+        let work = botFiles
+        DispatchQueue.concurrentPerform(iterations: work.count) { index in
+            let entry = work[index]
+            let result = HostCatalog.loadBot(name: entry.name, file: entry.file, path: entry.path, environment: environment)
+            results.withLock { $0[index] = result }
+        }
+        for result in results.withLock({ $0 }) {
+            guard let result else { continue }
+            errors += result.errors
+            if let bot = result.bot { bots.append(bot) }
+        }
+    }
+
+    /// Reads, decodes and validates one bot file.
+    private static func loadBot(name: String, file: String, path: String, environment: [String: String]) -> (bot: LoadedBot?, errors: [YAMLError]) {
+        let text: String
+        switch TextFile.read(path, displayPath: file) {
+        case .failure(let error): return (nil, [error])
+        case .success(let value): text = value
+        }
+        let source = SourceFile(name: file, text: text)
+        do {
+            let definition = try YAMLDecoder(environment: environment).decode(BotDefinition.self, from: text, file: file)
+            let id = definition.id?.value ?? String(name.dropLast(".yaml".count))
+            return (LoadedBot(file: file, id: id, definition: definition, source: source), BotValidator.validate(definition, source: source))
+        } catch {
+            return (nil, error.errors)
         }
     }
 

@@ -37,12 +37,11 @@ struct ActionCompiler {
     }
 
     func target(_ text: Located<String>, flow: String?) throws(EngineError) -> StepTarget {
-        // One resolution rule for checking and running: ask the validator.
-        let validator = BotValidator(source: SourceFile(name: file, text: ""), bot: definition, vars: [])
-        guard let resolved = validator.resolveStep(text.value, flow: flow) else {
+        // One resolution rule for checking and running: the definition's own.
+        guard let target = definition.stepTarget(text.value, inFlow: flow) else {
             throw error(text.mark, "unknown step '\(text.value)'")
         }
-        return resolved.flow == "end" && resolved.step == "end" ? .end : .step(flow: resolved.flow, step: resolved.step)
+        return target
     }
 
     mutating func actions(_ items: [ActionItem], flow: String?) throws(EngineError) -> [CompiledAction] {

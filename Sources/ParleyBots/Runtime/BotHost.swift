@@ -67,11 +67,13 @@ public final class BotHost: Sendable {
     /// Returns when nothing is in flight: every event the server delivered has been handled,
     /// every action finished, and no timer is due at the clock's now. Timers due now are
     /// fired by this call itself, so a test can `advance` a virtual clock and then wait.
+    /// Cancelling the calling task ends the wait early.
     public func waitUntilIdle() async {
         let all = runtimes.withLock { $0 }
         // Each round either finds the host idle or has seen work finish; the cap is a guard
         // against a bot that keeps itself busy forever (a `wait: 0s` loop).
         for _ in 0..<10_000 {
+            if Task.isCancelled { return }
             for runtime in all { await runtime.drainInbound() }
             await tracker.waitUntilZero()
             if scheduler.fireDue() > 0 { continue }

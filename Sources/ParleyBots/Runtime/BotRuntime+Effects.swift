@@ -39,12 +39,16 @@ extension BotRuntime {
                 return
             case .armTimeout(let position, let deadline):
                 armTimeout(position, deadline, in: channel)
-            case .broadcast(let targets, let content):
-                let channels = targets.compactMap { Channel(target: $0) }
-                guard let built = await makeContent(content) else { continue }
-                let results = await client.batchSend([built], to: channels)
-                let failed = results.filter { if case .failure = $0 { true } else { false } }.count
-                log(failed == 0 ? .info : .warn, "broadcast", ["targets": String(channels.count), "failed": String(failed)])
+            case .broadcast(let items):
+                var failed = 0
+                for item in items {
+                    guard let target = Channel(target: item.target), target.kind != .local, let built = await makeContent(item.content) else {
+                        failed += 1
+                        continue
+                    }
+                    do { _ = try await client.send(built, to: target, options: .broadcast) } catch { failed += 1 }
+                }
+                log(failed == 0 ? .info : .warn, "broadcast", ["targets": String(items.count), "failed": String(failed)])
             case .log(let level, let message, let fields):
                 log(level, message, fields.merging(["channel": channel.target]) { first, _ in first })
             }

@@ -100,12 +100,13 @@ actor BotRuntime {
             tracker.end()
             return
         }
-        var lane = lanes[channel] ?? Lane()
-        lane.items.append(item)
-        let start = !lane.running
-        lane.running = true
-        lanes[channel] = lane
-        if start { Task { await self.drain(channel) } }
+        // Mutated in place: copying the lane out and back would copy its queue each time.
+        lanes[channel, default: Lane()].items.append(item)
+        let start = lanes[channel]?.running == false
+        if start {
+            lanes[channel]?.running = true
+            Task { await self.drain(channel) }
+        }
     }
 
     /// Queues work from a timer (outside the actor): counted at once, so the host never
@@ -131,10 +132,18 @@ actor BotRuntime {
         guard !stopping else { return }
         nextMarker += 1
         let number = nextMarker
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            markerWaiters[number] = continuation
-            if !transport.sendMarker(number) { markerWaiters.removeValue(forKey: number)?.resume() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                markerWaiters[number] = continuation
+                if Task.isCancelled || !transport.sendMarker(number) { markerWaiters.removeValue(forKey: number)?.resume() }
+            }
+        } onCancel: {
+            Task { await self.releaseMarker(number) }
         }
+    }
+
+    private func releaseMarker(_ number: Int) {
+        markerWaiters.removeValue(forKey: number)?.resume()
     }
 
     nonisolated var isCaughtUp: Bool { transport.isCaughtUp }
@@ -165,10 +174,9 @@ actor BotRuntime {
 
     func remember(_ line: String, in channel: Channel) {
         guard options.ticketHistory > 0 else { return }
-        var recent = lanes[channel]?.recent ?? []
-        recent.append(line.count > 200 ? String(line.prefix(200)) + "…" : line)
-        if recent.count > options.ticketHistory { recent.removeFirst(recent.count - options.ticketHistory) }
-        lanes[channel, default: Lane()].recent = recent
+        lanes[channel, default: Lane()].recent.append(line.count > 200 ? String(line.prefix(200)) + "…" : line)
+        let extra = (lanes[channel]?.recent.count ?? 0) - options.ticketHistory
+        if extra > 0 { lanes[channel]?.recent.removeFirst(extra) }
     }
 
     func armTimeout(_ position: StepPosition, _ deadline: Date, in channel: Channel) {

@@ -28,12 +28,6 @@ struct CompiledSend: Sendable {
     var to: Template?
 }
 
-/// Where a `goto` or `next` leads.
-enum StepTarget: Sendable, Hashable {
-    case end
-    case step(flow: String, step: String)
-}
-
 /// A compiled flow step.
 struct CompiledStep: Sendable {
     var actions: [CompiledAction]

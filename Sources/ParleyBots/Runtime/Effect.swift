@@ -14,8 +14,8 @@ enum Effect: Sendable {
     case wait(Duration)
     /// Arm the timeout of the `ask` the conversation now waits on.
     case armTimeout(StepPosition, Date)
-    /// The same content to several targets.
-    case broadcast([String], OutgoingContent)
+    /// A content to each of several targets (rendered per recipient).
+    case broadcast([(target: String, content: OutgoingContent)])
     /// A log line about the decision (a regex over its limit, a loop cut short).
     case log(LogLevel, String, [String: String])
 }

@@ -13,7 +13,8 @@ final class ObservedTransport: Transport {
         var relayed = 0
         var output: AsyncStream<TransportEvent>.Continuation?
         var relay: Task<Void, Never>?
-        var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [Int: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
+        var nextWaiter = 0
     }
 
     let inner: any Transport
@@ -57,9 +58,9 @@ final class ObservedTransport: Transport {
     private func count() {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.relayed += 1
-            let ready = state.waiters.filter { $0.count <= state.relayed }.map(\.continuation)
-            state.waiters.removeAll { $0.count <= state.relayed }
-            return ready
+            let ready = state.waiters.filter { $0.value.count <= state.relayed }
+            for id in ready.keys { state.waiters.removeValue(forKey: id) }
+            return ready.values.map(\.continuation)
         }
         for waiter in ready { waiter.resume() }
     }
@@ -67,23 +68,31 @@ final class ObservedTransport: Transport {
     private func releaseWaiters() {
         let all = state.withLock { state in
             defer { state.waiters.removeAll() }
-            return state.waiters.map(\.continuation)
+            return state.waiters.values.map(\.continuation)
         }
         for waiter in all { waiter.resume() }
     }
 
     /// Returns once the relay has taken every event the server delivered so far (at once
-    /// when the server cannot count, or the stream has ended).
+    /// when the server cannot count, the stream has ended, or the task is cancelled).
     func waitUntilRelayed() async {
         guard let deliveredEventCount else { return }
         let target = deliveredEventCount()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state in
-                if state.relayed >= target || state.output == nil || state.relay == nil { return true }
-                state.waiters.append((target, continuation))
-                return false
+        let id = state.withLock { state in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let done = state.withLock { state in
+                    if state.relayed >= target || state.output == nil || state.relay == nil || Task.isCancelled { return true }
+                    state.waiters[id] = (target, continuation)
+                    return false
+                }
+                if done { continuation.resume() }
             }
-            if done { continuation.resume() }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCore
 
 /// Runs compiled actions without I/O: renders templates, follows `goto` / `next` through
 /// flows, and collects effects and the new conversation state.
@@ -114,7 +115,13 @@ struct Planner {
             case .wait(let duration):
                 effects.append(.wait(duration))
             case .broadcast(let targets, let send):
-                effects.append(.broadcast(targets, content(send)))
+                var items: [(target: String, content: OutgoingContent)] = []
+                for target in targets {
+                    context.recipient = Channel(target: target).map { InboundUser(id: $0.id, name: $0.id) }
+                    items.append((target, content(send)))
+                }
+                context.recipient = nil
+                effects.append(.broadcast(items))
             }
         }
         return nil
@@ -140,6 +147,8 @@ struct TemplateContext: Sendable {
     var messageText: String?
     var args: [String: String] = [:]
     var match: [String: String] = [:]
+    /// Inside a broadcast's `send`: who it is for.
+    var recipient: InboundUser?
 
     func value(of path: String, bot: CompiledBot, vars: [String: String]) -> String? {
         guard let dot = path.firstIndex(of: ".") else { return path == "help" ? bot.helpText : nil }
@@ -151,6 +160,7 @@ struct TemplateContext: Sendable {
         case "args": return args[leaf]
         case "match": return match[leaf]
         case "vars": return vars[leaf]
+        case "recipient": return leaf == "id" ? recipient?.id : leaf == "name" ? recipient?.name : nil
         default: return nil
         }
     }

@@ -85,13 +85,35 @@ enum Router {
         return true
     }
 
+    /// Byte search on UTF-8: Foundation's `contains` bridges through NSString and the generic
+    /// collection search is slower still. Lowercased UTF-8 matches byte for byte.
+    static func contains(_ text: String, _ needle: String) -> Bool {
+        var text = text, needle = needle
+        return text.withUTF8 { haystack in
+            needle.withUTF8 { pattern in
+                guard let first = pattern.first else { return true }
+                guard haystack.count >= pattern.count else { return false }
+                var start = 0
+                while start <= haystack.count - pattern.count {
+                    if haystack[start] == first {
+                        var offset = 1
+                        while offset < pattern.count && haystack[start + offset] == pattern[offset] { offset += 1 }
+                        if offset == pattern.count { return true }
+                    }
+                    start += 1
+                }
+                return false
+            }
+        }
+    }
+
     private static func routeTrigger(_ text: String, planner: inout Planner) -> Bool {
         var lowered: String?
         for trigger in planner.bot.triggers {
             switch trigger.test {
             case .contains(let needle):
                 if lowered == nil { lowered = text.lowercased() }
-                guard let lowered, lowered.contains(needle) else { continue }
+                guard let lowered, Self.contains(lowered, needle) else { continue }
                 planner.route = trigger.label
                 planner.run(trigger.actions, flow: nil)
                 return true

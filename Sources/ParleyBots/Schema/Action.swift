@@ -1,4 +1,5 @@
 import YAMLCoding
+
 /// One thing a bot does. Written in a `do:` list, or directly as a key of a command, trigger
 /// or flow step. Values keep their position for validation errors.
 public enum Action: Sendable {
@@ -13,7 +14,9 @@ public enum Action: Sendable {
     case unreact(Located<String>)
     /// `broadcast: {to | to_file, send, rate}` — one content to many targets, rate-limited.
     case broadcast(BroadcastAction)
-    /// `goto: FLOW.STEP` (or a bare step name inside a flow, or `end`).
+    /// `goto: TARGET` — continue in a flow. TARGET is `end` (leave the flow), `FLOW.STEP`, a bare
+    /// `STEP` of the flow the action is in, or a bare `FLOW` (its first step); a step of the
+    /// current flow wins over a flow of the same name.
     case goto(Located<String>)
     /// `set: {name: value}` — conversation variables, read as `{{vars.name}}`.
     case set(OrderedMap<Located<String>>)
@@ -39,12 +42,4 @@ public enum Action: Sendable {
 
     /// Every action key, in the order they are looked for.
     public static let keys = ["reply", "send", "react", "unreact", "broadcast", "goto", "set", "handoff", "wait"]
-}
-
-/// One action with the position of its key's value.
-public struct ActionItem: Sendable {
-    /// What to do.
-    public var action: Action
-    /// Where the action's value starts.
-    public var mark: Mark
 }

@@ -1,3 +1,5 @@
+import YAMLCoding
+
 extension BotDefinition {
     /// `{{help}}`: one line per command in file order — the prefix and name, its args in angle
     /// brackets, and its description (`/card <user> — Send someone's business card`).

@@ -1,4 +1,5 @@
 import YAMLCoding
+
 /// `broadcast:` — send one content to many targets in rate-limited batches.
 public struct BroadcastAction: Decodable, Sendable {
     /// Targets `user:ID` / `group:ID` (or `to_file`).
@@ -16,12 +17,4 @@ public struct BroadcastAction: Decodable, Sendable {
 
     /// The parsed rate, if given and valid.
     public var parsedRate: Rate? { rate.flatMap { try? Rate(parsing: $0.value) } }
-}
-
-/// `handoff:` — pass the conversation to a queue of human agents.
-public struct HandoffAction: Decodable, Sendable {
-    /// The agents' queue name.
-    public var queue: Located<String>
-    /// A note for the agent (template).
-    public var note: Located<String>?
 }

@@ -12,6 +12,7 @@ extension BotValidator {
     }
 
     private mutating func checkAction(_ item: ActionItem, scope: TemplateScope) {
+        if !scope.conversation { checkWithoutConversation(item, scope: scope) }
         switch item.action {
         case .reply(let text, _):
             checkTemplate(text, scope: scope)
@@ -40,6 +41,18 @@ extension BotValidator {
         }
     }
 
+    /// A schedule has no conversation: nothing to reply or react to, no flow to go on in.
+    private mutating func checkWithoutConversation(_ item: ActionItem, scope: TemplateScope) {
+        switch item.action {
+        case .reply, .react, .unreact, .goto, .handoff:
+            fail(item.mark, "'\(item.action.key)' needs a conversation, but \(scope.place) runs on its own: use 'send' with 'to:' or 'broadcast'")
+        case .send(let send, _) where send.to == nil:
+            fail(send.mark, "'send' in \(scope.place) needs 'to:' (user:ID or group:ID): there is no conversation to send to")
+        default:
+            break
+        }
+    }
+
     /// `send:`: a text or a known card with declared fields, an optional valid target.
     mutating func checkSend(_ send: SendAction, scope: TemplateScope) {
         if let to = send.to { checkTarget(to) }
@@ -54,7 +67,7 @@ extension BotValidator {
             }
             return
         }
-        guard let fields = cardFields(card.value) else {
+        guard let fields = bot.fields(ofCard: card.value) else {
             let known = BuiltInCards.names + bot.cards.names
             fail(card.mark, "unknown card '\(card.value)': expected one of " + known.joined(separator: ", "))
             return
@@ -83,11 +96,5 @@ extension BotValidator {
         var inner = scope
         inner.recipient = true
         checkSend(broadcast.send, scope: inner)
-    }
-
-    /// The fields of a built-in or declared card, or nil if there is no such card.
-    func cardFields(_ name: String) -> [String]? {
-        if let fields = BuiltInCards.fields[name] { return fields }
-        return bot.cards[name]?.fields.map(\.value)
     }
 }

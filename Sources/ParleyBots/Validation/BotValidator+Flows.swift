@@ -44,7 +44,7 @@ extension BotValidator {
     /// A `next:` or `goto:` target: `end`, `FLOW.STEP`, a bare step of the current flow, or
     /// a bare flow name (its first step).
     mutating func checkStepTarget(_ target: Located<String>, key: String, flow: String?) {
-        if resolveStep(target.value, flow: flow) != nil { return }
+        if bot.stepTarget(target.value, inFlow: flow) != nil { return }
         let parts = target.value.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if parts.count == 2, let steps = bot.flows[parts[0]] {
             fail(target.mark, "unknown \(key) target '\(target.value)': flow '\(parts[0])' has no step '\(parts[1])' (its steps: \(steps.names.joined(separator: ", ")))")
@@ -56,18 +56,5 @@ extension BotValidator {
         let flows = bot.flows.names
         fail(target.mark, "unknown \(key) target '\(target.value)': \(expected)"
             + (flows.isEmpty ? " (this bot has no flows)" : " (flows: \(flows.joined(separator: ", ")))"))
-    }
-
-    /// The (flow, step) a target names, or nil. `end` resolves to ("end", "end").
-    func resolveStep(_ target: String, flow: String?) -> (flow: String, step: String)? {
-        if target == "end" { return ("end", "end") }
-        let parts = target.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        if parts.count == 2 {
-            return bot.flows[parts[0]]?[parts[1]] != nil ? (parts[0], parts[1]) : nil
-        }
-        guard parts.count == 1 else { return nil }
-        if let flow, bot.flows[flow]?[target] != nil { return (flow, target) }
-        if let first = bot.flows[target]?.entries.first { return (target, first.name) }
-        return nil
     }
 }

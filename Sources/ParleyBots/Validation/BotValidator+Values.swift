@@ -5,7 +5,12 @@ import ParleyRegex
 extension BotValidator {
     /// Names of ids, args, variables, queues: letters, digits, `_`, `-`.
     static func isName(_ text: String) -> Bool {
-        !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+        guard !text.isEmpty else { return false }
+        // ASCII names are the norm: check bytes first, Unicode properties only when needed.
+        let isASCIIName = text.utf8.allSatisfy { byte in
+            (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F || byte == 0x2D
+        }
+        return isASCIIName || text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
     }
 
     mutating func checkName(_ name: Located<String>, what: String) {
@@ -23,38 +28,27 @@ extension BotValidator {
     }
 
     mutating func checkDuration(_ text: Located<String>) {
-        do {
-            _ = try DurationFormat.parse(text.value)
-        } catch {
-            fail(ScalarPosition.mark(of: error.offset, in: text, source: source), error.message)
-        }
+        if let error = ValueCheck.duration(text, in: source) { errors.append(error) }
     }
 
     mutating func checkRate(_ text: Located<String>) {
-        do {
-            _ = try Rate(parsing: text.value)
-        } catch {
-            fail(ScalarPosition.mark(of: error.offset, in: text, source: source), error.message)
-        }
+        if let error = ValueCheck.rate(text, in: source) { errors.append(error) }
     }
 
     /// Compiles a regex, reporting PCRE2's message at the column where it stopped.
     mutating func compileRegex(_ text: Located<String>) -> Pattern? {
-        do {
-            return try Pattern(text.value)
-        } catch {
-            switch error {
-            case .compile(let message, let offset):
-                fail(ScalarPosition.mark(of: offset, in: text, source: source), "invalid regex: \(message)")
-            default:
-                fail(text.mark, "invalid regex: \(error)")
-            }
+        switch ValueCheck.regex(text, in: source) {
+        case .success(let pattern): return pattern
+        case .failure(let error):
+            errors.append(error)
             return nil
         }
     }
 
     /// Parses a template, reporting a syntax error at its column.
     mutating func parseTemplate(_ text: Located<String>) -> Template? {
+        // Most texts have no placeholder at all: nothing to parse or check.
+        guard text.value.utf8.contains(UInt8(ascii: "{")) else { return nil }
         do {
             return try Template(text.value)
         } catch {

@@ -14,7 +14,7 @@ public struct BotValidator {
     public static func validate(_ bot: BotDefinition, source: SourceFile) -> [YAMLError] {
         var validator = BotValidator(source: source, bot: bot, vars: BotValidator.collectVars(bot))
         validator.run()
-        return validator.errors.sorted { $0.mark < $1.mark }
+        return validator.errors.sortedByPosition()
     }
 
     mutating func fail(_ mark: Mark, _ message: String) {
@@ -78,7 +78,7 @@ public struct BotValidator {
                     fail(arg.mark, "duplicate arg '\(arg.value)' in command '\(entry.name)'")
                 }
             }
-            if let description = command.description, description.value.contains("\n") {
+            if let description = command.description, description.value.utf8.contains(UInt8(ascii: "\n")) {
                 fail(description.mark, "the description of command '\(entry.name)' must be one line (it is a line of {{help}})")
             }
             if command.actions.isEmpty && command.issues.isEmpty {
@@ -130,7 +130,7 @@ public struct BotValidator {
                 collect(step.value.actions)
                 collect(step.value.ask?.onTimeout?.value.items ?? [])
                 if let save = step.value.ask?.save { names.insert(save.value) }
-                if let match = step.value.ask?.match, let pattern = try? Pattern(match.value) {
+                if let match = step.value.ask?.match, let pattern = try? Pattern(match.value, jit: false) {
                     names.formUnion(pattern.namedGroups.map(\.name))
                 }
             }

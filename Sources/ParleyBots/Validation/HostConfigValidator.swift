@@ -52,18 +52,12 @@ public enum HostConfigValidator {
             if let url = profiles.url, !url.value.contains("{ids}") {
                 fail(url.mark, "profiles url '\(url.value)' has no '{ids}': expected a URL with {ids} where the user ids go")
             }
-            for duration in [profiles.expire].compactMap({ $0 }) {
-                do { _ = try DurationFormat.parse(duration.value) } catch {
-                    fail(ScalarPosition.mark(of: error.offset, in: duration, source: source), error.message)
-                }
-            }
+            if let expire = profiles.expire, let error = ValueCheck.duration(expire, in: source) { errors.append(error) }
         }
-        if let rate = config.broadcasts?.rate {
-            do { _ = try Rate(parsing: rate.value) } catch {
-                fail(ScalarPosition.mark(of: error.offset, in: rate, source: source), error.message)
-            }
+        if let rate = config.broadcasts?.rate, let error = ValueCheck.rate(rate, in: source) {
+            errors.append(error)
         }
-        return errors
+        return errors.sortedByPosition()
     }
 }
 

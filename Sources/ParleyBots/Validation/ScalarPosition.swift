@@ -6,7 +6,7 @@ enum ScalarPosition {
     /// The position of the value's `offset`-th Unicode scalar.
     static func mark(of offset: Int, in located: Located<String>, source: SourceFile) -> Mark {
         let mark = located.mark
-        guard offset > 0, !located.value.contains("\n"), let line = source.line(mark.line) else { return mark }
+        guard offset > 0, !located.value.utf8.contains(UInt8(ascii: "\n")), let line = source.line(mark.line) else { return mark }
         let scalars = Array(line.unicodeScalars)
         var index = mark.column - 1
         guard index >= 0, index < scalars.count else { return mark }

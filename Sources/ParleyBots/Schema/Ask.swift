@@ -1,0 +1,22 @@
+import YAMLCoding
+
+/// `ask:` — wait for the user's next message in this conversation.
+public struct Ask: Decodable, Sendable {
+    /// Variable that receives the answer (`{{vars.NAME}}`).
+    public var save: Located<String>?
+    /// PCRE2 pattern the answer must match; named groups are saved as variables too.
+    public var match: Located<String>?
+    /// Sent when the answer does not match (template); the step then waits again.
+    public var retry: Located<String>?
+    /// How long to wait (`10m`); default: forever.
+    public var timeout: Located<String>?
+    /// Run when the timeout passes.
+    public var onTimeout: Located<ActionList>?
+
+    enum CodingKeys: String, CodingKey {
+        case save, match, retry, timeout, onTimeout = "on_timeout"
+    }
+
+    /// The parsed timeout, if given and valid.
+    public var timeoutDuration: Duration? { timeout.flatMap { try? DurationFormat.parse($0.value) } }
+}

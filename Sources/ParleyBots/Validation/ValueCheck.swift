@@ -1,0 +1,39 @@
+import YAMLCoding
+import ParleyRegex
+
+/// Checks of single scalar values shared by every validator (bots, config, flow tests): each
+/// returns an error positioned at the exact column inside the value when it can.
+public enum ValueCheck {
+    /// Compiles a regex (without JIT: the result is for inspection, not matching); PCRE2's
+    /// message at the column where it stopped.
+    public static func regex(_ text: Located<String>, in source: SourceFile) -> Result<Pattern, YAMLError> {
+        do {
+            return .success(try Pattern(text.value, jit: false))
+        } catch {
+            if case .compile(let message, let offset) = error {
+                return .failure(source.error(at: ScalarPosition.mark(of: offset, in: text, source: source), "invalid regex: \(message)"))
+            }
+            return .failure(source.error(at: text.mark, "invalid regex: \(error)"))
+        }
+    }
+
+    /// A duration such as `10m`, or the error.
+    public static func duration(_ text: Located<String>, in source: SourceFile) -> YAMLError? {
+        do {
+            _ = try DurationFormat.parse(text.value)
+            return nil
+        } catch {
+            return source.error(at: ScalarPosition.mark(of: error.offset, in: text, source: source), error.message)
+        }
+    }
+
+    /// A rate such as `20/s`, or the error.
+    public static func rate(_ text: Located<String>, in source: SourceFile) -> YAMLError? {
+        do {
+            _ = try Rate(parsing: text.value)
+            return nil
+        } catch {
+            return source.error(at: ScalarPosition.mark(of: error.offset, in: text, source: source), error.message)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ParleyCore
+import Synchronization
+
+extension ParleyError.Code {
+    /// The core SDK's code for a batch entry skipped after an earlier failure in its channel
+    /// (spelled by raw value so this module does not depend on where the constant lives).
+    static var batchNotSent: ParleyError.Code { ParleyError.Code(rawValue: "notSent") }
+}
+
+extension Hub {
+    /// Sends `messages` in order under one lock acquisition and (when persistent) one group
+    /// commit, answering each. After a transient failure in a channel (rate limit, network,
+    /// lost ack), that channel's later messages are not attempted and answer `notSent`, so
+    /// a retry keeps their order; a permanent failure (too large, not found) stops nothing.
+    func sendBatch(_ messages: [OutgoingEnvelope], via transport: HubTransport) async -> [Result<SendReceipt, ParleyError>] {
+        guard !messages.isEmpty else { return [] }
+        let answers = BatchAnswers(count: messages.count)
+        var attempt = Array(repeating: true, count: messages.count)
+        for (slot, message) in messages.enumerated() {
+            do { try Self.checkSize(of: message, limit: transport.payloadLimit) } catch {
+                answers.answer(slot, .failure(Self.storageError(error)))
+                attempt[slot] = false
+            }
+        }
+        if delaying.load(ordering: .acquiring), let delay = state.withLock({ $0.faults.delay }) {
+            do { try await hold(transport: transport.id, for: delay) } catch {
+                for slot in messages.indices where attempt[slot] { answers.answer(slot, .failure(Self.storageError(error))) }
+                return await answers.all()
+            }
+        }
+        let now = clock.now()
+        let persistent = database != nil
+        let user = transport.userID
+        let startFlush = state.withLock { state -> Bool in
+            var stopped: Set<Channel> = []
+            var startFlush = false
+            for (slot, message) in messages.enumerated() where attempt[slot] {
+                if stopped.contains(message.channel) {
+                    answers.answer(slot, .failure(ParleyError(
+                        .batchNotSent, "not attempted after an earlier failure in \(message.channel.target)",
+                        context: ["channel": message.channel.target])))
+                    continue
+                }
+                let outcome = state.send(message, from: user, transport: transport.id, now: now, waiter: persistent ? .batch(answers, slot) : nil)
+                switch outcome {
+                case .pending(let start, let losesAck):
+                    startFlush = startFlush || start
+                    if losesAck { stopped.insert(message.channel) }
+                default:
+                    let result = Result { try Self.answer(outcome, user: user) }.mapError(Self.storageError)
+                    if case .failure(let error) = result, error.isTransient { stopped.insert(message.channel) }
+                    answers.answer(slot, result)
+                }
+            }
+            return startFlush
+        }
+        if startFlush { startFlushing() }
+        return await answers.all()
+    }
+}

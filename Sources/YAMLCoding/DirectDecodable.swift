@@ -1,0 +1,106 @@
+/// Types this module decodes without their `init(from:)`: scalars, and arrays and
+/// string-keyed dictionaries of anything. Going direct skips the generic standard-library code
+/// (the hot path of every bot file) and collects the errors of all elements in one pass.
+protocol DirectDecodable {
+    static func decodeDirectly(_ node: Node, context: DecodingContext, path: CodingPathLink?) throws(ValueFailure) -> Self
+}
+
+extension DecodingContext {
+    /// Decodes any value found at `node` (reached through `key` below `parentPath`): scalars and
+    /// collections directly, everything else through its `init(from:)`.
+    func decodeAny<T: Decodable>(_ type: T.Type, node: Node, parentPath: CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
+        // The bit casts are exact: each branch checked T's identity.
+        if T.self == String.self { return unsafeBitCast(try scalarValue(String.self, node, parentPath, key), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try scalarValue(Int.self, node, parentPath, key), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try scalarValue(Bool.self, node, parentPath, key), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try scalarValue(Double.self, node, parentPath, key), to: T.self) }
+        if let direct = T.self as? any DirectDecodable.Type {
+            // Cannot fail: `decodeDirectly` returns a `T`.
+            return try openDirect(direct, node, parentPath.appending(key)) as! T
+        }
+        return try decodeValue(T.self, node: node, parentPath: parentPath, key: key)
+    }
+
+    private func openDirect<D: DirectDecodable>(_ type: D.Type, _ node: Node, _ path: CodingPathLink?) throws(ValueFailure) -> any DirectDecodable {
+        try D.decodeDirectly(node, context: self, path: path)
+    }
+
+    private func scalarValue<S: ScalarValue>(_ type: S.Type, _ node: Node, _ parentPath: CodingPathLink?, _ key: (any CodingKey)?) throws(ValueFailure) -> S {
+        do {
+            return try scalar(S.self, node)
+        } catch {
+            throw ValueFailure(errors: [self.error(at: error.mark, error.message, path: parentPath.appending(key))])
+        }
+    }
+}
+
+extension String: DirectDecodable {}
+extension Bool: DirectDecodable {}
+extension Double: DirectDecodable {}
+extension Float: DirectDecodable {}
+extension Int: DirectDecodable {}
+extension Int8: DirectDecodable {}
+extension Int16: DirectDecodable {}
+extension Int32: DirectDecodable {}
+extension Int64: DirectDecodable {}
+extension UInt: DirectDecodable {}
+extension UInt8: DirectDecodable {}
+extension UInt16: DirectDecodable {}
+extension UInt32: DirectDecodable {}
+extension UInt64: DirectDecodable {}
+
+extension ScalarValue {
+    static func decodeDirectly(_ node: Node, context: DecodingContext, path: CodingPathLink?) throws(ValueFailure) -> Self {
+        do {
+            return try context.scalar(Self.self, node)
+        } catch {
+            throw ValueFailure(errors: [context.error(at: error.mark, error.message, path: path)])
+        }
+    }
+}
+
+extension Array: DirectDecodable where Element: Decodable {
+    /// Every element decoded; the errors of all failing elements together.
+    static func decodeDirectly(_ node: Node, context: DecodingContext, path: CodingPathLink?) throws(ValueFailure) -> [Element] {
+        guard case .sequence(let sequence) = node else {
+            throw ValueFailure(errors: [context.error(at: node.mark, "expected a sequence, found \(node.kindDescription)", path: path)])
+        }
+        var elements: [Element] = []
+        elements.reserveCapacity(sequence.elements.count)
+        var errors: [YAMLError] = []
+        for (index, element) in sequence.elements.enumerated() {
+            do {
+                elements.append(try context.decodeAny(Element.self, node: element, parentPath: path, key: IndexKey(index)))
+            } catch {
+                errors += error.errors
+            }
+        }
+        guard errors.isEmpty else { throw ValueFailure(errors: errors) }
+        return elements
+    }
+}
+
+extension Dictionary: DirectDecodable where Key == String, Value: Decodable {
+    /// Every entry decoded (keys are the scalar keys' text); the errors of all failing entries.
+    static func decodeDirectly(_ node: Node, context: DecodingContext, path: CodingPathLink?) throws(ValueFailure) -> [String: Value] {
+        guard case .mapping(let mapping) = node else {
+            throw ValueFailure(errors: [context.error(at: node.mark, "expected a mapping, found \(node.kindDescription)", path: path)])
+        }
+        var entries: [String: Value] = [:]
+        entries.reserveCapacity(mapping.pairs.count)
+        var errors: [YAMLError] = []
+        for pair in mapping.pairs {
+            guard case .scalar(let key) = pair.key else {
+                errors.append(context.error(at: pair.key.mark, "expected a string key, found \(pair.key.kindDescription)", path: path))
+                continue
+            }
+            do {
+                entries[key.value] = try context.decodeAny(Value.self, node: pair.value, parentPath: path, key: StringKey(key.value))
+            } catch {
+                errors += error.errors
+            }
+        }
+        guard errors.isEmpty else { throw ValueFailure(errors: errors) }
+        return entries
+    }
+}

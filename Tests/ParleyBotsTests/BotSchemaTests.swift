@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+import YAMLCoding
+import ParleyBots
+
+/// The example bots decode into the documented structure.
+@Suite struct BotSchemaTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static func example(_ path: String) throws -> (text: String, bot: BotDefinition) {
+        let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+        return (text, try BotCheck.decode(text, file: path))
+    }
+
+    @Test func supportBotStructure() throws {
+        let (text, bot) = try BotSchemaTests.example("bots/support.yaml")
+        #expect(BotValidator.validate(bot, source: SourceFile(name: "bots/support.yaml", text: text)).isEmpty)
+        #expect(bot.name?.value == "Support")
+        #expect(bot.commandPrefix == "/")
+        #expect(bot.commands.names == ["help", "card", "docs", "refund", "status"])
+        #expect(bot.commands["docs"]?.aliases.map(\.value) == ["manual"])
+        #expect(bot.commands["card"]?.args.map(\.value) == ["user"])
+        #expect(bot.triggers.first?.match?.value == #"(?i)\bthanks?\b"#)
+        #expect(bot.triggers.last?.contains?.value == "opening hours")
+        #expect(bot.cards["order"]?.type.value == 1001)
+        #expect(bot.cards["order"]?.fields.map(\.value) == ["order_id", "status"])
+        #expect(bot.fallback?.value.items.count == 1)
+    }
+
+    @Test func doListKeepsOrderAndQuoteModifiesReply() throws {
+        let refund = try #require(try BotSchemaTests.example("bots/support.yaml").bot.commands["refund"])
+        #expect(refund.actions.map(\.action.key) == ["react", "reply", "goto"])
+        guard case .reply(let text, let quote) = refund.actions[1].action else {
+            Issue.record("expected a reply")
+            return
+        }
+        #expect(text.value == "Let's sort this out.")
+        #expect(quote)
+        #expect(text.mark == Mark(line: 25, column: 16))
+    }
+
+    @Test func flowStepsAskAndDirectActionsInFileOrder() throws {
+        let bot = try BotSchemaTests.example("bots/support.yaml").bot
+        let refund = try #require(bot.flows["refund"])
+        #expect(refund.names == ["order", "confirm"])
+        let order = try #require(refund["order"])
+        let ask = try #require(order.ask)
+        #expect(ask.save?.value == "order_id")
+        #expect(ask.timeoutDuration == .seconds(600))
+        #expect(ask.onTimeout?.value.items.map(\.action.key) == ["reply", "goto"])
+        #expect(order.next?.value == "confirm")
+        let confirm = try #require(refund["confirm"])
+        #expect(confirm.actions.map(\.action.key) == ["send", "handoff"])
+        guard case .send(let send, false) = confirm.actions[0].action else {
+            Issue.record("expected an unquoted send")
+            return
+        }
+        #expect(send.card?.value == "order")
+        #expect(send.fields.names == ["order_id", "status"])
+        #expect(send.fields["status"]?.value == "refund requested")
+    }
+
+    @Test func helpTextListsCommandsWithArgs() throws {
+        let bot = try BotSchemaTests.example("bots/support.yaml").bot
+        #expect(bot.helpText == """
+            /help — Show what I can do
+            /card <user> — Send someone's business card
+            /docs — Link to the manual
+            /refund — Ask for a refund
+            /status <order> — Show the status of an order
+            """)
+    }
+
+    @Test func announcerSchedule() throws {
+        let schedule = try #require(try BotSchemaTests.example("bots/announcer.yaml").bot.schedules.first)
+        #expect(schedule.name.value == "morning")
+        #expect(schedule.cronExpression?.hours == [9])
+        #expect(schedule.timeZone?.identifier == "Europe/Berlin")
+        #expect(schedule.catchUpPolicy == .once)
+        let broadcast = try #require(schedule.broadcast?.value)
+        #expect(broadcast.to?.map(\.value) == ["group:announcements", "user:alice", "user:bob"])
+        #expect(broadcast.parsedRate == Rate(count: 20, per: .seconds(1)))
+        #expect(broadcast.send.text?.value == "Good morning, {{recipient.name}}!")
+    }
+
+    @Test func hostConfigDefaultsAndAccounts() throws {
+        let yaml = """
+            transport:
+              kind: matrix
+              homeserver: http://127.0.0.1:8008
+              accounts:
+                support: { user: "@support:localhost", password: "${SUPPORT_PASSWORD}" }
+                news: { user: "@news:localhost", access_token: "${NEWS_TOKEN:-t0k}", device_id: D1 }
+            """
+        let config = try YAMLDecoder(environment: ["SUPPORT_PASSWORD": "s3cret"])
+            .decode(HostConfig.self, from: yaml, file: "config.yaml")
+        #expect(config.transportKind == .matrix)
+        #expect(config.botsFolder == "bots")
+        #expect(config.storagePath == ".parley/parley.db")
+        #expect(config.transport?.accounts?.names == ["support", "news"])
+        #expect(config.transport?.accounts?["support"]?.password?.value == "s3cret")
+        #expect(config.transport?.accounts?["news"]?.accessToken?.value == "t0k")
+        #expect(config.transport?.accounts?["news"]?.deviceID?.value == "D1")
+        let errors = HostConfigValidator.validate(config, source: SourceFile(name: "config.yaml", text: yaml), botIDs: ["support", "news", "extra"])
+        #expect(errors.map(\.description) == ["""
+            config.yaml:2:9: error: bot 'extra' has no entry in 'transport.accounts': kind 'matrix' needs a user and a password or access_token per bot
+              kind: matrix
+                    ^
+            """])
+    }
+
+    @Test func cardCodesAcrossBots() throws {
+        func bot(_ id: String, _ fields: String) throws -> LoadedBot {
+            let yaml = "commands:\n  x: { reply: x }\ncards:\n  order:\n    type: 1001\n    fields: [\(fields)]\n    fallback: x\n"
+            return LoadedBot(file: "bots/\(id).yaml", id: id, definition: try BotCheck.decode(yaml, file: "bots/\(id).yaml"),
+                             source: SourceFile(name: "bots/\(id).yaml", text: yaml))
+        }
+        // The same definition in two bots is fine; a different one under the same code is not.
+        #expect(HostValidator.crossCheck([try bot("a", "id"), try bot("b", "id")]).isEmpty)
+        #expect(HostValidator.crossCheck([try bot("a", "id"), try bot("c", "id, status")]).map(\.description) == ["""
+            bots/c.yaml:5:11: error: card type 1001 of card 'order' is already used by card 'order' of bot 'a' with different fields or fallback: one code must mean one card on a host
+                type: 1001
+                      ^
+            """])
+    }
+
+    @Test func lookupsShareTheValidatorsRules() throws {
+        let bot = try BotSchemaTests.example("bots/support.yaml").bot
+        #expect(bot.stepTarget("end", inFlow: nil) == .end)
+        #expect(bot.stepTarget("refund.confirm", inFlow: nil) == .step(flow: "refund", step: "confirm"))
+        #expect(bot.stepTarget("confirm", inFlow: "refund") == .step(flow: "refund", step: "confirm"))
+        #expect(bot.stepTarget("confirm", inFlow: nil) == nil)
+        #expect(bot.stepTarget("refund", inFlow: nil) == .step(flow: "refund", step: "order"))
+        #expect(bot.stepTarget("refund.nope", inFlow: nil) == nil)
+        #expect(bot.command(named: "manual")?.name == "docs")
+        #expect(bot.command(named: "docs")?.command.aliases.map(\.value) == ["manual"])
+        #expect(bot.command(named: "nope") == nil)
+        #expect(bot.fields(ofCard: "order") == ["order_id", "status"])
+        #expect(bot.fields(ofCard: "link") == ["text", "url", "description", "image"])
+        #expect(bot.fields(ofCard: "nope") == nil)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Synchronization
+import Testing
+import ParleyCore
+
+/// A real provider (a static directory) that records each call it gets.
+final class CountingProvider: ProfileProvider {
+    let base: StaticProfileProvider
+    let calls = Mutex<[[String]]>([])
+
+    init(_ profiles: [Profile]) { base = StaticProfileProvider(profiles) }
+
+    func fetchProfiles(_ ids: [String]) async throws -> [Profile] {
+        calls.withLock { $0.append(ids) }
+        return try await base.fetchProfiles(ids)
+    }
+}
+
+@Suite struct ProfileServiceTests {
+    static let people = (0..<300).map { Profile(id: "u\($0)", name: "User \($0)") }
+
+    @Test func hundredConcurrentLookupsOfOneIDMakeOneProviderCall() async throws {
+        let provider = CountingProvider(Self.people)
+        let service = ProfileService(provider: provider, clock: ManualClock())
+        let names = try await withTimeout {
+            try await withThrowingTaskGroup(of: String?.self) { group in
+                for _ in 0..<100 { group.addTask { try await service.profile(of: "u7")?.name } }
+                var names: [String?] = []
+                for try await name in group { names.append(name) }
+                return names
+            }
+        }
+        #expect(names == Array(repeating: "User 7", count: 100))
+        #expect(provider.calls.withLock { $0 } == [["u7"]])
+    }
+
+    @Test func twoHundredFiftyIDsAreFetchedInThreeCalls() async throws {
+        let provider = CountingProvider(Self.people)
+        let service = ProfileService(provider: provider, clock: ManualClock())
+        let ids = (0..<250).map { "u\($0)" }
+        let profiles = try await service.profiles(of: ids)
+        #expect(profiles.count == 250)
+        #expect(provider.calls.withLock { $0.map(\.count) } == [100, 100, 50])
+        _ = try await service.profiles(of: ids)
+        #expect(provider.calls.withLock { $0.count } == 3, "the second lookup is served from the cache")
+    }
+
+    @Test func entriesExpireAndCanBeInvalidated() async throws {
+        let clock = ManualClock()
+        let provider = CountingProvider(Self.people)
+        let service = ProfileService(provider: provider, clock: clock, expiry: .seconds(60))
+        _ = try await service.profile(of: "u1")
+        await clock.advance(by: .seconds(59))
+        _ = try await service.profile(of: "u1")
+        #expect(provider.calls.withLock { $0.count } == 1)
+        await clock.advance(by: .seconds(1))
+        _ = try await service.profile(of: "u1")
+        #expect(provider.calls.withLock { $0.count } == 2)
+        await service.invalidate("u1")
+        _ = try await service.profiles(of: ["u1", "u2"])
+        #expect(provider.calls.withLock { $0.last } == ["u1", "u2"])
+        await service.invalidateAll()
+        #expect(await service.cachedCount == 0)
+        _ = try await service.profiles(of: ["u1", "u2"])
+        #expect(provider.calls.withLock { $0.count } == 4)
+    }
+
+    @Test func unknownIDsAreCachedAsUnknownAndPreviewsStandIn() async throws {
+        let provider = CountingProvider(Self.people)
+        let service = ProfileService(provider: provider, clock: ManualClock())
+        service.notePreview(id: "ghost", name: "Ghost", avatar: nil)
+        #expect(await service.cachedProfile(of: "ghost")?.name == "Ghost")
+        #expect(try await service.profile(of: "ghost") == nil)
+        #expect(try await service.profile(of: "ghost") == nil)
+        #expect(provider.calls.withLock { $0.count } == 1)
+        #expect(await service.cachedProfile(of: "ghost")?.name == "Ghost")
+    }
+
+    @Test func httpProviderFetchesFromARealLocalServer() async throws {
+        let server = try TinyHTTPServer { path in
+            guard path.hasPrefix("/users?ids=") else { return (404, "{}") }
+            let ids = path.dropFirst("/users?ids=".count).split(separator: ",").map { $0.removingPercentEncoding ?? String($0) }
+            let body = ids.filter { $0 != "nobody" }.map { #"{"id":"\#($0)","name":"Name of \#($0)","phone":"+1 555"}"# }
+            return (200, "{\"profiles\":[" + body.joined(separator: ",") + "]}")
+        }
+        defer { server.stop() }
+        let provider = try HTTPProfileProvider(urlTemplate: "http://127.0.0.1:\(server.port)/users?ids={ids}", timeout: .seconds(5))
+        let profiles = try await withTimeout { try await provider.fetchProfiles(["alice", "bob smith", "nobody"]) }
+        #expect(profiles == [Profile(id: "alice", name: "Name of alice", phone: "+1 555"),
+                             Profile(id: "bob smith", name: "Name of bob smith", phone: "+1 555")])
+        #expect(server.requests == ["/users?ids=alice,bob%20smith,nobody"])
+    }
+
+    @Test func httpProviderReportsStatusAndBadJSON() async throws {
+        let server = try TinyHTTPServer { path in
+            if path.contains("broken") { return (200, #"[{"name":"no id"}]"#) }
+            if path.contains("busy") { return (503, "{}") }
+            return (200, "not json")
+        }
+        defer { server.stop() }
+        let provider = try HTTPProfileProvider(urlTemplate: "http://127.0.0.1:\(server.port)/p/{ids}", timeout: .seconds(5))
+        await #expect(throws: ParleyError(.invalidContent, "profile[0]: missing field 'id'", context: ["field": "id", "content": "profile[0]"])) {
+            try await withTimeout { try await provider.fetchProfiles(["broken"]) }
+        }
+        await #expect { try await withTimeout { try await provider.fetchProfiles(["busy"]) } } throws: { error in
+            (error as? ParleyError)?.code == .serverError && (error as? ParleyError)?.context["status"] == "503"
+        }
+        await #expect { try await withTimeout { try await provider.fetchProfiles(["x"]) } } throws: { error in
+            (error as? ParleyError)?.code == .invalidContent
+        }
+        #expect(throws: ParleyError.self) { try HTTPProfileProvider(urlTemplate: "http://127.0.0.1/no-placeholder") }
+    }
+}

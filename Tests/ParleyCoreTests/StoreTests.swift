@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import ParleyCore
+
+@Suite struct StoreTests {
+    static func envelope(_ seq: Int64, channel: Channel = .group("team"), flags: MessageFlags = []) -> Envelope {
+        Envelope(id: "m\(seq)", channel: channel, seq: seq, clientMessageID: UUID(), sender: "alice",
+                 timestamp: Date(timeIntervalSince1970: 1_000 + Double(seq)), payload: ["type": 1, "text": .string("n\(seq)")],
+                 flags: flags, replyTo: seq > 1 ? ReplyReference(messageID: "m1", seq: 1, sender: "alice", quoted: ["type": 1, "text": "n1"]) : nil,
+                 reactions: [ReactionSummary(emoji: "👍", users: ["bob"])], visibleTo: seq == 3 ? ["bob"] : nil,
+                 extensions: ["sender.name": "Alice"])
+    }
+
+    static func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("parley-store-\(UUID().uuidString)/db.sqlite").path
+    }
+
+    @Test(arguments: ["memory", "sqlite"])
+    func historyBySeqRangeRoundTripsEveryField(kind: String) throws {
+        let store: any MessageStore = kind == "memory" ? MemoryMessageStore() : try SQLiteMessageStore(path: Self.temporaryPath())
+        try store.save((1...10).map { Self.envelope($0) } + [Self.envelope(1, channel: .person("bob"))])
+        let range = try store.history(of: .group("team"), in: 3...7, limit: 100)
+        #expect(range.map(\.seq) == [3, 4, 5, 6, 7])
+        #expect(range.first == Self.envelope(3).with(clientMessageID: range.first?.clientMessageID))
+        #expect(try store.history(of: .group("team"), in: 0...Int64.max, limit: 3).map(\.seq) == [8, 9, 10])
+        #expect(try store.message(id: "m4")?.replyTo?.messageID == "m1")
+    }
+
+    @Test func sqliteHistoryAndConversationsSurviveAReopen() throws {
+        let path = Self.temporaryPath()
+        do {
+            let store = try SQLiteMessageStore(path: path)
+            try store.save([Self.envelope(1), Self.envelope(2)])
+            try store.saveConversations([Conversation(channel: .group("team"), lastActivity: Date(timeIntervalSince1970: 5), digest: "n2",
+                                                      lastMessageID: "m2", lastSeq: 2, unreadCount: 2, isPinned: true)])
+        }
+        let reopened = try SQLiteMessageStore(path: path)
+        #expect(try reopened.history(of: .group("team"), in: 0...10, limit: 10).map(\.id) == ["m1", "m2"])
+        #expect(try reopened.conversations() == [Conversation(channel: .group("team"), lastActivity: Date(timeIntervalSince1970: 5),
+                                                             digest: "n2", lastMessageID: "m2", lastSeq: 2, unreadCount: 2, isPinned: true)])
+    }
+
+    @Test func noPersistMessagesAreNeverWrittenButStillDelivered() async throws {
+        let setup = try HubSetup()
+        let path = setup.databasePath("bob")
+        let (alice, _) = try await setup.online("alice")
+        let (bob, events) = try await setup.online("bob", storage: .sqlite(path: path))
+        _ = try await alice.send(TextContent("typing…"), to: .person("bob"), options: SendOptions(flags: [.noPersist]))
+        _ = try await alice.send(TextContent("kept"), to: .person("bob"))
+        #expect(try await collectMessages(events, count: 2).map(\.text) == ["typing…", "kept"])
+        #expect(try await bob.history(of: .person("alice")).map(\.text) == ["kept"])
+        await bob.close()
+        #expect(try SQLiteMessageStore(path: path).history(of: .person("alice"), in: 0...100, limit: 10).count == 1)
+        await alice.close()
+    }
+
+    @Test func messageCacheHonoursCountAndAge() {
+        var cache = MessageCache(limits: MessageCache.Limits(count: 3, age: .seconds(10)))
+        let start = Date(timeIntervalSince1970: 0)
+        for seq in 1...5 {
+            let envelope = Self.envelope(Int64(seq))
+            cache.insert(Message(id: envelope.id, channel: envelope.channel, seq: envelope.seq, clientMessageID: envelope.clientMessageID,
+                                 sender: "a", timestamp: start, content: TextContent("x")), at: start.addingTimeInterval(Double(seq)))
+        }
+        #expect(cache.count == 3)
+        #expect(cache.message(id: "m2", now: start.addingTimeInterval(5)) == nil)
+        #expect(cache.message(id: "m3", now: start.addingTimeInterval(5)) != nil)
+        #expect(cache.message(id: "m3", now: start.addingTimeInterval(13.5)) == nil)
+        #expect(cache.message(id: "m5", now: start.addingTimeInterval(13.5)) != nil)
+    }
+
+    @Test func migrationsAreVersioned() throws {
+        let path = Self.temporaryPath()
+        _ = try SQLiteMessageStore(path: path)
+        _ = try SQLiteOutboxStore(path: path)
+        // Opening again applies nothing twice (a second CREATE TABLE would throw).
+        _ = try SQLiteMessageStore(path: path)
+        _ = try SQLiteOutboxStore(path: path)
+    }
+}
+
+extension Envelope {
+    func with(clientMessageID: UUID?) -> Envelope {
+        var copy = self
+        if let clientMessageID { copy.clientMessageID = clientMessageID }
+        return copy
+    }
+}
