@@ -50,4 +50,16 @@ public struct BroadcastRecipient: Sendable, Hashable {
     public var outcome: BroadcastOutcome?
     /// Transport attempts made.
     public var attempts: Int
+    /// This recipient's own payload, when the job has one per recipient (rendered by the
+    /// engine for a `broadcast:` action); nil: the job's message rendered for them.
+    public var payload: JSONValue?
+
+    /// Creates a recipient record.
+    public init(position: Int, channel: Channel, outcome: BroadcastOutcome? = nil, attempts: Int = 0, payload: JSONValue? = nil) {
+        self.position = position
+        self.channel = channel
+        self.outcome = outcome
+        self.attempts = attempts
+        self.payload = payload
+    }
 }

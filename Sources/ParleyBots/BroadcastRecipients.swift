@@ -36,13 +36,13 @@ public struct BroadcastRecipients: Sendable, Hashable {
         guard let text = String(data: data, encoding: .utf8) else {
             throw BroadcastError(.invalidRecipients, "the recipients file is not UTF-8 text", file: displayPath)
         }
-        var lineNumber = 0
-        // `\r\n` is one Character in Swift, and a newline: Windows files count lines right too.
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            lineNumber += 1
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            append(try Self.parse(line, file: displayPath, line: lineNumber))
+        // The same reading `parley check` does (RecipientFile), so both agree on every line.
+        switch RecipientFile.parse(text, file: displayPath) {
+        case .success(let channels):
+            for channel in channels { append(channel) }
+        case .failure(let errors):
+            let first = errors.errors.first
+            throw BroadcastError(.invalidRecipients, first?.message ?? "invalid recipients file", file: displayPath, line: first?.mark.line)
         }
     }
 

@@ -62,7 +62,7 @@ struct BroadcastRunner: Sendable {
                     try await pace(&bucket)
                     let envelope = OutgoingEnvelope(
                         channel: recipient.channel, clientMessageID: BroadcastUUID.message(job: job.id, target: recipient.channel.target),
-                        payload: job.message.render(for: recipient.channel, name: names[recipient.channel]))
+                        payload: recipient.payload ?? job.message.render(for: recipient.channel, name: names[recipient.channel]))
                     group.addTask { await deliver(envelope, recipient) }
                     inFlight += 1
                 }

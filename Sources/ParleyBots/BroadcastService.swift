@@ -27,15 +27,17 @@ public final class BroadcastService: Sendable {
 
     /// Stores a job for `recipients` (all pending) unless job `id` exists already; returns
     /// the stored job and whether it was created now. Nothing is sent yet: call `run`.
+    /// `payloads`, when given, is each recipient's own payload (in `recipients` order).
     public func create(id: String = UUID().uuidString.lowercased(), bot: String, origin: String, message: BroadcastMessage,
-                       recipients: BroadcastRecipients, rate: Rate? = nil) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
+                       recipients: BroadcastRecipients, payloads: [JSONValue]? = nil,
+                       rate: Rate? = nil) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
         guard !id.isEmpty else { throw BroadcastError(.invalidMessage, "a broadcast id must not be empty") }
         if let existing = try store.job(id) { return (existing, false) }
         guard !recipients.channels.isEmpty else {
             throw BroadcastError(.noRecipients, "broadcast '\(id)' has no recipients: give 'to' targets or a 'to_file' with at least one")
         }
         let created = try store.create(id: id, bot: bot, origin: origin, message: message, ratePerSecond: rate?.perSecond,
-                                       recipients: recipients.channels, now: clock.now())
+                                       recipients: recipients.channels, payloads: payloads, now: clock.now())
         guard let job = try store.job(id) else { throw BroadcastError(.storage, "broadcast '\(id)' vanished after it was stored") }
         return (job, created)
     }

@@ -7,14 +7,21 @@ extension BroadcastStore {
     public func pending(job: String, after position: Int, limit: Int) throws(BroadcastError) -> [BroadcastRecipient] {
         let rows = try access("read pending recipients of \(job)") { connection in
             try connection.rows(
-                "SELECT position, target, attempts FROM broadcast_recipients WHERE job = ? AND state = 0 AND position > ? ORDER BY position LIMIT ?",
+                "SELECT position, target, attempts, payload FROM broadcast_recipients WHERE job = ? AND state = 0 AND position > ? ORDER BY position LIMIT ?",
                 [.text(job), .integer(Int64(position)), .integer(Int64(limit))])
         }
         return try rows.map { row throws(BroadcastError) in
             guard let position = row[0].int, let channel = row[1].string.flatMap(Channel.init(target:)) else {
                 throw BroadcastError(.storage, "a recipient of broadcast '\(job)' is damaged in storage")
             }
-            return BroadcastRecipient(position: position, channel: channel, outcome: nil, attempts: row[2].int ?? 0)
+            var payload: JSONValue?
+            if let text = row[3].string {
+                guard let parsed = try? JSONValue.parse(Data(text.utf8)) else {
+                    throw BroadcastError(.storage, "the payload of a recipient of broadcast '\(job)' is damaged in storage")
+                }
+                payload = parsed
+            }
+            return BroadcastRecipient(position: position, channel: channel, outcome: nil, attempts: row[2].int ?? 0, payload: payload)
         }
     }
 

@@ -17,10 +17,11 @@ public final class BroadcastStore: Sendable {
         CREATE TABLE broadcast_jobs (
             id TEXT PRIMARY KEY, bot TEXT NOT NULL, origin TEXT NOT NULL, payload TEXT NOT NULL,
             rate REAL, state TEXT NOT NULL, created REAL NOT NULL, finished REAL,
-            total INTEGER NOT NULL, sent INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0);
+            total INTEGER NOT NULL, sent INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0,
+            templated INTEGER NOT NULL DEFAULT 1);
         CREATE TABLE broadcast_recipients (
             job TEXT NOT NULL, position INTEGER NOT NULL, target TEXT NOT NULL,
-            state INTEGER NOT NULL DEFAULT 0, message_id TEXT, reason TEXT, attempts INTEGER NOT NULL DEFAULT 0,
+            state INTEGER NOT NULL DEFAULT 0, message_id TEXT, reason TEXT, attempts INTEGER NOT NULL DEFAULT 0, payload TEXT,
             PRIMARY KEY (job, position)) WITHOUT ROWID;
         CREATE INDEX broadcast_recipients_pending ON broadcast_recipients (job, state, position);
         """,
@@ -55,19 +56,24 @@ public final class BroadcastStore: Sendable {
 
     /// Stores a new job and all its recipients (pending) in one transaction. Returns false,
     /// changing nothing, when a job with this id exists (a repeated start is a resume).
+    /// `payloads`, when given, holds each recipient's own payload (same order and count).
     public func create(id: String, bot: String, origin: String, message: BroadcastMessage, ratePerSecond: Double?,
-                       recipients: [Channel], now: Date) throws(BroadcastError) -> Bool {
-        try access("store broadcast \(id)") { connection in
+                       recipients: [Channel], payloads: [JSONValue]? = nil, now: Date) throws(BroadcastError) -> Bool {
+        if let payloads, payloads.count != recipients.count {
+            throw BroadcastError(.invalidMessage, "broadcast '\(id)': \(payloads.count) payloads for \(recipients.count) recipients")
+        }
+        return try access("store broadcast \(id)") { connection in
             try connection.transaction {
                 guard try connection.scalar("SELECT 1 FROM broadcast_jobs WHERE id = ?", [.text(id)]) == nil else { return false }
                 try connection.run(
-                    "INSERT INTO broadcast_jobs (id, bot, origin, payload, rate, state, created, total) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO broadcast_jobs (id, bot, origin, payload, rate, state, created, total, templated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [.text(id), .text(bot), .text(origin), .text(message.payload.compactJSON()),
                      ratePerSecond.map { .real($0) } ?? .null, .text(BroadcastJob.State.running.rawValue),
-                     .real(now.timeIntervalSince1970), .integer(Int64(recipients.count))])
-                let insert = try connection.prepare("INSERT INTO broadcast_recipients (job, position, target) VALUES (?, ?, ?)")
+                     .real(now.timeIntervalSince1970), .integer(Int64(recipients.count)), SQLiteValue(message.isTemplate)])
+                let insert = try connection.prepare("INSERT INTO broadcast_recipients (job, position, target, payload) VALUES (?, ?, ?, ?)")
                 for (position, channel) in recipients.enumerated() {
-                    try insert.run([.text(id), .integer(Int64(position)), .text(channel.target)])
+                    let payload = payloads.map { SQLiteValue.text($0[position].compactJSON()) } ?? .null
+                    try insert.run([.text(id), .integer(Int64(position)), .text(channel.target), payload])
                 }
                 return true
             }
@@ -92,7 +98,7 @@ public final class BroadcastStore: Sendable {
     private func jobs(where clause: String, _ values: [SQLiteValue]) throws(BroadcastError) -> [BroadcastJob] {
         let rows = try access("read broadcast jobs") { connection in
             try connection.rows("""
-                SELECT id, bot, origin, payload, rate, state, created, finished, total, sent, failed
+                SELECT id, bot, origin, payload, rate, state, created, finished, total, sent, failed, templated
                 FROM broadcast_jobs \(clause) ORDER BY created DESC, id DESC
                 """, values)
         }
@@ -106,7 +112,8 @@ public final class BroadcastStore: Sendable {
             throw BroadcastError(.storage, "broadcast job '\(id)' is damaged in storage")
         }
         return BroadcastJob(
-            id: id, bot: row[1].string ?? "", origin: row[2].string ?? "", message: try BroadcastMessage(payload: payload),
+            id: id, bot: row[1].string ?? "", origin: row[2].string ?? "",
+            message: row[11].int == 0 ? BroadcastMessage(literal: payload) : try BroadcastMessage(payload: payload),
             ratePerSecond: row[4].double, state: state, created: Date(timeIntervalSince1970: row[6].double ?? 0),
             finished: row[7].double.map(Date.init(timeIntervalSince1970:)),
             total: row[8].int ?? 0, sent: row[9].int ?? 0, failed: row[10].int ?? 0)

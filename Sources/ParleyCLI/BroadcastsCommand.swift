@@ -74,30 +74,33 @@ extension BroadcastsCommand {
             }
             let problems = HostConfigValidator.validate(config, source: SourceFile(name: configFile, text: text), botIDs: bots)
             if !problems.isEmpty { return .failure(BroadcastError(.storage, problems.map(\.description).joined(separator: "\n"))) }
-            var limiter: RateLimiter?
-            if let rate = config.broadcasts?.rate {
-                guard let parsed = try? Rate(parsing: rate.value) else {
-                    return .failure(BroadcastError(.storage, "\(configFile): invalid broadcasts rate '\(rate.value)': \(Rate.expected)"))
-                }
-                limiter = RateLimiter(rate: BroadcastConfiguration.bucketRate(perSecond: parsed.perSecond))
-            }
             let path = config.storagePath == ":memory:" ? ":memory:" : context.resolve(config.storagePath)
             do {
                 let store = try BroadcastStore(path: path)
                 var hub: Hub?
                 switch config.transportKind {
                 case .local:
-                    do { hub = try Hub(path: path) } catch {
+                    // Where `parley run` keeps the embedded hub: next to the host's database.
+                    do { hub = try Hub(path: path == ":memory:" ? path : EmbeddedHost.sibling(of: path, "hub")) } catch {
                         return .failure(BroadcastError(.storage, "cannot open the embedded hub at \(config.storagePath): \(error)"))
                     }
                 case .matrix:
                     hub = nil
                 }
-                let service = BroadcastService(store: store, configuration: BroadcastConfiguration(globalLimit: limiter))
+                let service = BroadcastService(store: store, configuration: BroadcastConfiguration(globalLimit: try globalLimit(config)))
                 return .success(Host(storagePath: path, service: service, hub: hub))
             } catch {
                 return .failure(error)
             }
+        }
+
+        /// The host-wide cap of `broadcasts: rate:`, if set.
+        static func globalLimit(_ config: HostConfig?) throws(BroadcastError) -> RateLimiter? {
+            guard let rate = config?.broadcasts?.rate else { return nil }
+            guard let parsed = try? Rate(parsing: rate.value) else {
+                throw BroadcastError(.invalidMessage, "invalid broadcasts rate '\(rate.value)': \(Rate.expected)")
+            }
+            return RateLimiter(rate: BroadcastConfiguration.bucketRate(perSecond: parsed.perSecond))
         }
 
         /// The sending transport of `bot`: its account on the embedded hub (created on
@@ -116,5 +119,15 @@ extension BroadcastsCommand {
 
         /// Closes the hub (writing its delivery cursors).
         func close() { try? hub?.close() }
+    }
+
+    /// The options `parley run` gives its `BotHost`: durable broadcasts and the cron
+    /// scheduler, both in the host's database (`:memory:` keeps nothing).
+    static func hostOptions(config: HostConfig?, storagePath: String, clock: any ParleyClock,
+                            logger: EngineLogger) throws -> BotHostOptions {
+        let store = try BroadcastStore(path: storagePath)
+        let service = BroadcastService(store: store, clock: clock, configuration: BroadcastConfiguration(globalLimit: try Host.globalLimit(config)),
+                                       log: { logger.log(.info, at: clock.now(), bot: nil, $0, [:]) })
+        return BotHostOptions(broadcasts: service, schedules: try SchedulerStore(path: storagePath))
     }
 }

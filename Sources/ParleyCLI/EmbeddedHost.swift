@@ -39,7 +39,8 @@ final class EmbeddedHost: Sendable {
         for user in extraUsers where hub.user(user) == nil { try hub.addUser(Profile(id: user, name: user)) }
         for bot in compiled { try hub.addUser(Profile(id: bot.id, name: bot.name, avatar: bot.avatar)) }
         let store: any EngineStore = inMemory ? MemoryEngineStore() : try SQLiteEngineStore(path: storagePath)
-        host = BotHost(store: store, clock: clock, logger: logger)
+        host = BotHost(store: store, clock: clock, logger: logger,
+                       options: try BroadcastsCommand.hostOptions(config: catalog.config, storagePath: storagePath, clock: clock, logger: logger))
         registry = EngineRegistry.make(cards: compiled.flatMap { Array($0.cards.values) })
         var provider: (any ProfileProvider)?
         if let url = catalog.config?.profiles?.url?.value {

@@ -12,9 +12,7 @@ public enum ParleyCommand {
     static var help: String {
         var lines = ["parley — a bot host for instant messaging.", "", usage, "", "subcommands:"]
         for command in subcommands {
-            // At least one space after the longest name (`broadcasts` is ten letters).
-            let width = max(10, subcommands.reduce(0) { max($0, $1.name.count) } + 1)
-            lines.append("  " + command.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.abstract)
+            lines.append("  " + command.name.padding(toLength: max(10, command.name.count + 1), withPad: " ", startingAt: 0) + command.abstract)
         }
         lines += ["", "See 'parley <subcommand> --help' for a subcommand's options."]
         return lines.joined(separator: "\n")

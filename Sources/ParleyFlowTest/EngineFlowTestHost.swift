@@ -15,7 +15,13 @@ public final class EngineFlowTestHost: FlowTestBotHost {
         let bot = try compile(environment.bot)
         // Warnings and errors of the engine belong in the transcript: they explain failures.
         let logger = EngineLogger(level: .warn, sink: environment.log)
-        let host = BotHost(store: MemoryEngineStore(), clock: environment.clock, logger: logger)
+        // As `parley run` does: broadcasts are stored jobs and schedules run on the host clock,
+        // here in memory and on the test's virtual clock. Jobs wait on their own time (see
+        // `JobLocalClock`); the jitter is fixed, so runs repeat.
+        let service = BroadcastService(store: try BroadcastStore(path: ":memory:"), clock: JobLocalClock(base: environment.clock),
+                                       configuration: BroadcastConfiguration(random: { 0.5 }))
+        let options = BotHostOptions(broadcasts: service, schedules: try SchedulerStore(path: ":memory:"))
+        let host = BotHost(store: MemoryEngineStore(), clock: environment.clock, logger: logger, options: options)
         try host.add(bot, connection: BotConnection(transport: environment.transport,
                                                     deliveredEventCount: environment.deliveredEventCount))
         let started = await host.start()
@@ -36,6 +42,6 @@ public final class EngineFlowTestHost: FlowTestBotHost {
         let host: BotHost
         func waitUntilIdle() async throws { await host.waitUntilIdle() }
         func stop() async { await host.stop() }
-        var nextDeadline: Date? { host.nextDeadline }
+        func nextDeadline() async -> Date? { await host.nextDeadline() }
     }
 }

@@ -9,10 +9,10 @@ public protocol FlowTestBotSession: Sendable {
     func stop() async
     /// The earliest deadline the bot keeps (a flow timeout, a `wait`, a schedule), if it
     /// knows; the runner moves the clock there next.
-    var nextDeadline: Date? { get }
+    func nextDeadline() async -> Date?
 }
 
 extension FlowTestBotSession {
     /// Unknown: the runner relies on what sleeps on the clock.
-    public var nextDeadline: Date? { nil }
+    public func nextDeadline() async -> Date? { nil }
 }

@@ -111,8 +111,8 @@ final class FlowTestSteps {
 
     /// The earliest thing due: a sleeper on the clock, or a deadline the engine keeps (its
     /// timer task may not be asleep on the clock yet when the engine has just become idle).
-    private func nextDeadline() -> Date? {
-        switch (clock.nextDeadline, session.nextDeadline) {
+    private func nextDeadline() async -> Date? {
+        switch (clock.nextDeadline, await session.nextDeadline()) {
         case (let a?, let b?): min(a, b)
         case (let a, let b): a ?? b
         }
@@ -130,7 +130,7 @@ final class FlowTestSteps {
         recorder.recordAdvance(by: text, from: from, to: target)
         var wakeups = 0
         while true {
-            if let next = nextDeadline(), next <= target {
+            if let next = await nextDeadline(), next <= target {
                 wakeups += 1
                 guard wakeups <= plan.limits.maxWakeupsPerAdvance else {
                     throw StepFailure("more than \(plan.limits.maxWakeupsPerAdvance) clock wake-ups in one advance (does the bot re-arm a timer forever?)")
@@ -141,7 +141,7 @@ final class FlowTestSteps {
             }
             try await session.waitUntilIdle()
             knownIdle = true
-            if clock.now() >= target, (nextDeadline().map { $0 > target } ?? true) { break }
+            if clock.now() >= target, (await nextDeadline().map { $0 > target } ?? true) { break }
         }
     }
 }

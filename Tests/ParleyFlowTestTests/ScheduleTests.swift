@@ -2,13 +2,10 @@ import Foundation
 import Testing
 @testable import ParleyFlowTest
 
-/// Cron schedules under `advance`. The runner wakes whatever sleeps on the virtual clock in
-/// deadline order, so schedules need nothing of their own here; but the bot engine on this
-/// branch does not run schedules yet (that arrives with the broadcast scheduler wired into
-/// `BotHost`), so the test waits for that.
+/// Cron schedules under `advance`: fired in time order among `wait` timers, every run in
+/// the window (not just the latest), exactly at their minute.
 @Suite struct ScheduleTests {
-    @Test(.disabled("needs the broadcast branch's cron scheduler wired into BotHost"))
-    func schedulesFireInTimeOrderUnderAdvance() async throws {
+    @Test func schedulesFireInTimeOrderUnderAdvance() async throws {
         let harness = try FlowTestHarness()
         defer { harness.remove() }
         let file = FlowTestDiscovery.Found(file: "ticker.test.yaml", path: FlowTestHarness.fixtures + "/schedules/ticker.test.yaml")

@@ -30,11 +30,19 @@ public struct BotHostOptions: Sendable {
     public var ticketHistory: Int
     /// How long `stop()` waits for work in flight before closing the clients.
     public var stopGrace: Duration
+    /// Durable broadcasts: `broadcast:` actions become stored jobs, unfinished jobs resume at
+    /// start. Nil: actions send directly through the client and schedules do not run.
+    public var broadcasts: BroadcastService?
+    /// Where the cron scheduler keeps each schedule's last fire (needs `broadcasts`).
+    public var schedules: SchedulerStore?
 
     /// Creates options; the defaults suit chat traffic.
-    public init(maxMessageBytes: Int = 64 * 1024, ticketHistory: Int = 5, stopGrace: Duration = .seconds(5)) {
+    public init(maxMessageBytes: Int = 64 * 1024, ticketHistory: Int = 5, stopGrace: Duration = .seconds(5),
+                broadcasts: BroadcastService? = nil, schedules: SchedulerStore? = nil) {
         self.maxMessageBytes = maxMessageBytes
         self.ticketHistory = max(0, ticketHistory)
         self.stopGrace = stopGrace
+        self.broadcasts = broadcasts
+        self.schedules = schedules
     }
 }

@@ -40,6 +40,10 @@ extension BotRuntime {
             case .armTimeout(let position, let deadline):
                 armTimeout(position, deadline, in: channel)
             case .broadcast(let items):
+                if let service = options.broadcasts {
+                    await broadcastDurably(items, service: service, trigger: trigger, effectIndex: index)
+                    continue
+                }
                 var failed = 0
                 for item in items {
                     guard let target = Channel(target: item.target), target.kind != .local, let built = await makeContent(item.content) else {

@@ -26,6 +26,8 @@ public struct CompiledBot: Sendable {
     let triggers: [CompiledTrigger]
     let flows: [String: [String: CompiledStep]]
     let fallback: [CompiledAction]
+    /// Schedules with a `broadcast:`, for the host's cron scheduler.
+    let broadcastSchedules: [BroadcastSchedule]
 
     /// Compiles `definition` (which should have passed `BotValidator`). Anything that still
     /// does not compile throws an `EngineError` naming the file position.
@@ -85,6 +87,7 @@ public struct CompiledBot: Sendable {
             }
         }
         self.cards = cards
+        broadcastSchedules = try BroadcastSchedule.compile(definition, bot: id, file: file, compiler: &compiler)
         queues = compiler.queues
     }
 
