@@ -18,9 +18,14 @@ public final class EngineFlowTestHost: FlowTestBotHost {
         // As `parley run` does: broadcasts are stored jobs and schedules run on the host clock,
         // here in memory and on the test's virtual clock. Jobs wait on their own time (see
         // `JobLocalClock`); the jitter is fixed, so runs repeat.
-        let service = BroadcastService(store: try BroadcastStore(path: ":memory:"), clock: JobLocalClock(base: environment.clock),
-                                       configuration: BroadcastConfiguration(random: { 0.5 }))
-        let options = BotHostOptions(broadcasts: service, schedules: try SchedulerStore(path: ":memory:"))
+        // A bot that never says `broadcast` has no broadcast schedules or actions, and the two
+        // stores would only cost time (a third of a short test).
+        var options = BotHostOptions()
+        if environment.bot.source.text.contains("broadcast") {
+            options.broadcasts = BroadcastService(store: try BroadcastStore(path: ":memory:"), clock: JobLocalClock(base: environment.clock),
+                                                  configuration: BroadcastConfiguration(random: { 0.5 }))
+            options.schedules = try SchedulerStore(path: ":memory:")
+        }
         let host = BotHost(store: MemoryEngineStore(), clock: environment.clock, logger: logger, options: options)
         try host.add(bot, connection: BotConnection(transport: environment.transport,
                                                     deliveredEventCount: environment.deliveredEventCount))
