@@ -47,6 +47,8 @@ let package = Package(
         .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore"]),
         .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyMatrix"]),
         .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyFlowTest", "YAMLCoding", "ParleyRegex"]),
+        .testTarget(name: "ParleyFlowTestTests", dependencies: ["ParleyFlowTest", "ParleyCLI", "ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "ParleyEngineTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "YAMLCoding"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "ParleyBroadcastTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "SQLiteStore"]),

@@ -32,12 +32,14 @@ extension BotHost {
                     await runtime.runScheduledBroadcast(schedule, fire: fire, service: service)
                 }
             }
+            cronSchedulers.withLock { $0.append(cron) }
             tasks.append(Task { await cron.run() })
         }
         broadcastTasks.withLock { $0 += tasks }
     }
 
     func stopBroadcasts() {
+        cronSchedulers.withLock { $0.removeAll() }
         for task in broadcastTasks.withLock({ tasks in defer { tasks.removeAll() }; return tasks }) { task.cancel() }
     }
 }

@@ -20,6 +20,8 @@ public actor CronScheduler {
     let log: @Sendable (String) -> Void
     /// Per entry: runs at or before this instant are done or skipped.
     var cursors: [Date]
+    /// Fires whose handler has not returned yet.
+    private var firing = 0
 
     /// A scheduler for `entries`; nothing fires before `run()`.
     public init(entries: [SchedulerEntry], store: SchedulerStore, clock: any ParleyClock,
@@ -118,9 +120,15 @@ public actor CronScheduler {
     }
 
     private func fire(_ entry: SchedulerEntry, due: Date, catchUp: Bool) async {
+        firing += 1
+        defer { firing -= 1 }
         await handler(ScheduleFire(bot: entry.bot, schedule: entry.name, due: due, isCatchUp: catchUp))
         record(entry, due)
     }
+
+    /// True while a fire's handler runs: the run is taken (its cursor moved) but its work may
+    /// not have started yet, so a host checking for idle must wait.
+    var isFiring: Bool { firing > 0 }
 
     private func record(_ entry: SchedulerEntry, _ instant: Date) {
         do { try store.setLastFire(bot: entry.bot, schedule: entry.name, instant) } catch { log("scheduler: \(error)") }

@@ -1,4 +1,6 @@
 import ParleyBots
+import ParleyCore
+import ParleyFlowTest
 
 /// `parley chat`: talk to the bots of a config on a private, in-memory embedded hub.
 enum ChatCommand: Subcommand {
@@ -9,6 +11,7 @@ enum ChatCommand: Subcommand {
         OptionSpec(long: "config", short: "c", valueName: "file", help: "The host config (default: config.yaml)."),
         OptionSpec(long: "as", short: nil, valueName: "user", help: "Who you are in the chat (default: you)."),
         OptionSpec(long: "bot", short: "b", valueName: "id", help: "The bot to talk to first (default: the first bot)."),
+        OptionSpec(long: "record", short: nil, valueName: "file", help: "Write the session as a flow test (FILE.test.yaml) for 'parley test'."),
     ]
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
@@ -21,9 +24,21 @@ enum ChatCommand: Subcommand {
         // The console's own output is the conversation; only warnings and errors are logged.
         var logger = EmbeddedHost.logger(for: catalog.config, output: context.output)
         logger.level = max(logger.level, .warn)
+        let recordFile = arguments.values["record"]
+        if let recordFile, !recordFile.hasSuffix(".test.yaml") {
+            throw UsageError("option '--record' needs a file name ending in .test.yaml, got '\(recordFile)'")
+        }
+        // One recording per bot (the session may start with any of them); the current bot's is written.
+        let clock = SystemClock()
+        var recordings: [String: ChatRecording] = [:]
         let embedded: EmbeddedHost
         do {
-            embedded = try EmbeddedHost(catalog: catalog, storagePath: ":memory:", logger: logger, extraUsers: [user])
+            embedded = try EmbeddedHost(catalog: catalog, storagePath: ":memory:", logger: logger, extraUsers: [user], clock: clock,
+                                        wrapTransport: recordFile == nil ? nil : { botID, transport in
+                let recording = ChatRecording(botID: botID, userID: user, clock: clock)
+                recordings[botID] = recording
+                return recording.botTransport(wrapping: transport)
+            })
         } catch {
             context.output.errorLine("error: \(error)")
             return 1
@@ -43,9 +58,25 @@ enum ChatCommand: Subcommand {
         }
         if embedded.bots.contains(where: { $0.id == user }) { throw UsageError("'--as \(user)' is a bot's id: choose another user") }
         await embedded.host.start()
-        var console = ChatConsole(embedded: embedded, user: user, bot: first, context: context)
+        var console = ChatConsole(embedded: embedded, user: user, bot: first, context: context, recording: recordings[first.id])
         let code = await console.run()
         await embedded.shutdown()
+        if let recordFile, let recording = recordings[first.id] {
+            do {
+                try recording.write(to: context.resolve(recordFile), profiles: recordedProfiles(catalog, embedded: embedded, user: user))
+                context.output.errorLine("session recorded to \(recordFile)")
+            } catch {
+                context.output.errorLine("error: cannot write \(recordFile): \(error.localizedDescription)")
+                return 1
+            }
+        }
         return code
+    }
+
+    /// The profiles a recorded test needs to replay the same: the config's directory and the user.
+    private static func recordedProfiles(_ catalog: HostCatalog, embedded: EmbeddedHost, user: String) -> [Profile] {
+        var ids = (catalog.profiles?.entries ?? []).map(\.name)
+        if !ids.contains(user) { ids.append(user) }
+        return ids.compactMap { embedded.hub.user($0) }
     }
 }

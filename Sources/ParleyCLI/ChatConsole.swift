@@ -1,6 +1,7 @@
 import ParleyBots
 import ParleyCore
 import ParleyHub
+import ParleyFlowTest
 
 /// The interactive console: type as a user, see the bots' answers. Each line is sent to the
 /// current bot; once the host is idle, everything new from the bots is printed. Reads until
@@ -10,15 +11,18 @@ struct ChatConsole {
     let user: String
     var bot: CompiledBot
     let context: CommandContext
+    /// Set by `--record`: the session with `bot` being recorded as a flow test.
+    let recording: ChatRecording?
 
     /// How many messages of each direct conversation were printed already.
     private var printed: [String: Int] = [:]
 
-    init(embedded: EmbeddedHost, user: String, bot: CompiledBot, context: CommandContext) {
+    init(embedded: EmbeddedHost, user: String, bot: CompiledBot, context: CommandContext, recording: ChatRecording? = nil) {
         self.embedded = embedded
         self.user = user
         self.bot = bot
         self.context = context
+        self.recording = recording
     }
 
     private func say(_ line: String) { context.output.line(line) }
@@ -48,11 +52,18 @@ struct ChatConsole {
             if text.isEmpty { continue }
             if text == "/quit" { break }
             if text == "/switch" || text.hasPrefix("/switch ") {
+                // A flow-test file is about one bot.
+                if recording != nil {
+                    say("(recording a session with \(bot.name): /switch is off)")
+                    continue
+                }
                 switchBot(String(text.dropFirst("/switch".count)).trimmingCharacters(in: .whitespaces))
                 continue
             }
             do {
+                let number = recording?.userWillSend(line)
                 let sent = try await client.send(TextContent(line), to: .person(bot.id))
+                if let number { recording?.userSent(number, messageID: sent.id, text: line) }
                 await embedded.host.waitUntilIdle()
                 printNew(after: sent)
             } catch {

@@ -15,8 +15,9 @@ final class EmbeddedHost: Sendable {
 
     /// Builds the hub, the state store and the host. `storagePath` `":memory:"` keeps
     /// nothing; a file path keeps bot state there and the hub and clients next to it.
+    /// `wrapTransport` may wrap each bot's transport (`parley chat --record` records through it).
     init(catalog: HostCatalog, storagePath: String, logger: EngineLogger, extraUsers: [String] = [],
-         clock: any ParleyClock = SystemClock()) throws {
+         clock: any ParleyClock = SystemClock(), wrapTransport: ((_ botID: String, _ transport: any Transport) -> any Transport)? = nil) throws {
         let inMemory = storagePath == ":memory:"
         hub = try Hub(path: inMemory ? ":memory:" : Self.sibling(of: storagePath, "hub"), clock: clock)
         var profiles: [Profile] = []
@@ -50,7 +51,8 @@ final class EmbeddedHost: Sendable {
         for bot in compiled {
             let transport = try hub.connect(user: bot.id)
             let storage: ChatStorage = inMemory ? .memory : .sqlite(path: Self.sibling(of: storagePath, bot.id))
-            try host.add(bot, connection: BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount },
+            try host.add(bot, connection: BotConnection(transport: wrapTransport?(bot.id, transport) ?? transport,
+                                                       deliveredEventCount: { transport.deliveredEventCount },
                                                        storage: storage, profileProvider: provider))
         }
     }

@@ -43,6 +43,7 @@ import ParleyCLI
               check     Check config.yaml, every bot and every flow-test file; print every error.
               run       Run the bots of a config until interrupted.
               chat      Chat with your bots in the terminal (embedded hub, nothing is stored).
+              test      Run the conversation-flow tests (*.test.yaml) of the bots folder or the paths given.
               broadcast Send a text to many targets now (stored, rate-limited, resumable with --id).
               broadcasts List broadcast jobs and their progress (--resume finishes unfinished ones).
 

@@ -25,6 +25,8 @@ public final class BotHost: Sendable {
     private let started = Mutex<[String]>([])
     /// The cron scheduler and the resume of unfinished broadcasts (BotHost+Broadcasts).
     let broadcastTasks = Mutex<[Task<Void, Never>]>([])
+    /// The cron schedulers started with the broadcasts: the idle check fires their due runs.
+    let cronSchedulers = Mutex<[CronScheduler]>([])
 
     /// Creates a host with no bots.
     public init(store: any EngineStore, clock: any ParleyClock = SystemClock(), logger: EngineLogger = .silent,
@@ -69,6 +71,17 @@ public final class BotHost: Sendable {
     /// The ids of the bots that started.
     public var runningBots: [String] { started.withLock { $0 } }
 
+    /// The earliest pending deadline (flow timeout, `wait`, the next cron run), if any: a
+    /// virtual-time driver (`parley test`) moves its clock there next, even before the task
+    /// that waits for it sleeps on the clock.
+    public func nextDeadline() async -> Date? {
+        var earliest = scheduler.nextDeadline
+        for cron in cronSchedulers.withLock({ $0 }) {
+            if let due = await cron.nextDue() { earliest = min(earliest ?? due, due) }
+        }
+        return earliest
+    }
+
     /// Returns when nothing is in flight: every event the server delivered has been handled,
     /// every action finished, and no timer is due at the clock's now. Timers due now are
     /// fired by this call itself, so a test can `advance` a virtual clock and then wait.
@@ -82,6 +95,15 @@ public final class BotHost: Sendable {
             for runtime in all { await runtime.drainInbound() }
             await tracker.waitUntilZero()
             if scheduler.fireDue() > 0 { continue }
+            // Cron runs due now fire here too (as timers do), not only when the cron task
+            // gets to run: a fire starts tracked work, so the next round waits for it.
+            var cronFiring = false
+            for cron in cronSchedulers.withLock({ $0 }) {
+                await cron.fireDue(at: clock.now())
+                if await cron.isFiring { cronFiring = true }
+            }
+            if cronFiring { await Task.yield() }
+            if tracker.active > 0 || cronFiring { continue }
             if tracker.active == 0 && all.allSatisfy(\.isCaughtUp) && !scheduler.hasDue() { return }
         }
         logger.log(.warn, at: clock.now(), bot: nil, "still busy after 10000 idle checks")

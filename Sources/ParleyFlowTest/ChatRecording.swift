@@ -1,0 +1,68 @@
+import Foundation
+import ParleyCore
+
+/// Records an interactive session (`parley chat --record FILE.test.yaml`) so it can be written
+/// as a flow-test file that `parley test` passes unchanged.
+///
+/// The chat wraps the bot's transport with `botTransport(wrapping:)`, sends the user's lines
+/// through `send(_:in:via:)` (or reports them with `userWillSend` / `userSent`), reports clock
+/// moves with `advancing(by:from:to:)`, and at the end calls `write(to:profiles:)`.
+public final class ChatRecording: Sendable {
+    /// What was said and done, in order.
+    public let recorder: OutputRecorder
+    /// The bot talked to.
+    public let botID: String
+    /// When the session started (the file's `now`).
+    public let start: Date
+    private let clock: any ParleyClock
+
+    /// Starts recording a session between `userID` and `botID` at `clock`'s now.
+    public init(botID: String, userID: String, clock: any ParleyClock) {
+        self.botID = botID
+        self.clock = clock
+        recorder = OutputRecorder(userID: userID)
+        start = clock.now()
+    }
+
+    /// The bot's transport, recording every send and reaction; give it to the bot host.
+    public func botTransport(wrapping transport: any Transport) -> RecordingTransport {
+        RecordingTransport(base: transport, recorder: recorder, clock: clock)
+    }
+
+    /// The user is about to send `text` in the direct conversation or `group`. Returns a
+    /// number for `userSent` (recorded first: the bot may answer before the send returns).
+    public func userWillSend(_ text: String, in group: Channel? = nil) -> Int {
+        recorder.recordUserMessage(text, in: group ?? .person(recorder.userID), at: clock.now())
+    }
+
+    /// The server accepted the user's message `number` as `messageID`.
+    public func userSent(_ number: Int, messageID: String, text: String) {
+        recorder.userMessageSent(number, id: messageID, text: text)
+    }
+
+    /// Sends `text` as the user through the user's own `transport` and records it.
+    @discardableResult
+    public func send(_ text: String, in group: Channel? = nil, via transport: any Transport) async throws -> SendReceipt {
+        let number = userWillSend(text, in: group)
+        let receipt = try await transport.send(OutgoingEnvelope(channel: group ?? .person(botID), clientMessageID: UUID(),
+                                                                payload: TextContent(text).encoded()))
+        userSent(number, messageID: receipt.messageID, text: text)
+        return receipt
+    }
+
+    /// Virtual time is about to move (`/advance 10m` in a chat on a virtual clock). Call it
+    /// before moving the clock, so what the move sets off is recorded after it.
+    public func advancing(by duration: String, from: Date, to: Date) {
+        recorder.recordAdvance(by: duration, from: from, to: to)
+    }
+
+    /// The session as a flow-test file.
+    public func yaml(profiles: [Profile] = [], testName: String = "recorded session") -> String {
+        FlowTestWriter.yaml(from: recorder, botID: botID, start: start, profiles: profiles, testName: testName)
+    }
+
+    /// Writes the session to `path` (a `*.test.yaml` file).
+    public func write(to path: String, profiles: [Profile] = [], testName: String = "recorded session") throws {
+        try Data(yaml(profiles: profiles, testName: testName).utf8).write(to: URL(fileURLWithPath: path))
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import ParleyCLI
+@testable import ParleyFlowTest
+
+/// `parley chat --record FILE.test.yaml` writes a file that `parley test` passes unchanged.
+@Suite struct ChatRecordCommandTests {
+    @Test func recordedChatPassesParleyTest() async throws {
+        let harness = try FlowTestHarness()
+        defer { harness.remove() }
+        let recorded = harness.folder.appendingPathComponent("chat.test.yaml").path
+        let lines = ["/ping", "hello", "/ack", "/card bob", "/tell see you", "/docs", "/ticket 9", "/survey", "Alice", "what?"]
+        let chatOutput = CapturedOutput()
+        let chat = await ParleyCommand.main(["chat", "--as", "alice", "--bot", "helper", "--record", recorded],
+                                            context: CommandContext(output: chatOutput, environment: [:], currentDirectory: FlowTestHarness.fixtures,
+                                                                    input: ScriptedInput(lines)))
+        #expect(chat == 0)
+        #expect(chatOutput.standardError == "session recorded to \(recorded)\n")
+        let yaml = try String(contentsOfFile: recorded, encoding: .utf8)
+        #expect(yaml.contains(#"      - expect: { to: "user:bob", text: "Note for Bob: see you" }"#))
+        #expect(yaml.contains(#"      - expect: { card: "ticket", fields: { id: "9", state: "open" } }"#))
+
+        let testOutput = CapturedOutput()
+        let test = await ParleyCommand.main(["test", recorded],
+                                            context: CommandContext(output: testOutput, environment: [:], currentDirectory: FlowTestHarness.fixtures))
+        #expect(testOutput.standardOutput == "ok    \(recorded): recorded session\n1 passed, 0 failed\n")
+        #expect(test == 0)
+    }
+
+    @Test func recordNeedsATestFileName() async {
+        let output = CapturedOutput()
+        let code = await ParleyCommand.main(["chat", "--record", "session.yaml"],
+                                            context: CommandContext(output: output, environment: [:], currentDirectory: FlowTestHarness.fixtures,
+                                                                    input: ScriptedInput([])))
+        #expect(code == ParleyCommand.usageExitCode)
+        #expect(output.standardError.hasPrefix("error: option '--record' needs a file name ending in .test.yaml, got 'session.yaml'\n"))
+    }
+}

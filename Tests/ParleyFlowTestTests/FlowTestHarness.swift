@@ -1,0 +1,67 @@
+import Foundation
+import ParleyBots
+import Testing
+@testable import ParleyFlowTest
+
+/// Runs test files against the fixture host (`Fixtures/config.yaml`, bot `helper`) with the
+/// real engine on the embedded hub. Generated files go to a fresh temporary folder.
+struct FlowTestHarness {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+
+    static let header = """
+        bot: helper
+        user: alice
+        now: "2026-12-01T10:00:00Z"
+        profiles:
+          bob: { name: Bob Stone }
+        tests:
+          - name: case
+            steps:
+
+        """
+
+    /// Line of the first step written by `file(steps:)`.
+    static let firstStepLine = 9
+
+    let bots: [LoadedBot]
+    let folder: URL
+
+    init() throws {
+        let catalog = HostCatalog.load(configFile: Self.fixtures + "/config.yaml", resolve: { $0 }, environment: [:])
+        try #require(catalog.errors.isEmpty, "\(catalog.errors)")
+        bots = catalog.bots
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("flowtest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// Writes `text` as `name` in the temporary folder; returns it as a test file.
+    func write(_ text: String, as name: String = "case.test.yaml") throws -> FlowTestDiscovery.Found {
+        let url = folder.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return FlowTestDiscovery.Found(file: name, path: url.path)
+    }
+
+    /// One test named `case` with `steps` (one step a line, without indentation).
+    static func file(steps: [String]) -> String {
+        header + steps.map { "      " + $0 }.joined(separator: "\n") + "\n"
+    }
+
+    func run(_ files: [FlowTestDiscovery.Found], jobs: Int = 2, filter: String? = nil,
+             limits: FlowTestLimits = FlowTestLimits(), host: any FlowTestBotHost = EngineFlowTestHost()) async -> [FlowTestFileResult] {
+        await FlowTestSuite(bots: bots, host: host, filter: filter, jobs: jobs, limits: limits).run(files)
+    }
+
+    /// The one failure of a one-test run, or a recorded issue.
+    func failure(steps: [String], limits: FlowTestLimits = FlowTestLimits(), host: any FlowTestBotHost = EngineFlowTestHost(),
+                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> FlowTestFailure {
+        let results = await run([try write(Self.file(steps: steps))], limits: limits, host: host)
+        try #require(results.first?.errors == [], "\(results.first?.errors ?? [])", sourceLocation: sourceLocation)
+        guard case .failed(let failure)? = results.first?.tests.first?.status else {
+            Issue.record("expected the test to fail", sourceLocation: sourceLocation)
+            throw CancellationError()
+        }
+        return failure
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+}

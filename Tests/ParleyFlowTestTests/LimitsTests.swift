@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import ParleyFlowTest
+
+/// A test never hangs: budgets and the wall-clock cap turn a stuck or runaway bot into a
+/// clear failure.
+@Suite struct LimitsTests {
+    /// An engine that never becomes idle, to prove the cap holds whatever the engine does.
+    struct NeverIdleHost: FlowTestBotHost {
+        struct Session: FlowTestBotSession {
+            func waitUntilIdle() async throws {
+                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+            }
+            func stop() async {}
+        }
+        func start(_ environment: FlowTestEnvironment) async throws -> any FlowTestBotSession { Session() }
+    }
+
+    @Test func wallClockCapFailsAStuckTestAtItsStep() async throws {
+        let harness = try FlowTestHarness()
+        defer { harness.remove() }
+        let failure = try await harness.failure(steps: ["- send: /ping", "- expect: { text: pong }"],
+                                                limits: FlowTestLimits(wallClock: .milliseconds(100)), host: NeverIdleHost())
+        #expect(failure.line == FlowTestHarness.firstStepLine)
+        #expect(failure.details == ["the test took longer than its wall-clock cap of 0.1 seconds (the bot never became idle?)"])
+    }
+
+    @Test func stepBudgetFailsAtTheTestName() async throws {
+        let harness = try FlowTestHarness()
+        defer { harness.remove() }
+        let failure = try await harness.failure(steps: ["- send: /ping", "- expect: { text: pong }", "- expect: { none: true }"],
+                                                limits: FlowTestLimits(maxSteps: 2))
+        #expect(failure.line == FlowTestHarness.firstStepLine - 2)
+        #expect(failure.step == "setup")
+        #expect(failure.details == ["the test has 3 steps, more than the budget of 2"])
+    }
+
+    @Test func wakeupBudgetStopsARunawayAdvance() async throws {
+        let harness = try FlowTestHarness()
+        defer { harness.remove() }
+        // Each `wait` is one wake-up; a budget of 1 cannot cover the wait plus the flow timeout.
+        let failure = try await harness.failure(steps: ["- send: /later", "- send: /survey", "- advance: 10m"],
+                                                limits: FlowTestLimits(maxWakeupsPerAdvance: 1))
+        #expect(failure.line == FlowTestHarness.firstStepLine + 2)
+        #expect(failure.details == ["more than 1 clock wake-ups in one advance (does the bot re-arm a timer forever?)"])
+    }
+}
