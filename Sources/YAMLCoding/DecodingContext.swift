@@ -8,9 +8,12 @@ final class DecodingContext {
     var directTypes: [(type: ObjectIdentifier, direct: (any DirectDecodable.Type)?)] = []
     /// Bounds the retries of one value's `init(from:)` (each retry answers one more failed call).
     static let maxAttempts = 10_000
+    /// Set by `YAMLDecoder.decodeIgnoringUnknownKeys`: unknown keys don't fail a value.
+    let ignoresUnknownKeys: Bool
 
-    init(file: String, environment: [String: String], userInfo: [CodingUserInfoKey: Any]) {
+    init(file: String, environment: [String: String], userInfo: [CodingUserInfoKey: Any], ignoresUnknownKeys: Bool = false) {
         self.file = file
+        self.ignoresUnknownKeys = ignoresUnknownKeys
         substitution = EnvironmentSubstitution(environment: environment)
         self.userInfo = userInfo
     }
@@ -45,7 +48,7 @@ final class DecodingContext {
                 if let problem = enumProblem(T.self, error: error, decoder: decoder) { throw ValueFailure(errors: [problem]) }
                 throw ValueFailure(errors: errors(from: error, decoder: decoder))
             }
-            if decoder.hasUnknownKeys {
+            if !ignoresUnknownKeys, decoder.hasUnknownKeys {
                 kept += unknownKeyErrors(T.self, decoder: decoder)
             }
             if kept.isEmpty { return value }

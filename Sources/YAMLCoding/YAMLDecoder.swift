@@ -36,6 +36,19 @@ public struct YAMLDecoder: Sendable {
         try decode(type, from: node, source: source, problems: [])
     }
 
+    /// Decodes `text` as if unknown keys were absent and duplicate keys were not repeated
+    /// (the first one counts, as always); nil when anything else is wrong.
+    ///
+    /// After `decode` failed with only unknown or duplicate keys, this gives the value those
+    /// errors hide, so semantic validation can report its problems in the same run: the value
+    /// is exactly what the file says (no stand-ins), minus the keys already reported.
+    public func decodeIgnoringUnknownKeys<T: Decodable>(_ type: T.Type, from text: String, file: String) -> T? {
+        guard let builder = try? TreeBuilder.build(text, file: file), builder.documents.count == 1,
+              let root = builder.documents.first else { return nil }
+        let context = DecodingContext(file: file, environment: environment, userInfo: userInfo, ignoresUnknownKeys: true)
+        return try? context.decodeAny(T.self, node: root, parentPath: nil, key: nil)
+    }
+
     private func decode<T: Decodable>(_ type: T.Type, from node: Node, source: SourceFile, problems: [YAMLError]) throws(YAMLErrors) -> T {
         let context = DecodingContext(file: source.name, environment: environment, userInfo: userInfo)
         var errors = problems

@@ -116,12 +116,18 @@ public struct HostCatalog: Sendable {
         case .success(let value): text = value
         }
         let source = SourceFile(name: file, text: text)
+        let decoder = YAMLDecoder(environment: environment)
         do {
-            let definition = try YAMLDecoder(environment: environment).decode(BotDefinition.self, from: text, file: file)
+            let definition = try decoder.decode(BotDefinition.self, from: text, file: file)
             let id = definition.id?.value ?? String(name.dropLast(".yaml".count))
             return (LoadedBot(file: file, id: id, definition: definition, source: source), BotValidator.validate(definition, source: source))
         } catch {
-            return (nil, error.errors)
+            // A mistyped key must not hide the file's other problems (a bad regex, an unknown
+            // card): when only unknown or duplicate keys stopped decoding, validate the rest too.
+            guard let definition = decoder.decodeIgnoringUnknownKeys(BotDefinition.self, from: text, file: file) else {
+                return (nil, error.errors)
+            }
+            return (nil, (error.errors + BotValidator.validate(definition, source: source)).sortedByPosition())
         }
     }
 
