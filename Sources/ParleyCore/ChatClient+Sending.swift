@@ -106,10 +106,11 @@ extension ChatClient {
         messages.reserveCapacity(prepared.count)
         // The conversation list needs only the newest message of each channel of the batch.
         var newest: [Channel: Message] = [:]
-        for (entry, result) in zip(prepared, results) {
+        // By index: iterating `zip` copies every prepared entry (envelope, item and content).
+        for (index, result) in results.enumerated() where index < prepared.count {
             switch result {
             case .success(.sent(let receipt)):
-                let message = recordSent(entry.envelope, content: entry.content, receipt: receipt, updatesConversation: false)
+                let message = recordSent(prepared[index].envelope, content: prepared[index].content, receipt: receipt, updatesConversation: false)
                 if (newest[message.channel]?.seq ?? .min) <= message.seq { newest[message.channel] = message }
                 messages.append(.success(message))
             case .success(.reacted):
