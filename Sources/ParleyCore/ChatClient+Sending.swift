@@ -40,10 +40,12 @@ extension ChatClient {
         var slots: [Int] = []
         results.reserveCapacity(contents.count * channels.count)
         prepared.reserveCapacity(contents.count * channels.count)
+        // One extensions dictionary shared by the whole batch (copy-on-write), not one per message.
+        let extensions = outgoingExtensions(options)
         for channel in channels {
             for content in contents {
                 do {
-                    prepared.append(try prepare(content, to: channel, options: options, replyTo: nil))
+                    prepared.append(try prepare(content, to: channel, options: options, replyTo: nil, extensions: extensions))
                     slots.append(results.count)
                     results.append(nil)
                 } catch {
@@ -78,7 +80,18 @@ extension ChatClient {
 
     // MARK: - Internals
 
-    func prepare(_ content: any MessageContent, to channel: Channel, options: SendOptions, replyTo: ReplyReference?) throws -> Prepared {
+    /// The send options' extensions plus the sender's name and avatar.
+    func outgoingExtensions(_ options: SendOptions) -> [String: JSONValue] {
+        var extensions = options.extensions
+        if let sender = configuration.senderProfile {
+            if let name = sender.name { extensions["sender.name"] = .string(name) }
+            if let avatar = sender.avatar { extensions["sender.avatar"] = .string(avatar) }
+        }
+        return extensions
+    }
+
+    func prepare(_ content: any MessageContent, to channel: Channel, options: SendOptions, replyTo: ReplyReference?,
+                 extensions: [String: JSONValue]? = nil) throws -> Prepared {
         guard channel.kind != .local else {
             throw ParleyError(.invalidArgument, "\(channel.target) is a local conversation: it exists only on this client",
                               context: ["channel": channel.target])
@@ -89,11 +102,7 @@ extension ChatClient {
             throw ParleyError(.messageTooLarge, "the message to \(channel.target) is \(size) bytes; the transport takes at most \(transport.payloadLimit)",
                               context: ["channel": channel.target, "size": String(size), "limit": String(transport.payloadLimit)])
         }
-        var extensions = options.extensions
-        if let sender = configuration.senderProfile {
-            if let name = sender.name { extensions["sender.name"] = .string(name) }
-            if let avatar = sender.avatar { extensions["sender.avatar"] = .string(avatar) }
-        }
+        let extensions = extensions ?? outgoingExtensions(options)
         let envelope = OutgoingEnvelope(channel: channel, clientMessageID: ids.next(), payload: payload, flags: options.flags,
                                         replyTo: replyTo, visibleTo: options.visibleTo, extensions: extensions)
         let item = OutboxItem(operation: .message(envelope), priority: options.priority, enqueuedAt: configuration.clock.now())
@@ -106,10 +115,11 @@ extension ChatClient {
         messages.reserveCapacity(prepared.count)
         // The conversation list needs only the newest message of each channel of the batch.
         var newest: [Channel: Message] = [:]
-        for (entry, result) in zip(prepared, results) {
+        // By index: iterating `zip` copies every prepared entry (envelope, item and content).
+        for (index, result) in results.enumerated() where index < prepared.count {
             switch result {
             case .success(.sent(let receipt)):
-                let message = recordSent(entry.envelope, content: entry.content, receipt: receipt, updatesConversation: false)
+                let message = recordSent(prepared[index].envelope, content: prepared[index].content, receipt: receipt, updatesConversation: false)
                 if (newest[message.channel]?.seq ?? .min) <= message.seq { newest[message.channel] = message }
                 messages.append(.success(message))
             case .success(.reacted):

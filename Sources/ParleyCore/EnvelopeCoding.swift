@@ -19,7 +19,7 @@ extension OutgoingEnvelope {
     /// Everything needed to resend the message after a restart.
     var json: JSONValue {
         var object: [String: JSONValue] = [
-            "channel": .string(channel.target), "cmid": .string(clientMessageID.uuidString),
+            "channel": .string(channel.target), "cmid": .string(clientMessageID.text),
             "payload": payload, "flags": .int(Int64(flags.rawValue)),
         ]
         if let replyTo { object["reply"] = replyTo.json }

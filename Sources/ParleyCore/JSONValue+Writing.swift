@@ -41,11 +41,29 @@ extension JSONValue {
             bytes.append(UInt8(ascii: "]"))
         case .object(let object):
             bytes.append(UInt8(ascii: "{"))
-            for (index, key) in object.keys.sorted().enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            // Payloads are objects of one or two keys: those are ordered without sorting
+            // (an array per object) and without looking each key up again.
+            func member(_ key: String, _ value: JSONValue, first: Bool) {
+                if !first { bytes.append(UInt8(ascii: ",")) }
                 Self.writeString(key, into: &bytes)
                 bytes.append(UInt8(ascii: ":"))
-                object[key]?.write(into: &bytes)
+                value.write(into: &bytes)
+            }
+            if object.count <= 2 {
+                var members = object.makeIterator()
+                if let one = members.next() {
+                    if let two = members.next() {
+                        let (low, high) = one.key < two.key ? (one, two) : (two, one)
+                        member(low.key, low.value, first: true)
+                        member(high.key, high.value, first: false)
+                    } else {
+                        member(one.key, one.value, first: true)
+                    }
+                }
+            } else {
+                for (index, entry) in object.sorted(by: { $0.key < $1.key }).enumerated() {
+                    member(entry.key, entry.value, first: index == 0)
+                }
             }
             bytes.append(UInt8(ascii: "}"))
         }
@@ -72,6 +90,18 @@ extension JSONValue {
 
     private static func writeString(_ value: String, into bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings need no escape: then they are copied in one go. Scanned through the
+        // contiguous UTF-8 (the generic `utf8.contains` cost more than the copy).
+        var text = value
+        let plain = text.withUTF8 { utf8 in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if plain {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

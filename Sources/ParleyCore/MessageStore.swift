@@ -39,19 +39,31 @@ public final class MemoryMessageStore: MessageStore {
 
     public func save(_ messages: [Envelope]) throws {
         state.withLock { state in
-            for message in messages {
+            // One dictionary access per run of messages to the same channel (the usual batch).
+            var start = messages.startIndex
+            while start < messages.endIndex {
+                let channel = messages[start].channel
+                var end = start + 1
+                while end < messages.endIndex, messages[end].channel == channel { end += 1 }
                 // In place: copying the channel's array per message would be quadratic.
-                Self.upsert(message, into: &state.byChannel[message.channel, default: []], limit: limitPerChannel)
+                Self.upsert(messages[start..<end], into: &state.byChannel[channel, default: []], limit: limitPerChannel)
+                start = end
             }
         }
     }
 
     /// Appends (the usual case), replaces the same id at the same seq, or inserts in order.
+    private static func upsert(_ messages: ArraySlice<Envelope>, into list: inout [Envelope], limit: Int) {
+        for message in messages { upsert(message, into: &list, limit: limit) }
+    }
+
     private static func upsert(_ message: Envelope, into list: inout [Envelope], limit: Int) {
         guard let lastSeq = list.last?.seq, lastSeq >= message.seq else {
             list.append(message)
-            // Trimmed in steps of a tenth of the limit, so the cost per message stays small.
-            if list.count - limit > max(1, limit / 10) { list.removeFirst(list.count - limit) }
+            // Trimmed in steps of half the limit: each trim moves `limit` messages, so this
+            // costs two moves per message (steps of a tenth cost ten). Reads see only the
+            // newest `limit`.
+            if list.count - limit > max(1, limit / 2) { list.removeFirst(list.count - limit) }
             return
         }
         var index = firstIndex(ofSeq: message.seq, in: list)
@@ -77,7 +89,7 @@ public final class MemoryMessageStore: MessageStore {
 
     public func history(of channel: Channel, in range: ClosedRange<Int64>, limit: Int) throws -> [Envelope] {
         state.withLock { state in
-            let matching = (state.byChannel[channel] ?? []).filter { range.contains($0.seq) }
+            let matching = (state.byChannel[channel] ?? []).suffix(limitPerChannel).filter { range.contains($0.seq) }
             return Array(matching.suffix(max(0, limit)))
         }
     }

@@ -33,7 +33,21 @@ extension Outbox {
             for queued in inserting { finish(queued, .failure(failure)) }
             return
         }
-        for queued in inserting { appendToLane(queued) }
+        appendToLanes(inserting)
+    }
+
+    /// Appends items in order; a run of items for the same lane (a batch to one channel)
+    /// costs one lane look-up, not three per item.
+    func appendToLanes(_ items: [Queued]) {
+        var start = items.startIndex
+        while start < items.endIndex {
+            let key = Self.laneKey(of: items[start].item)
+            var end = start + 1
+            while end < items.endIndex, Self.laneKey(of: items[end].item) == key { end += 1 }
+            lanes[key, default: Lane()].items.append(contentsOf: items[start..<end])
+            enqueueIfReady(key)
+            start = end
+        }
     }
 
     func appendToLane(_ queued: Queued) {

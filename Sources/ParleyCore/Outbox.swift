@@ -65,6 +65,13 @@ public actor Outbox {
         var results: [Result<OutboxResult, ParleyError>?]
         var remaining: Int
         var continuation: CheckedContinuation<[Result<OutboxResult, ParleyError>], Never>
+
+        /// Stores one result; true once every item of the batch has one.
+        mutating func record(_ result: Result<OutboxResult, ParleyError>, at index: Int) -> Bool {
+            results[index] = result
+            remaining -= 1
+            return remaining == 0
+        }
     }
 
     let transport: any Transport
@@ -179,11 +186,10 @@ public actor Outbox {
             orphanHandler?(queued.item, result)
             return
         }
-        // Mutated in place: copying the batch would copy its result array per item.
-        guard batches[slot.batch] != nil else { return }
-        batches[slot.batch]?.results[slot.index] = result
-        batches[slot.batch]?.remaining -= 1
-        guard batches[slot.batch]?.remaining == 0, let batch = batches.removeValue(forKey: slot.batch) else { return }
+        // Mutated in place (copying the batch would copy its result array per item), with
+        // one dictionary access per item; a second only for the last one.
+        guard batches[slot.batch]?.record(result, at: slot.index) == true,
+              let batch = batches.removeValue(forKey: slot.batch) else { return }
         batch.continuation.resume(returning: batch.results.map { $0 ?? .failure(ParleyError(.cancelled, "no result")) })
     }
 

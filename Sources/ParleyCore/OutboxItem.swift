@@ -69,7 +69,7 @@ public struct OutboxItem: Sendable, Hashable {
             bytes.append(contentsOf: #"{"kind":"message","message":{"channel":"#.utf8)
             JSONValue.string(envelope.channel.target).write(into: &bytes)
             bytes.append(contentsOf: #","cmid":""#.utf8)
-            bytes.append(contentsOf: envelope.clientMessageID.uuidString.utf8)
+            bytes.append(contentsOf: envelope.clientMessageID.text.utf8)
             bytes.append(contentsOf: #"","flags":"#.utf8)
             bytes.append(contentsOf: String(envelope.flags.rawValue).utf8)
             bytes.append(contentsOf: #","payload":"#.utf8)

@@ -37,7 +37,7 @@ public final class SQLiteMessageStore: MessageStore {
                 for message in messages {
                     try statement.run([
                         .text(message.id), .text(message.channel.target), .integer(message.seq),
-                        .text(message.clientMessageID.uuidString), .text(message.sender),
+                        .text(message.clientMessageID.text), .text(message.sender),
                         .real(message.timestamp.timeIntervalSince1970), .text(message.payload.compactJSON()),
                         .integer(Int64(message.flags.rawValue)), Self.text(message.replyTo?.json),
                         message.reactions.isEmpty ? .null : .text(message.reactions.json.compactJSON()),

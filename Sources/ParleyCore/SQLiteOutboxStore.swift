@@ -27,11 +27,11 @@ public final class SQLiteOutboxStore: OutboxStore {
                 let insert = try connection.prepare(
                     "INSERT OR IGNORE INTO outbox (id, sequence, priority, attempts, enqueued_at, body) VALUES (?, ?, ?, ?, ?, ?)")
                 for item in inserting {
-                    try insert.run([.text(item.id.uuidString), .integer(item.sequence), .integer(Int64(item.priority.rawValue)),
+                    try insert.run([.text(item.id.text), .integer(item.sequence), .integer(Int64(item.priority.rawValue)),
                                     .integer(Int64(item.attempts)), .real(item.enqueuedAt.timeIntervalSince1970), .text(item.body)])
                 }
                 let delete = try connection.prepare("DELETE FROM outbox WHERE id = ?")
-                for id in deleting { try delete.run([.text(id.uuidString)]) }
+                for id in deleting { try delete.run([.text(id.text)]) }
             }
         }
     }

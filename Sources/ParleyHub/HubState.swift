@@ -108,7 +108,7 @@ struct HubState: Sendable {
 
     /// Fails with `networkUnavailable` while the hub has dropped `transport`'s connection.
     func requireConnected(_ transport: Int, user: String) throws(ParleyError) {
-        guard !dropped.contains(transport) else {
+        guard dropped.isEmpty || !dropped.contains(transport) else {
             throw ParleyError(.networkUnavailable, "connection dropped", context: ["user": user])
         }
     }
