@@ -145,6 +145,22 @@ struct ValidationCase: Sendable, CustomStringConvertible {
                 catch_up: always
                           ^
             """#),
+        ValidationCase(name: "catchUpWindowWithoutCatchUp", yaml: #"""
+            schedules:
+              - name: a
+                cron: "0 9 * * 1-5"
+                catch_up: none
+                catch_up_window: 2h
+                do: [ { send: { text: x, to: "group:ops" } } ]
+              - name: b
+                cron: "0 9 * * 1-5"
+                catch_up_window: 2h
+                do: [ { send: { text: x, to: "group:ops" } } ]
+            """#, expected: #"""
+            bots/t.yaml:5:22: error: 'catch_up_window' has no effect with 'catch_up: none': remove it or use 'catch_up: once'
+                catch_up_window: 2h
+                                 ^
+            """#),
         ValidationCase(name: "durationsAndRates", yaml: #"""
             commands:
               slow:

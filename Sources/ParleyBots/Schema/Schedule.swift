@@ -43,6 +43,11 @@ public struct Schedule: Decodable, Sendable {
     public var cronExpression: CronExpression? { try? CronExpression(cron.value) }
     /// The time zone (UTC when not given), if it exists.
     public var timeZone: TimeZone? { TimeZone(identifier: timezone?.value ?? "UTC") }
-    /// The catch-up policy (`none` when not given or invalid).
-    public var catchUpPolicy: CatchUp { catchUp.flatMap { CatchUp(rawValue: $0.value) } ?? .none }
+    /// The catch-up policy: `once` when not given (a run missed by less than the window fires
+    /// once at start, as the contract says); `none` also for an invalid value, which
+    /// validation reports.
+    public var catchUpPolicy: CatchUp {
+        guard let catchUp else { return .once }
+        return CatchUp(rawValue: catchUp.value) ?? .none
+    }
 }

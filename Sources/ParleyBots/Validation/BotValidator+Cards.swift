@@ -66,8 +66,8 @@ extension BotValidator {
             }
             if let window = schedule.catchUpWindow {
                 checkDuration(window)
-                if schedule.catchUpPolicy != .once {
-                    fail(window.mark, "'catch_up_window' needs 'catch_up: once'")
+                if schedule.catchUpPolicy == .none {
+                    fail(window.mark, "'catch_up_window' has no effect with 'catch_up: none': remove it or use 'catch_up: once'")
                 }
             }
             let scope = TemplateScope(place: place, conversation: false)
