@@ -1,5 +1,6 @@
 /// A card of a type declared in YAML: the definition and a value for each declared field.
 public struct CardContent: MessageContent, Hashable {
+    /// The card type: name, code, fields, fallback.
     public let definition: CardDefinition
     /// Values by field name; only declared fields.
     public let values: [String: JSONValue]

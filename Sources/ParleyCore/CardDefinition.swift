@@ -5,7 +5,9 @@ public struct CardDefinition: Sendable, Hashable {
     /// Codes below this are Parley's own.
     public static let firstCustomCode: Int64 = 1000
 
+    /// The card name (`order`), written as `card` on the wire.
     public let name: String
+    /// The content type code (1000 or more).
     public let typeCode: Int64
     /// The declared fields, in declaration order.
     public let fields: [String]

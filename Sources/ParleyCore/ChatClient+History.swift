@@ -66,7 +66,6 @@ extension ChatClient {
         let number = ids.next()
         let message = Message(id: "local-\(number.uuidString)", channel: channel, seq: seq, clientMessageID: number, sender: userID,
                               timestamp: configuration.clock.now(), content: content)
-        seen.insert(message.id)
         record(message, envelope: message.envelope, countsAsUnread: countsAsUnread)
         emit(.message(message))
         return message

@@ -12,8 +12,24 @@ extension ChatClient {
         }
     }
 
+    /// Duplicates (same message id) are dropped. Seqs increase within a channel, so a message
+    /// above the channel's last seq is new without a look-up; one at or below it (a resend, a
+    /// catch-up, an echo, an out-of-order arrival) is checked against recent ids and history.
+    func isDuplicate(_ envelope: Envelope) -> Bool {
+        if envelope.seq > conversationList.lastSeq(of: envelope.channel) {
+            // noPersist messages are not in history: remember their ids for the slow path.
+            if envelope.flags.contains(.noPersist) { seen.insert(envelope.id) }
+            return false
+        }
+        if seen.contains(envelope.id) { return true }
+        flushWrites()
+        if (try? store.contains(id: envelope.id, channel: envelope.channel, seq: envelope.seq)) == true { return true }
+        seen.insert(envelope.id)
+        return false
+    }
+
     func receive(_ envelope: Envelope) {
-        guard seen.insert(envelope.id) else { return }
+        guard !isDuplicate(envelope) else { return }
         var message: Message
         do {
             message = try Message(envelope: envelope, registry: configuration.registry)
@@ -87,7 +103,12 @@ extension ChatClient {
         }
         guard !flushScheduled else { return }
         flushScheduled = true
-        Task { self.flushWrites() }
+        Task {
+            // Let the inbound loop take what the transport has buffered first, so one
+            // transaction carries many messages (history is write-behind: the server has them).
+            for _ in 0..<16 where pendingWrites.count < 1024 { await Task.yield() }
+            if flushScheduled { self.flushWrites() }
+        }
     }
 
     /// Writes pending history and changed conversations in one go.

@@ -122,7 +122,8 @@ extension ChatClient {
         return messages
     }
 
-    /// Records an acknowledged send in history and conversations (unless its echo already was).
+    /// Records an acknowledged send in history and conversations. If its echo was recorded
+    /// first, this writes the same id again: the stores and the cache replace by id.
     func recordSent(_ outgoing: OutgoingEnvelope, content: any MessageContent, receipt: SendReceipt,
                     updatesConversation: Bool = true) -> Message {
         let envelope = Envelope(id: receipt.messageID, channel: outgoing.channel, seq: receipt.seq, clientMessageID: outgoing.clientMessageID,
@@ -131,9 +132,7 @@ extension ChatClient {
         let message = Message(id: envelope.id, channel: envelope.channel, seq: envelope.seq, clientMessageID: envelope.clientMessageID,
                               sender: userID, timestamp: envelope.timestamp, content: content, flags: envelope.flags,
                               replyTo: envelope.replyTo, visibleTo: envelope.visibleTo, extensions: envelope.extensions)
-        if seen.insert(envelope.id) {
-            record(message, envelope: envelope, countsAsUnread: false, updatesConversation: updatesConversation)
-        }
+        record(message, envelope: envelope, countsAsUnread: false, updatesConversation: updatesConversation)
         return message
     }
 

@@ -11,7 +11,9 @@ import Foundation
 public actor ChatClient {
     /// The account this client acts for.
     public nonisolated let userID: String
+    /// The connection to the server.
     public nonisolated let transport: any Transport
+    /// The settings it was made with.
     public nonisolated let configuration: ChatClientConfiguration
     /// Profiles (the configured provider, or the transport's) with a cache.
     public nonisolated let profiles: ProfileService
@@ -46,8 +48,8 @@ public actor ChatClient {
         let outboxStore: any OutboxStore
         switch configuration.storage {
         case .memory:
-            store = MemoryMessageStore()
-            outboxStore = MemoryOutboxStore()
+            store = MemoryMessageStore(limitPerChannel: configuration.memoryHistoryLimit)
+            outboxStore = VolatileOutboxStore()
             persistsConversations = false
         case .sqlite(let path):
             store = try SQLiteMessageStore(path: path)
@@ -83,6 +85,7 @@ public actor ChatClient {
                 outboxStarted = true
             }
         } catch {
+            await transport.disconnect()
             setState(.disconnected)
             throw ParleyError.wrapping(error, as: .networkUnavailable)
         }

@@ -8,25 +8,37 @@ public enum ChatStorage: Sendable, Hashable {
 
 /// Settings of a `ChatClient`.
 public struct ChatClientConfiguration: Sendable {
+    /// Decodes incoming payloads (register YAML cards here).
     public var registry: ContentRegistry
+    /// Where the outbox, history and conversations live.
     public var storage: ChatStorage
+    /// The time of everything that waits or stamps (a `ManualClock` in tests).
     public var clock: any ParleyClock
+    /// Retries, rate limits and batch size of the send queue.
     public var outbox: Outbox.Configuration
     /// Where profiles come from; nil uses the transport's own (`Transport.profiles(of:)`).
     public var profileProvider: (any ProfileProvider)?
+    /// How long a fetched profile is used before it is fetched again.
     public var profileExpiry: Duration
+    /// How many recent messages, for how long, stay decoded in memory.
     public var cacheLimits: MessageCache.Limits
+    /// What happens to group messages not meant for this account.
     public var hiddenMessages: HiddenMessagePolicy
     /// This account's name and avatar, carried in every sent message (`sender.name`,
     /// `sender.avatar`) so receivers can show them before they fetch the profile.
     public var senderProfile: Profile?
     /// How many recent message ids are remembered to drop duplicates.
     public var duplicateWindow: Int
+    /// With memory storage: the newest messages kept per channel (older ones are dropped,
+    /// so a long-running client does not grow without bound).
+    public var memoryHistoryLimit: Int
 
+    /// Defaults: built-in contents, memory storage, the system clock, no rate limits.
     public init(registry: ContentRegistry = .standard, storage: ChatStorage = .memory, clock: any ParleyClock = SystemClock(),
                 outbox: Outbox.Configuration = Outbox.Configuration(), profileProvider: (any ProfileProvider)? = nil,
                 profileExpiry: Duration = .seconds(600), cacheLimits: MessageCache.Limits = MessageCache.Limits(),
-                hiddenMessages: HiddenMessagePolicy = .drop, senderProfile: Profile? = nil, duplicateWindow: Int = 100_000) {
+                hiddenMessages: HiddenMessagePolicy = .drop, senderProfile: Profile? = nil, duplicateWindow: Int = 100_000,
+                memoryHistoryLimit: Int = 10_000) {
         self.registry = registry
         self.storage = storage
         self.clock = clock
@@ -37,18 +49,22 @@ public struct ChatClientConfiguration: Sendable {
         self.hiddenMessages = hiddenMessages
         self.senderProfile = senderProfile
         self.duplicateWindow = max(1, duplicateWindow)
+        self.memoryHistoryLimit = max(1, memoryHistoryLimit)
     }
 }
 
 /// Per-send options.
 public struct SendOptions: Sendable, Hashable {
+    /// Interactive answers go before normal sends, broadcasts last.
     public var priority: SendPriority
+    /// Header flags (`noPersist`, `redDot`, `syncOnce`).
     public var flags: MessageFlags
     /// For group messages: only these members may see it.
     public var visibleTo: [String]?
     /// Extra extension fields (`sender.*` are set by the client).
     public var extensions: [String: JSONValue]
 
+    /// Options with normal priority and no flags by default.
     public init(priority: SendPriority = .normal, flags: MessageFlags = [], visibleTo: [String]? = nil,
                 extensions: [String: JSONValue] = [:]) {
         self.priority = priority

@@ -6,6 +6,7 @@ public struct ContentFields: Sendable {
     /// The content name used in error messages (`image`, `order`, …).
     public let contentName: String
 
+    /// Wraps a payload object; `contentName` appears in error messages.
     public init(_ object: [String: JSONValue], contentName: String) {
         self.object = object
         self.contentName = contentName

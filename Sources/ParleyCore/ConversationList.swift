@@ -22,9 +22,14 @@ public struct ConversationList: Sendable {
         }
     }
 
+    /// The conversation of `channel`, if any.
     public subscript(channel: Channel) -> Conversation? { byChannel[channel] }
 
+    /// How many conversations there are.
     public var count: Int { byChannel.count }
+
+    /// The highest seq recorded in `channel` (0 if none).
+    public func lastSeq(of channel: Channel) -> Int64 { byChannel[channel]?.lastSeq ?? 0 }
 
     /// Notes a message; `countsAsUnread` for messages from others.
     public mutating func record(channel: Channel, messageID: String, seq: Int64, timestamp: Date, digest: String, countsAsUnread: Bool) {

@@ -3,10 +3,12 @@ public struct GreetingContent: RegistrableContent, Hashable {
     public static let contentTypeCode: Int64 = 3
     public static let contentName = "greeting"
 
+    /// The greeting shown.
     public var text: String
     /// The line shown in conversation lists and pushes; defaults to the text.
     public var summaryText: String?
 
+    /// A greeting with an optional summary line.
     public init(text: String, summary: String? = nil) {
         self.text = text
         self.summaryText = summary

@@ -10,9 +10,13 @@ import FoundationNetworking
 /// an object with such an array under `profiles`; each needs `id` and may have `name`,
 /// `avatar`, `phone`, `email`, `org`, `title`.
 public struct HTTPProfileProvider: ProfileProvider {
+    /// The URL with `{ids}` where the ids go.
     public let urlTemplate: String
+    /// The whole request's time limit.
     public let timeout: Duration
+    /// Extra request headers (an API key, …).
     public let headers: [String: String]
+    /// Ids per request (at most 100).
     public let maxBatchSize: Int
 
     /// Checks that the template has `{ids}` and makes a URL; throws `invalidArgument` if not.

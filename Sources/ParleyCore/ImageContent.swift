@@ -3,10 +3,14 @@ public struct ImageContent: RegistrableContent, Hashable {
     public static let contentTypeCode: Int64 = 2
     public static let contentName = "image"
 
+    /// Where the image is.
     public var url: String
+    /// Pixel width, if known.
     public var width: Int64?
+    /// Pixel height, if known.
     public var height: Int64?
 
+    /// An image by URL.
     public init(url: String, width: Int64? = nil, height: Int64? = nil) {
         self.url = url
         self.width = width

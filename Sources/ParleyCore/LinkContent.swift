@@ -3,11 +3,16 @@ public struct LinkContent: RegistrableContent, Hashable {
     public static let contentTypeCode: Int64 = 5
     public static let contentName = "link"
 
+    /// The link's title.
     public var text: String
+    /// Where it points.
     public var url: String
+    /// A line about the target (`description` on the wire).
     public var linkDescription: String?
+    /// A preview image URL.
     public var image: String?
 
+    /// A link card.
     public init(text: String, url: String, description: String? = nil, image: String? = nil) {
         self.text = text
         self.url = url

@@ -4,22 +4,30 @@ import Foundation
 public struct Message: Sendable {
     /// The server's id.
     public var id: String
+    /// The channel as this account sees it.
     public var channel: Channel
     /// Strictly increasing within the channel.
     public var seq: Int64
     /// The sender's idempotency key (client message number).
     public var clientMessageID: UUID
+    /// Who sent it.
     public var sender: String
+    /// When the server took it.
     public var timestamp: Date
+    /// The decoded body.
     public var content: any MessageContent
+    /// Header flags.
     public var flags: MessageFlags
+    /// What it replies to, with the quoted payload.
     public var replyTo: ReplyReference?
     /// Aggregated reactions, in the order they were first added.
     public var reactions: [ReactionSummary]
     /// When set, only these members of a group may see the message.
     public var visibleTo: [String]?
+    /// Free-form extras (`sender.name`, `forward.id`, …).
     public var extensions: [String: JSONValue]
 
+    /// A message from its parts.
     public init(id: String, channel: Channel, seq: Int64, clientMessageID: UUID, sender: String, timestamp: Date,
                 content: any MessageContent, flags: MessageFlags = [], replyTo: ReplyReference? = nil,
                 reactions: [ReactionSummary] = [], visibleTo: [String]? = nil, extensions: [String: JSONValue] = [:]) {

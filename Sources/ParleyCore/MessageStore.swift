@@ -10,48 +10,69 @@ public protocol MessageStore: Sendable {
     func history(of channel: Channel, in range: ClosedRange<Int64>, limit: Int) throws -> [Envelope]
     /// One message by server id.
     func message(id: String) throws -> Envelope?
+    /// True if the message with this id (at this seq in this channel) is stored.
+    func contains(id: String, channel: Channel, seq: Int64) throws -> Bool
     /// Inserts or replaces conversations.
     func saveConversations(_ conversations: [Conversation]) throws
     /// Every stored conversation.
     func conversations() throws -> [Conversation]
 }
 
-/// History kept in memory (nothing survives the process).
+/// History kept in memory (nothing survives the process): per channel, an array sorted by
+/// seq, at most `limitPerChannel` newest messages. Saving is an append in the usual case;
+/// `message(id:)` scans (it is rare: reactions on messages that left the recent-message
+/// cache), which saves an index entry per message.
 public final class MemoryMessageStore: MessageStore {
     private struct State {
         var byChannel: [Channel: [Envelope]] = [:]
-        var location: [String: (channel: Channel, index: Int)] = [:]
         var conversations: [Channel: Conversation] = [:]
     }
 
     private let state = Mutex(State())
+    /// The newest messages kept per channel.
+    public let limitPerChannel: Int
 
-    public init() {}
+    /// An empty store.
+    public init(limitPerChannel: Int = .max) {
+        self.limitPerChannel = max(1, limitPerChannel)
+    }
 
     public func save(_ messages: [Envelope]) throws {
         state.withLock { state in
             for message in messages {
-                if let (channel, index) = state.location[message.id] {
-                    state.byChannel[channel]?[index] = message
-                    continue
-                }
                 // In place: copying the channel's array per message would be quadratic.
-                let index = Self.insert(message, into: &state.byChannel[message.channel, default: []])
-                state.location[message.id] = (message.channel, index)
-                if let list = state.byChannel[message.channel], index < list.count - 1 {
-                    // Out of order (rare): what moved up gets its new index.
-                    for position in (index + 1)..<list.count { state.location[list[position].id] = (message.channel, position) }
-                }
+                Self.upsert(message, into: &state.byChannel[message.channel, default: []], limit: limitPerChannel)
             }
         }
     }
 
-    /// Inserts by seq (almost always an append); returns the index.
-    private static func insert(_ message: Envelope, into list: inout [Envelope]) -> Int {
-        var index = list.count
-        while index > 0, list[index - 1].seq > message.seq { index -= 1 }
-        if index == list.count { list.append(message) } else { list.insert(message, at: index) }
-        return index
+    /// Appends (the usual case), replaces the same id at the same seq, or inserts in order.
+    private static func upsert(_ message: Envelope, into list: inout [Envelope], limit: Int) {
+        guard let lastSeq = list.last?.seq, lastSeq >= message.seq else {
+            list.append(message)
+            // Trimmed in steps of a tenth of the limit, so the cost per message stays small.
+            if list.count - limit > max(1, limit / 10) { list.removeFirst(list.count - limit) }
+            return
+        }
+        var index = firstIndex(ofSeq: message.seq, in: list)
+        while index < list.count, list[index].seq == message.seq {
+            if list[index].id == message.id {
+                list[index] = message
+                return
+            }
+            index += 1
+        }
+        list.insert(message, at: index)
+    }
+
+    /// Binary search: the first index whose seq is at least `seq`.
+    private static func firstIndex(ofSeq seq: Int64, in list: [Envelope]) -> Int {
+        var low = 0, high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle].seq < seq { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     public func history(of channel: Channel, in range: ClosedRange<Int64>, limit: Int) throws -> [Envelope] {
@@ -63,8 +84,22 @@ public final class MemoryMessageStore: MessageStore {
 
     public func message(id: String) throws -> Envelope? {
         state.withLock { state in
-            guard let (channel, index) = state.location[id] else { return nil }
-            return state.byChannel[channel]?[index]
+            for list in state.byChannel.values {
+                if let found = list.last(where: { $0.id == id }) { return found }
+            }
+            return nil
+        }
+    }
+
+    public func contains(id: String, channel: Channel, seq: Int64) throws -> Bool {
+        state.withLock { state in
+            guard let list = state.byChannel[channel] else { return false }
+            var index = Self.firstIndex(ofSeq: seq, in: list)
+            while index < list.count, list[index].seq == seq {
+                if list[index].id == id { return true }
+                index += 1
+            }
+            return false
         }
     }
 

@@ -11,13 +11,16 @@ import Foundation
 public actor Outbox {
     /// Tuning of the outbox.
     public struct Configuration: Sendable {
+        /// Backoff and attempts for transient errors.
         public var retry: RetryPolicy
+        /// Token buckets per channel, per account and global.
         public var rateLimits: RateLimits
         /// Items taken per round (one store transaction, then these sends).
         public var maxBatch: Int
         /// The jitter source, in 0..<1 (inject a fixed one for deterministic tests).
         public var random: @Sendable () -> Double
 
+        /// Defaults: 10 attempts from 200 ms doubling to 60 s, no rate limits, 512 a batch.
         public init(retry: RetryPolicy = RetryPolicy(), rateLimits: RateLimits = .unlimited, maxBatch: Int = 512,
                     random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
             self.retry = retry
@@ -92,6 +95,7 @@ public actor Outbox {
     var timer: Task<Void, Never>?
     var timerDeadline: Date?
 
+    /// An outbox over `transport`, keeping items in `store`; call `start()`.
     public init(transport: any Transport, store: any OutboxStore, clock: any ParleyClock,
                 configuration: Configuration = Configuration()) {
         self.transport = transport
@@ -127,7 +131,7 @@ public actor Outbox {
         signal()
         await worker?.value
         worker = nil
-        let stopped = ParleyError(.cancelled, "the outbox stopped before the transport accepted this item")
+        let stopped = ParleyError(.cancelled, "the outbox stopped before the transport accepted this item; a durable store keeps it for the next start")
         for queued in incoming { finish(queued, .failure(stopped)) }
         incoming.removeAll()
         for lane in lanes.values {

@@ -18,6 +18,7 @@ extension OutboxItem: Identifiable {}
 public final class MemoryOutboxStore: OutboxStore {
     private let items = Mutex<[UUIDKey: OutboxItem]>([:])
 
+    /// An empty store.
     public init() {}
 
     public func commit(inserting: [OutboxItem], deleting: [UUIDKey]) throws {
@@ -30,4 +31,11 @@ public final class MemoryOutboxStore: OutboxStore {
     public func pending() throws -> [OutboxItem] {
         items.withLock { $0.values.sorted { $0.sequence < $1.sequence } }
     }
+}
+
+/// Keeps nothing: for clients whose storage is memory, where nothing is to survive anyway.
+/// Items queued when the outbox stops are failed to their callers and forgotten.
+struct VolatileOutboxStore: OutboxStore {
+    func commit(inserting: [OutboxItem], deleting: [UUIDKey]) throws {}
+    func pending() throws -> [OutboxItem] { [] }
 }

@@ -14,6 +14,7 @@ extension ProfileProvider {
 public struct StaticProfileProvider: ProfileProvider {
     private let profiles: [String: Profile]
 
+    /// A provider of exactly these profiles (the last of a repeated id wins).
     public init(_ profiles: [Profile]) {
         self.profiles = Dictionary(profiles.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
     }
@@ -25,8 +26,10 @@ public struct StaticProfileProvider: ProfileProvider {
 
 /// The profiles the IM server itself knows (`Transport.profiles(of:)`).
 public struct TransportProfileProvider: ProfileProvider {
+    /// The transport asked.
     public let transport: any Transport
 
+    /// Profiles from `transport`.
     public init(transport: any Transport) { self.transport = transport }
 
     public func fetchProfiles(_ ids: [String]) async throws -> [Profile] {

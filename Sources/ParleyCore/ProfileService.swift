@@ -12,14 +12,18 @@ public actor ProfileService {
         var fetchedAt: Date
     }
 
+    /// Where profiles come from.
     public let provider: any ProfileProvider
+    /// The time source for expiry.
     public let clock: any ParleyClock
+    /// How long a fetched profile is fresh.
     public let expiry: Duration
     private var cache: [String: Entry] = [:]
     private var inFlight: [String: Task<[String: Profile], any Error>] = [:]
     private var generation = 0
     private nonisolated let previews = Mutex<[String: Profile]>([:])
 
+    /// A service with an empty cache.
     public init(provider: any ProfileProvider, clock: any ParleyClock = SystemClock(), expiry: Duration = .seconds(600)) {
         self.provider = provider
         self.clock = clock

@@ -5,6 +5,7 @@ import Synchronization
 public final class RateLimiter: Sendable {
     private let bucket: Mutex<TokenBucket>
 
+    /// A full shared bucket.
     public init(rate: TokenBucket.Rate) {
         bucket = Mutex(TokenBucket(rate: rate))
     }
@@ -26,10 +27,14 @@ public final class RateLimiter: Sendable {
 
 /// The outbox's rate limits: per channel, per account (this outbox) and global (shared).
 public struct RateLimits: Sendable {
+    /// Per conversation.
     public var perChannel: TokenBucket.Rate?
+    /// For this outbox's account.
     public var perAccount: TokenBucket.Rate?
+    /// Shared by every outbox given the same limiter.
     public var global: RateLimiter?
 
+    /// Limits; nil means none.
     public init(perChannel: TokenBucket.Rate? = nil, perAccount: TokenBucket.Rate? = nil, global: RateLimiter? = nil) {
         self.perChannel = perChannel
         self.perAccount = perAccount

@@ -5,7 +5,9 @@ import Foundation
 public struct RetryPolicy: Sendable, Hashable {
     /// The delay after the first failure.
     public var initialDelay: Duration
+    /// Growth of the delay per attempt.
     public var multiplier: Double
+    /// The cap of the delay.
     public var maximumDelay: Duration
     /// The fraction of the delay that is randomised (0.2 → ±20 %), so clients that failed
     /// together do not retry together.
@@ -13,6 +15,7 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Attempts in total before the item fails for good.
     public var maxAttempts: Int
 
+    /// A policy; jitter is clamped to 0…1, attempts to at least 1.
     public init(initialDelay: Duration = .milliseconds(200), multiplier: Double = 2, maximumDelay: Duration = .seconds(60),
                 jitter: Double = 0.2, maxAttempts: Int = 10) {
         self.initialDelay = initialDelay

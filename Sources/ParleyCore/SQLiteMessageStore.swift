@@ -70,6 +70,12 @@ public final class SQLiteMessageStore: MessageStore {
         }
     }
 
+    public func contains(id: String, channel: Channel, seq: Int64) throws -> Bool {
+        try withConnection("look up a message") { connection in
+            try connection.scalar("SELECT 1 FROM messages WHERE id = ?", [.text(id)]) != nil
+        }
+    }
+
     public func saveConversations(_ conversations: [Conversation]) throws {
         guard !conversations.isEmpty else { return }
         try withConnection("save conversations") { connection in

@@ -3,8 +3,10 @@ public struct TextContent: RegistrableContent, Hashable {
     public static let contentTypeCode: Int64 = 1
     public static let contentName = "text"
 
+    /// The text.
     public var text: String
 
+    /// A text message.
     public init(_ text: String) { self.text = text }
 
     public func encodeFields() -> [String: JSONValue] { ["text": .string(text)] }

@@ -5,15 +5,19 @@ import Foundation
 public struct TokenBucket: Sendable, Hashable {
     /// A sustained rate and the burst allowed on top of it.
     public struct Rate: Sendable, Hashable {
+        /// Tokens added a second.
         public var perSecond: Double
+        /// The bucket's size.
         public var burst: Double
 
+        /// A rate; the burst defaults to one second's worth (at least 1).
         public init(perSecond: Double, burst: Double? = nil) {
             self.perSecond = max(perSecond, 0.000_001)
             self.burst = max(burst ?? max(perSecond, 1), 1)
         }
     }
 
+    /// The bucket's rate.
     public let rate: Rate
     private var tokens: Double
     private var updated: Date?

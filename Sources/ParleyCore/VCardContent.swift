@@ -10,11 +10,16 @@ public struct VCardContent: RegistrableContent, Hashable {
     public var name: String
     /// A URL of the person's picture (vCard `PHOTO`).
     public var avatar: String?
+    /// vCard `TEL`.
     public var phone: String?
+    /// vCard `EMAIL`.
     public var email: String?
+    /// vCard `ORG`.
     public var org: String?
+    /// vCard `TITLE`.
     public var title: String?
 
+    /// A card; only the name is required.
     public init(user: String? = nil, name: String, avatar: String? = nil, phone: String? = nil,
                 email: String? = nil, org: String? = nil, title: String? = nil) {
         self.user = user

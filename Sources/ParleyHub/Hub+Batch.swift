@@ -28,10 +28,11 @@ extension Hub {
                 return await answers.all()
             }
         }
-        let now = clock.now()
+        let clock = self.clock
         let persistent = database != nil
         let user = transport.userID
         let startFlush = state.withLock { state -> Bool in
+            let now = clock.now()
             var stopped: Set<Channel> = []
             var startFlush = false
             for (slot, message) in messages.enumerated() where attempt[slot] {

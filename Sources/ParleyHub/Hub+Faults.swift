@@ -40,10 +40,8 @@ extension Hub {
     /// `.connection(.disconnected)` and finish, held-back sends fail with
     /// `networkUnavailable`, and its transports fail sends until they `connect()` again.
     public func dropConnection(of user: String) {
-        let failing = state.withLock { state in
-            state.drop(user: user, transports: state.transports.filter { $0.value == user }.map(\.key))
-        }
-        for send in failing {
+        let transports = state.withLock { state in state.transports.filter { $0.value == user }.map(\.key) }
+        for send in endStreams(of: user, transports: transports, dropped: true) {
             send.continuation.resume(throwing: ParleyError(.networkUnavailable, "connection dropped", context: ["user": user]))
         }
     }

@@ -12,6 +12,24 @@ extension Hub {
         }
     }
 
+    /// Ends the streams of `transports` (all of `user`); `dropped` marks them as cut off by
+    /// the network (sends fail until they reconnect). Saves the user's cursors on a
+    /// persistent hub (best effort: a failed write only means a longer catch-up later).
+    /// Returns the held-back sends to fail.
+    @discardableResult
+    func endStreams(of user: String, transports: [Int], dropped: Bool) -> [InFlightSend] {
+        state.withLock { state in
+            var failing: [InFlightSend] = []
+            if dropped {
+                failing = state.drop(user: user, transports: transports)
+            } else {
+                for transport in transports { state.unsubscribe(transport: transport, user: user) }
+            }
+            try? database?.saveCursors(state, of: user)
+            return failing
+        }
+    }
+
     /// Messages of `channel` that `user` may see with `seq > after`, oldest first.
     func history(of channel: Channel, via transport: HubTransport, after seq: Int64, limit: Int) throws -> [Envelope] {
         guard limit > 0 else { return [] }

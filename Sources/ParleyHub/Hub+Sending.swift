@@ -11,13 +11,14 @@ extension Hub {
         if delaying.load(ordering: .acquiring), let delay = state.withLock({ $0.faults.delay }) {
             try await hold(transport: transport.id, for: delay)
         }
-        let now = clock.now()
+        // The time is read under the lock, so timestamps never go backwards along seq.
+        let clock = self.clock
         guard database != nil else {
-            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: now, waiter: nil) }
+            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: clock.now(), waiter: nil) }
             return try Self.answer(outcome, user: transport.userID)
         }
         return try await withCheckedThrowingContinuation { waiter in
-            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: now, waiter: .single(waiter)) }
+            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: clock.now(), waiter: .single(waiter)) }
             switch outcome {
             case .pending(let startFlush, _):
                 if startFlush { startFlushing() }
@@ -42,10 +43,12 @@ extension Hub {
         }
     }
 
-    /// `messageTooLarge` when the payload's canonical JSON exceeds `limit`. A cheap upper
-    /// bound settles almost every message; only near the limit is the payload encoded.
+    /// `messageTooLarge` when the payload's canonical JSON exceeds `limit`. Cheap upper
+    /// bounds settle almost every message (first without reading strings, then reading
+    /// them); only near the limit is the payload encoded.
     static func checkSize(of outgoing: OutgoingEnvelope, limit: Int) throws {
-        guard outgoing.payload.canonicalSizeBound() > limit else { return }
+        guard outgoing.payload.canonicalSizeBound(scanning: false) > limit,
+              outgoing.payload.canonicalSizeBound() > limit else { return }
         let size = outgoing.payload.jsonData().count
         guard size > limit else { return }
         throw ParleyError(

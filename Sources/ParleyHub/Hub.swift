@@ -8,7 +8,18 @@ import Synchronization
 ///
 /// One lock guards the whole state (no actor hop per message); each send is one short
 /// critical section. In memory (`":memory:"`) nothing is written anywhere; with a file path,
-/// messages go to SQLite in group commits and a send is acknowledged only after its COMMIT.
+/// messages go to SQLite in group commits and a send is acknowledged (and delivered) only
+/// after its COMMIT.
+///
+/// Delivery: the hub keeps a cursor per user and channel (the last seq given to the user).
+/// `HubTransport.connect()` yields `.connection(.connected)`, then every missed message in
+/// seq order per channel, then live events; catch-up and registration share the lock with
+/// delivery, so nothing falls between them and nothing comes twice. Seqs are strictly
+/// increasing per channel but not gap-free for a given user (noPersist messages, visibility
+/// lists). Reaction and membership events are live only; history carries the reactions.
+///
+/// Streams buffer at most `HubConfiguration.eventBufferLimit` events (plus the catch-up);
+/// a consumer that falls further behind has its stream finished and catches up on reconnect.
 public final class Hub: Sendable {
     /// The clock that stamps messages, refills rate limits and runs injected delays.
     public let clock: any ParleyClock

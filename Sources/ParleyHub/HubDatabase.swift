@@ -86,14 +86,23 @@ final class HubDatabase: Sendable {
         try access { try $0.run("DELETE FROM hub_members WHERE channel = ? AND user = ?", [.integer(Int64(channel)), .text(user)]) }
     }
 
-    /// Writes every delivery cursor (on close), so catch-up resumes where it stopped.
-    func saveCursors(_ state: HubState) throws {
+    /// Writes the delivery cursors of `user` (or of everyone), so catch-up after a reopen
+    /// resumes where it stopped. Written when a stream ends, not per delivery: after a crash
+    /// a user may get again what it was given since (clients drop duplicates by id).
+    func saveCursors(_ state: HubState, of user: String? = nil) throws {
         try access { connection in
             try connection.transaction {
                 let update = try connection.prepare("UPDATE hub_members SET cursor = ? WHERE channel = ? AND user = ?")
-                for (index, channel) in state.channels.enumerated() where channel.committedSeq > 0 {
-                    for (user, cursor) in channel.members where cursor > 0 {
+                if let user {
+                    for index in state.userChannels[user] ?? [] {
+                        guard let cursor = state.channels[index].members[user], cursor > 0 else { continue }
                         try update.run([.integer(cursor), .integer(Int64(index)), .text(user)])
+                    }
+                    return
+                }
+                for (index, channel) in state.channels.enumerated() where channel.committedSeq > 0 {
+                    for (member, cursor) in channel.members where cursor > 0 {
+                        try update.run([.integer(cursor), .integer(Int64(index)), .text(member)])
                     }
                 }
             }

@@ -29,19 +29,26 @@ extension HubState {
             return .failed(error)
         }
 
+        // One hash for the common case: claim the key with the receipt this send would get,
+        // and put the old one back if it turns out to be a resend (or give the key up if the
+        // rate limit refuses the send).
         let receiptKey = ReceiptKey(sender: sender, clientMessageID: outgoing.clientMessageID)
-        if let stored = receipts[receiptKey] {
+        let seq = channels[index].seq + 1
+        let claimed = StoredReceipt(channel: Int32(index), seq: seq, time: now.timeIntervalSinceReferenceDate)
+        if let stored = receipts.updateValue(claimed, forKey: receiptKey) {
+            receipts[receiptKey] = stored
             return resend(stored, waiter: waiter)
         }
-        if let error = takeToken(for: sender, now: now) { return .failed(error) }
+        if let error = takeToken(for: sender, now: now) {
+            receipts[receiptKey] = nil
+            return .failed(error)
+        }
 
-        let seq = channels[index].seq + 1
         channels[index].seq = seq
         let message = HubMessage(
             seq: seq, clientMessageID: outgoing.clientMessageID, sender: sender, timestamp: now,
             payload: outgoing.payload, flags: outgoing.flags, replyTo: outgoing.replyTo,
             visibleTo: outgoing.visibleTo, extensions: outgoing.extensions)
-        receipts[receiptKey] = StoredReceipt(channel: Int32(index), seq: seq, time: now.timeIntervalSinceReferenceDate)
         let losesAck = !faults.lostAcks.isEmpty && faults.losesAck(user: sender)
 
         guard persistent, let waiter else {

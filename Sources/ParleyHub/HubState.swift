@@ -73,11 +73,12 @@ struct HubState: Sendable {
     mutating func resolve(_ channel: Channel, for user: String) throws(ParleyError) -> Int {
         switch channel.kind {
         case .person:
+            // Users are never removed: an existing channel proves the other user exists.
+            let key = ChannelKey.person(user, channel.id)
+            if let index = channelIndex[key] { return index }
             guard users[channel.id] != nil else {
                 throw ParleyError(.notFound, "no such user", context: ["channel": channel.target])
             }
-            let key = ChannelKey.person(user, channel.id)
-            if let index = channelIndex[key] { return index }
             let index = addChannel(ChannelState(key: key, members: [user, channel.id]))
             // Written by the next group commit, before or with its first message (even if
             // this send fails, so later messages never point at an unsaved channel).

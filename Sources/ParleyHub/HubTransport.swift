@@ -27,9 +27,10 @@ public final class HubTransport: Transport {
         try hub.subscribe(self)
     }
 
-    /// Finishes the event stream (after a `.connection(.disconnected)` event).
+    /// Finishes the event stream (after a `.connection(.disconnected)` event) and, on a
+    /// persistent hub, writes this user's delivery cursors.
     public func disconnect() async {
-        hub.state.withLock { $0.unsubscribe(transport: id, user: userID) }
+        hub.endStreams(of: userID, transports: [id], dropped: false)
     }
 
     /// Sends one message; idempotent by client message number. In memory the receipt means

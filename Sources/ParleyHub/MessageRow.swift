@@ -32,22 +32,31 @@ enum MessageRow {
         }
         var message = HubMessage(
             seq: seq, clientMessageID: uuid(from: idBytes), sender: sender, timestamp: Date(timeIntervalSince1970: time),
-            payload: try JSONValue.parse(Data(payloadText.utf8)), flags: MessageFlags(rawValue: flags),
+            payload: try json(payloadText, column: "payload", seq: seq), flags: MessageFlags(rawValue: flags),
             replyTo: nil, visibleTo: nil, extensions: [:])
         if let text = row[6].string {
-            let reply = try JSONValue.parse(Data(text.utf8))
+            let reply = try json(text, column: "reply", seq: seq)
             guard let id = reply["id"]?.stringValue, let replySeq = reply["seq"]?.intValue, let replySender = reply["sender"]?.stringValue else {
                 throw ParleyError(.storage, "damaged reply reference", context: ["seq": String(seq), "column": "reply"])
             }
             message.replyTo = ReplyReference(messageID: id, seq: replySeq, sender: replySender, quoted: reply["quoted"] ?? .null)
         }
         if let text = row[7].string {
-            message.visibleTo = try JSONValue.parse(Data(text.utf8)).arrayValue?.compactMap(\.stringValue)
+            message.visibleTo = try json(text, column: "visible_to", seq: seq).arrayValue?.compactMap(\.stringValue)
         }
         if let text = row[8].string {
-            message.extensions = try JSONValue.parse(Data(text.utf8)).objectValue ?? [:]
+            message.extensions = try json(text, column: "extensions", seq: seq).objectValue ?? [:]
         }
         return message
+    }
+
+    /// Parses a JSON column; bad JSON is a storage error naming the column and seq.
+    private static func json(_ text: String, column: String, seq: Int64) throws -> JSONValue {
+        do {
+            return try JSONValue.parse(Data(text.utf8))
+        } catch {
+            throw ParleyError(.storage, "damaged hub_messages row: \(error)", context: ["seq": String(seq), "column": column])
+        }
     }
 
     static func bytes(of id: UUID) -> Data {

@@ -8,7 +8,9 @@ protocol DirectDecodable {
 extension DecodingContext {
     /// Decodes any value found at `node` (reached through `key` below `parentPath`): scalars and
     /// collections directly, everything else through its `init(from:)`.
-    func decodeAny<T: Decodable>(_ type: T.Type, node: Node, parentPath: CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
+    /// `parentPath` is only evaluated when needed (composite values, errors): scalars, the bulk
+    /// of every file, then never build their parent's path.
+    func decodeAny<T: Decodable>(_ type: T.Type, node: Node, parentPath: @autoclosure () -> CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
         // The bit casts are exact: each branch checked T's identity.
         if T.self == String.self { return unsafeBitCast(try scalarValue(String.self, node, parentPath, key), to: T.self) }
         if T.self == Int.self { return unsafeBitCast(try scalarValue(Int.self, node, parentPath, key), to: T.self) }
@@ -16,20 +18,20 @@ extension DecodingContext {
         if T.self == Double.self { return unsafeBitCast(try scalarValue(Double.self, node, parentPath, key), to: T.self) }
         if let direct = T.self as? any DirectDecodable.Type {
             // Cannot fail: `decodeDirectly` returns a `T`.
-            return try openDirect(direct, node, parentPath.appending(key)) as! T
+            return try openDirect(direct, node, parentPath().appending(key)) as! T
         }
-        return try decodeValue(T.self, node: node, parentPath: parentPath, key: key)
+        return try decodeValue(T.self, node: node, parentPath: parentPath(), key: key)
     }
 
     private func openDirect<D: DirectDecodable>(_ type: D.Type, _ node: Node, _ path: CodingPathLink?) throws(ValueFailure) -> any DirectDecodable {
         try D.decodeDirectly(node, context: self, path: path)
     }
 
-    private func scalarValue<S: ScalarValue>(_ type: S.Type, _ node: Node, _ parentPath: CodingPathLink?, _ key: (any CodingKey)?) throws(ValueFailure) -> S {
+    private func scalarValue<S: ScalarValue>(_ type: S.Type, _ node: Node, _ parentPath: () -> CodingPathLink?, _ key: (any CodingKey)?) throws(ValueFailure) -> S {
         do {
             return try scalar(S.self, node)
         } catch {
-            throw ValueFailure(errors: [self.error(at: error.mark, error.message, path: parentPath.appending(key))])
+            throw ValueFailure(errors: [self.error(at: error.mark, error.message, path: parentPath().appending(key))])
         }
     }
 }
@@ -68,9 +70,9 @@ extension Array: DirectDecodable where Element: Decodable {
         var elements: [Element] = []
         elements.reserveCapacity(sequence.elements.count)
         var errors: [YAMLError] = []
-        for (index, element) in sequence.elements.enumerated() {
+        for index in sequence.elements.indices {
             do {
-                elements.append(try context.decodeAny(Element.self, node: element, parentPath: path, key: IndexKey(index)))
+                elements.append(try context.decodeAny(Element.self, node: sequence.elements[index], parentPath: path, key: IndexKey(index)))
             } catch {
                 errors += error.errors
             }

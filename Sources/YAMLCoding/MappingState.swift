@@ -97,7 +97,7 @@ final class MappingState {
         var errors: [YAMLError] = []
         for (position, pair) in mapping.pairs.enumerated() where !isUsed(position) {
             guard let name = pair.key.scalar?.value else {
-                errors.append(context.error(at: pair.key.mark, "unexpected \(pair.key.kindDescription) as a key", path: path))
+                errors.append(context.error(at: pair.key.mark, "expected a string key, found \(pair.key.kindDescription)", path: path))
                 continue
             }
             var message = "unknown key '\(name.replacingNewlines())'"

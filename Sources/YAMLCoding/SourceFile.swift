@@ -36,6 +36,26 @@ public struct SourceFile: Sendable {
         return current == number && start < end ? Self.trimmingCR(text.utf8[start..<end]) : nil
     }
 
+    /// The text of several lines in one pass over the file (for reports with many errors).
+    func lines(_ numbers: Set<Int>) -> [Int: String] {
+        var found: [Int: String] = [:]
+        guard let last = numbers.max() else { return found }
+        var current = 1
+        var start = text.utf8.startIndex
+        var index = start
+        let end = text.utf8.endIndex
+        while index < end, current <= last {
+            if text.utf8[index] == UInt8(ascii: "\n") {
+                if numbers.contains(current) { found[current] = Self.trimmingCR(text.utf8[start..<index]) }
+                current += 1
+                start = text.utf8.index(after: index)
+            }
+            index = text.utf8.index(after: index)
+        }
+        if current <= last, start < end, numbers.contains(current) { found[current] = Self.trimmingCR(text.utf8[start..<end]) }
+        return found
+    }
+
     private static func trimmingCR(_ bytes: Substring.UTF8View) -> String {
         var bytes = bytes
         if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }

@@ -41,14 +41,15 @@ public struct YAMLDecoder: Sendable {
         var errors = problems
         var value: T?
         do {
-            value = try context.decodeValue(T.self, node: node, parentPath: nil, key: nil)
+            value = try context.decodeAny(T.self, node: node, parentPath: nil, key: nil)
         } catch {
             errors += error.errors
         }
         guard let value, errors.isEmpty else {
+            let lines = source.lines(Set(errors.filter { $0.sourceLine == nil && $0.file == source.name }.map(\.mark.line)))
             throw YAMLErrors(errors.map { error in
                 var error = error
-                if error.sourceLine == nil, error.file == source.name { error.sourceLine = source.line(error.mark.line) }
+                if error.sourceLine == nil, error.file == source.name { error.sourceLine = lines[error.mark.line] }
                 return error
             })
         }

@@ -11,15 +11,23 @@ import Glibc
 /// sender's outbox commit before a send is acknowledged; group commit), and the resident bytes
 /// one idle conversation costs a client.
 func benchCore() async throws {
+    // PARLEY_BENCH_CORE=memory|sqlite|idle runs one part (for profiling); all by default.
+    let only = ProcessInfo.processInfo.environment["PARLEY_BENCH_CORE"]
     // Idle conversations first: later runs leave freed heap behind that would hide the growth.
-    let idle = try await benchCoreIdleConversations(count: 50_000)
-    print(String(format: "core.idle_conversation: %.0f bytes each (%d conversations with one message, memory storage, RSS growth)", idle, 50_000))
-    let memory = try await benchCoreThroughput(durable: false, count: 300_000)
-    print(String(format: "core.send_receive.memory: %.0f msg/s (%d messages, one client to another through the hub; %.1f µs CPU each)",
-                 memory.rate, memory.count, memory.cpuMicros))
-    let durable = try await benchCoreThroughput(durable: true, count: 100_000)
-    print(String(format: "core.send_receive.sqlite: %.0f msg/s (%d messages, hub, outbox and history in SQLite WAL; %.1f µs CPU each)",
-                 durable.rate, durable.count, durable.cpuMicros))
+    if only == nil || only == "idle" {
+        let idle = try await benchCoreIdleConversations(count: 50_000)
+        print(String(format: "core.idle_conversation: %.0f bytes each (%d conversations with one message, memory storage, RSS growth)", idle, 50_000))
+    }
+    if only == nil || only == "memory" {
+        let memory = try await benchCoreThroughput(durable: false, count: 300_000)
+        print(String(format: "core.send_receive.memory: %.0f msg/s (%d messages, one client to another through the hub; %.1f µs CPU each)",
+                     memory.rate, memory.count, memory.cpuMicros))
+    }
+    if only == nil || only == "sqlite" {
+        let durable = try await benchCoreThroughput(durable: true, count: 100_000)
+        print(String(format: "core.send_receive.sqlite: %.0f msg/s (%d messages, hub, outbox and history in SQLite WAL; %.1f µs CPU each)",
+                     durable.rate, durable.count, durable.cpuMicros))
+    }
 }
 
 /// Sends `count` texts in batches (a few in flight), counting what the receiver's event

@@ -17,6 +17,9 @@ import ParleyHub
         #expect((received.content as? GreetingContent) == GreetingContent(text: "Hi Bob!", summary: "Hello"))
         #expect(received.senderName == "Alice A.")
         #expect(await bob.profiles.cachedProfile(of: "alice") == Profile(id: "alice", name: "Alice A.", avatar: "a.png"))
+        // The full profile comes from the transport (the hub's directory) and then wins.
+        #expect(try await bob.profiles.profile(of: "alice")?.name == "Alice")
+        #expect(await bob.profiles.cachedProfile(of: "alice")?.avatar == "https://example.com/alice.png")
         #expect(await bob.conversation(.person("alice"))?.unreadCount == 1)
         #expect(await bob.conversation(.person("alice"))?.digest == "Hello")
         #expect(await alice.conversation(.person("bob"))?.unreadCount == 0)
@@ -96,8 +99,11 @@ import ParleyHub
         let sent = try await withTimeout(120) {
             try await withThrowingTaskGroup(of: [Message].self) { group in
                 for (index, client) in clients.enumerated() {
-                    // Ten concurrent batches of ten per client: 100 concurrent calls in all.
-                    for batch in 0..<10 {
+                    // Per client 50 single sends and 5 batches of 10, all at once: 550 concurrent calls, 1,000 messages.
+                    for single in 0..<50 {
+                        group.addTask { [try await client.send(TextContent("s\(index) single \(single)"), to: .group("load"))] }
+                    }
+                    for batch in 0..<5 {
                         group.addTask {
                             let contents = (0..<10).map { TextContent("s\(index) b\(batch) m\($0)") as any MessageContent }
                             return try await client.batchSend(contents, to: [.group("load")], options: SendOptions()).map { try $0.get() }
@@ -120,7 +126,7 @@ import ParleyHub
             let ackOrder = sent.filter { $0.sender == sender }.sorted { $0.seq < $1.seq }.map(\.id)
             #expect(fromSender.map(\.id) == ackOrder)
             // …and each batch in the order it was given.
-            for batch in 0..<10 {
+            for batch in 0..<5 {
                 let texts = fromSender.compactMap(\.text).filter { $0.contains(" b\(batch) ") }
                 #expect(texts == (0..<10).map { "s\(sender.dropFirst(6)) b\(batch) m\($0)" })
             }
@@ -154,6 +160,28 @@ import ParleyHub
         await alice.close()
     }
 
+    @Test func sendsLeftQueuedAreDeliveredWhenTheClientStartsAgain() async throws {
+        let setup = try HubSetup()
+        let path = setup.databasePath("alice")
+        let (_, bobEvents) = try await setup.online("bob")
+        setup.hub.failSends(to: .person("bob"), with: ParleyError(.serverError, "maintenance"))
+        let first = try setup.client("alice", storage: .sqlite(path: path))
+        try await first.connect()
+        let pending = Task { try await first.send(TextContent("while you were away"), to: .person("bob")) }
+        try await withTimeout { await setup.clock.waitForSleepers(1) }
+        await first.close()
+        await #expect { try await pending.value } throws: { ($0 as? ParleyError)?.code == .cancelled }
+
+        setup.hub.failSends(to: .person("bob"), with: nil)
+        let second = try setup.client("alice", storage: .sqlite(path: path))
+        try await second.connect()
+        let delivered = try await collectMessages(bobEvents, count: 1)
+        #expect(delivered.map(\.text) == ["while you were away"])
+        try await withTimeout { while try await second.history(of: .person("bob")).isEmpty { await Task.yield() } }
+        #expect(try await second.history(of: .person("bob")).map(\.text) == ["while you were away"])
+        await second.close()
+    }
+
     @Test func duplicatesAreDroppedAndHiddenMessagesFollowThePolicy() async throws {
         let setup = try HubSetup()
         let (bob, events) = try await setup.online("bob") { $0.hiddenMessages = .notice("(a message for others)") }
@@ -172,6 +200,24 @@ import ParleyHub
         #expect(received[1].text == "(a message for others)")
         #expect(try await bob.history(of: .group("team")).map(\.text) == ["hi", "(a message for others)"])
         #expect(await bob.conversation(.group("team"))?.unreadCount == 2)
+        await bob.close()
+    }
+
+    @Test(arguments: ["memory", "sqlite"])
+    func lateArrivalsAreDeliveredAndTheirRepeatsDropped(storage: String) async throws {
+        let setup = try HubSetup()
+        let (bob, events) = try await setup.online("bob", storage: storage == "memory" ? .memory : .sqlite(path: setup.databasePath("bob")))
+        func envelope(_ id: String, _ seq: Int64, flags: MessageFlags = []) -> Envelope {
+            Envelope(id: id, channel: .group("team"), seq: seq, clientMessageID: UUID(), sender: "alice",
+                     timestamp: setup.clock.now(), payload: ["type": 1, "text": .string(id)], flags: flags)
+        }
+        for event in [envelope("third", 3), envelope("second", 2), envelope("third", 3), envelope("second", 2),
+                      envelope("ping", 4, flags: [.noPersist]), envelope("ping", 4, flags: [.noPersist]), envelope("first", 1)] {
+            await bob.handle(.message(event))
+        }
+        #expect(try await collectMessages(events, count: 4).map(\.text) == ["third", "second", "ping", "first"])
+        #expect(try await bob.history(of: .group("team")).map(\.text) == ["first", "second", "third"])
+        #expect(await bob.conversation(.group("team"))?.unreadCount == 4)
         await bob.close()
     }
 
@@ -195,9 +241,24 @@ import ParleyHub
         await bob.close()
     }
 
+    @Test func membershipChangesAreEvents() async throws {
+        let setup = try HubSetup()
+        try setup.hub.createGroup("team", members: ["alice", "bob"])
+        let (bob, events) = try await setup.online("bob")
+        try setup.hub.addMember("carol", to: "team", by: "alice")
+        let event = try await firstEvent(events) { if case .membership = $0 { return true } else { return false } }
+        guard case .membership(let change) = event else { return }
+        #expect(change.channel == .group("team"))
+        #expect(change.user == "carol")
+        #expect(change.by == "alice")
+        await bob.close()
+    }
+
     @Test func undecodableMessagesReachTheErrorHandler() async throws {
         let setup = try HubSetup()
         let (bob, events) = try await setup.online("bob")
+        let handled = Locked<[ParleyError]>([])
+        await bob.setErrorHandler { error in handled.mutate { $0.append(error) } }
         let bad = Envelope(id: "x", channel: .person("alice"), seq: 1, clientMessageID: UUID(), sender: "alice",
                            timestamp: setup.clock.now(), payload: ["type": 2, "url": 42])
         await bob.handle(.message(bad))
@@ -206,6 +267,7 @@ import ParleyHub
         #expect(error.code == .invalidContent)
         #expect(error.context["field"] == "url")
         #expect(error.context["messageID"] == "x")
+        #expect(handled.value == [error])
         await bob.close()
     }
 }

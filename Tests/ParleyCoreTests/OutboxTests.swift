@@ -101,6 +101,26 @@ import ParleyHub
         #expect(try SQLiteOutboxStore(path: path).pending().isEmpty)
     }
 
+    @Test func storedRowsRoundTripEveryField() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("parley-outbox-\(UUID().uuidString)/o.sqlite").path
+        let store = try SQLiteOutboxStore(path: path)
+        let at = Date(timeIntervalSince1970: 1_700_000_000)
+        var message = OutboxItem(operation: .message(OutgoingEnvelope(
+            channel: .group("team \"quoted\""), payload: ["type": 1001, "card": "order", "order_id": "12\n34", "n": 2.5, "list": [1, nil]],
+            flags: [.noPersist, .redDot], replyTo: ReplyReference(messageID: "m1", seq: 7, sender: "bob", quoted: ["type": 1, "text": "hi"]),
+            visibleTo: ["alice", "bob"], extensions: ["sender.name": "Ünï \\ Côdé", "forward.id": "m0"])), priority: .interactive, enqueuedAt: at)
+        message.sequence = 1
+        var plain = OutboxItem(operation: .message(OutgoingEnvelope(channel: .person("bob"), payload: ["type": 1, "text": "x"])), enqueuedAt: at)
+        plain.sequence = 2
+        var reaction = OutboxItem(operation: .reaction(emoji: "👍", messageID: "m9", channel: .person("bob"), added: false),
+                                  priority: .broadcast, enqueuedAt: at)
+        reaction.sequence = 3
+        try store.commit(inserting: [message, plain, reaction], deleting: [])
+        #expect(try store.pending() == [message, plain, reaction])
+        try store.commit(inserting: [], deleting: [plain.id])
+        #expect(try SQLiteOutboxStore(path: path).pending() == [message, reaction])
+    }
+
     @Test func interactiveItemsOvertakeQueuedBroadcasts() async throws {
         let setup = try HubSetup()
         let limits = RateLimits(perAccount: TokenBucket.Rate(perSecond: 1, burst: 1))
@@ -137,6 +157,27 @@ import ParleyHub
         #expect(try Self.texts(setup.hub, .person("alice"), seenBy: "bob") == ["m1", "m2", "m3", "m4", "m5"])
         #expect(setup.clock.now().timeIntervalSince(start) == 2)
         await outbox.stop()
+    }
+
+    @Test func aGlobalLimitIsSharedBetweenOutboxes() async throws {
+        let setup = try HubSetup()
+        let global = RateLimiter(rate: TokenBucket.Rate(perSecond: 1, burst: 1))
+        let configuration = Outbox.Configuration(rateLimits: RateLimits(global: global))
+        let alice = Outbox(transport: try setup.hub.connect(user: "alice"), store: MemoryOutboxStore(), clock: setup.clock, configuration: configuration)
+        let carol = Outbox(transport: try setup.hub.connect(user: "carol"), store: MemoryOutboxStore(), clock: setup.clock, configuration: configuration)
+        try await alice.start()
+        try await carol.start()
+        let start = setup.clock.now()
+        _ = try await withTimeout { await alice.submit([Self.message("first")]) }
+        let second = Task { await carol.submit([Self.message("second")]) }
+        try await withTimeout { await setup.clock.waitForSleepers(1) }
+        #expect(try setup.hub.messages(in: .person("carol"), seenBy: "bob").isEmpty)
+        await setup.clock.advance(by: .seconds(1))
+        _ = try await withTimeout { await second.value }
+        #expect(try Self.texts(setup.hub, .person("carol"), seenBy: "bob") == ["second"])
+        #expect(setup.clock.now().timeIntervalSince(start) == 1)
+        await alice.stop()
+        await carol.stop()
     }
 
     @Test func backoffGrowsExponentiallyWithBoundedJitter() {

@@ -26,6 +26,30 @@ import ParleyCore
         #expect(try store.message(id: "m4")?.replyTo?.messageID == "m1")
     }
 
+    @Test(arguments: ["memory", "sqlite"])
+    func outOfOrderSavesAndUpdatesKeepSeqOrder(kind: String) throws {
+        let store: any MessageStore = kind == "memory" ? MemoryMessageStore() : try SQLiteMessageStore(path: Self.temporaryPath())
+        try store.save([Self.envelope(5), Self.envelope(3)])
+        try store.save([Self.envelope(4), Self.envelope(1)])
+        var updated = Self.envelope(3)
+        updated.reactions = [ReactionSummary(emoji: "🎉", users: ["carol", "dave"])]
+        try store.save([updated])
+        let history = try store.history(of: .group("team"), in: 0...10, limit: 10)
+        #expect(history.map(\.seq) == [1, 3, 4, 5])
+        #expect(history[1].reactions == updated.reactions)
+        #expect(try store.message(id: "m3")?.reactions == updated.reactions)
+        #expect(try store.message(id: "m9") == nil)
+    }
+
+    @Test func memoryHistoryKeepsTheNewestPerChannel() throws {
+        let store = MemoryMessageStore(limitPerChannel: 10)
+        try store.save((1...100).map { Self.envelope($0) })
+        let kept = try store.history(of: .group("team"), in: 0...1000, limit: 1000)
+        #expect(kept.count <= 11)
+        #expect(kept.last?.seq == 100)
+        #expect(kept.map(\.seq) == Array((101 - Int64(kept.count))...100))
+    }
+
     @Test func sqliteHistoryAndConversationsSurviveAReopen() throws {
         let path = Self.temporaryPath()
         do {

@@ -13,10 +13,12 @@ import Testing
     @Test(arguments: exact)
     func boundIsExactWithoutDoublesOrControlCharacters(value: JSONValue) {
         #expect(value.canonicalSizeBound() == value.jsonData().count)
+        #expect(value.canonicalSizeBound(scanning: false) >= value.jsonData().count)
     }
 
     @Test(arguments: [JSONValue.double(0.1), .double(-1e300), .double(3), "tab\there", "line\nbreak \u{01}", ["x": [1.5, 2.25]]])
     func boundNeverUnderestimates(value: JSONValue) {
         #expect(value.canonicalSizeBound() >= value.jsonData().count)
+        #expect(value.canonicalSizeBound(scanning: false) >= value.canonicalSizeBound())
     }
 }

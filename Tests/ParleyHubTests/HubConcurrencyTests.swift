@@ -37,4 +37,36 @@ import Testing
         let stored = try fixture.hub.messages(in: .group("all"), seenBy: "reader")
         #expect(stored.map(\.id) == received.map(\.id))
     }
+
+    /// The same with batches: 10 clients × 10 batches of 10, mixed with single sends.
+    @Test(arguments: Storage.allCases)
+    func concurrentBatchesArriveExactlyOnceInPerSenderOrder(storage: Storage) async throws {
+        let senders = (0..<10).map { "sender\($0)" }
+        let fixture = try HubFixture(storage, users: senders + ["reader"])
+        try fixture.hub.createGroup("all", members: senders + ["reader"])
+        let (_, reader) = try await fixture.online("reader")
+        let transports = try senders.map { try fixture.hub.connect(user: $0) }
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for transport in transports {
+                group.addTask {
+                    for round in 0..<10 {
+                        let batch = (0..<10).map { offset -> OutgoingEnvelope in
+                            OutgoingEnvelope(channel: .group("all"), payload: ["type": 1, "index": .int(Int64(round * 11 + offset))])
+                        }
+                        for result in await transport.sendBatch(batch) { _ = try result.get() }
+                        _ = try await transport.send(OutgoingEnvelope(channel: .group("all"), payload: ["type": 1, "index": .int(Int64(round * 11 + 10))]))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+
+        let received = try await reader.waitForMessages(1100)
+        #expect(received.map(\.seq) == Array(1...1100))
+        for sender in senders {
+            let indexes = received.filter { $0.sender == sender }.compactMap { $0.payload["index"]?.intValue }
+            #expect(indexes == Array(0..<110), "\(sender)")
+        }
+    }
 }

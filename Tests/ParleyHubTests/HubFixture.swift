@@ -2,12 +2,6 @@ import Foundation
 import ParleyCore
 import ParleyHub
 
-/// Where a test hub keeps its messages.
-enum Storage: String, CaseIterable, Sendable, CustomStringConvertible {
-    case memory, sqlite
-    var description: String { rawValue }
-}
-
 /// A hub on a virtual clock with users alice, bob and carol (and any extra ones); a SQLite
 /// hub lives in its own temporary directory, removed when the fixture goes.
 final class HubFixture: Sendable {

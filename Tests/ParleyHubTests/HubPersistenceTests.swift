@@ -57,6 +57,23 @@ import Testing
         #expect(try await bobAgain.waitForMessages(3).map(\.text) == ["g", "while bob sleeps", "after restart"])
     }
 
+    /// Cursors are written when a stream ends, so a hub that was never closed (a crash)
+    /// still resumes catch-up after what a user had received before disconnecting.
+    @Test func cursorsSurviveWithoutCloseOnceTheStreamEnded() async throws {
+        let fixture = try HubFixture(.sqlite)
+        let alice = try fixture.hub.connect(user: "alice")
+        let (bob, session) = try await fixture.online("bob")
+        for index in 1...2 { _ = try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("seen \(index)"))) }
+        try await session.waitForMessages(2)
+        await bob.disconnect()
+        _ = try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("missed")))
+
+        let reopened = try fixture.reopen()
+        let catchUp = EventRecorder(try await reopened.connect(user: "bob").connect())
+        _ = try await reopened.connect(user: "alice").send(OutgoingEnvelope(channel: .person("bob"), payload: text("marker")))
+        #expect(try await catchUp.waitForMessages(2).map(\.text) == ["missed", "marker"])
+    }
+
     /// A person channel whose first send was refused is still written with the next commit.
     @Test func channelOpenedByARefusedSendSurvivesReopening() async throws {
         let fixture = try HubFixture(.sqlite, configuration: HubConfiguration(rateLimit: HubRateLimit(messagesPerSecond: 1, burst: 1)))
@@ -88,6 +105,20 @@ import Testing
         }
         try await bob.waitForMessages(1)
         #expect(bob.messages.map(\.text) == ["fine"])
+    }
+
+    @Test func damagedRowIsAnErrorNotACrash() async throws {
+        let fixture = try HubFixture(.sqlite)
+        let alice = try fixture.hub.connect(user: "alice")
+        _ = try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("fine")))
+        try Connection(path: fixture.path).execute("UPDATE hub_messages SET payload = '{not json'")
+        let error = await #expect(throws: ParleyError.self) { try await alice.history(of: .person("bob"), after: 0, limit: 10) }
+        #expect(error?.code == .storage)
+        #expect(error?.context == ["seq": "1", "column": "payload"])
+        try Connection(path: fixture.path).execute("UPDATE hub_messages SET client_id = x'00'")
+        let damaged = await #expect(throws: ParleyError.self) { try await alice.history(of: .person("bob"), after: 0, limit: 10) }
+        #expect(damaged?.code == .storage)
+        #expect(damaged?.context["seq"] == "1")
     }
 
     @Test func unreadableDatabaseIsAStorageError() throws {

@@ -1,0 +1,101 @@
+import Foundation
+
+// MARK: - Sending a batch and applying its results
+
+extension Outbox {
+    /// Sends a batch: the messages of every lane in one `sendBatch` call (one hop to the
+    /// transport, not one per message), reactions one by one. Results are applied per lane.
+    func send(_ batch: [(LaneKey, [Queued])]) async {
+        var envelopes: [OutgoingEnvelope] = []
+        for (key, entries) in batch where !key.isReaction {
+            for entry in entries {
+                if case .message(let envelope) = entry.item.operation { envelopes.append(envelope) }
+            }
+        }
+        var results = envelopes.isEmpty ? [] : await transport.sendBatch(envelopes)
+        if results.count != envelopes.count {
+            // A transport that broke the contract: treat every message as not sent.
+            results = envelopes.map { _ in .failure(ParleyError(.notSent, "the transport answered \(results.count) of \(envelopes.count)")) }
+        }
+        var offset = 0
+        for (key, entries) in batch {
+            var outcomes: [Result<OutboxResult, ParleyError>] = []
+            if key.isReaction {
+                for entry in entries {
+                    do { outcomes.append(.success(try await perform(entry.item.operation))) } catch {
+                        outcomes.append(.failure(ParleyError.wrapping(error, as: .serverError)))
+                    }
+                }
+            } else {
+                outcomes = results[offset..<(offset + entries.count)].map { $0.map(OutboxResult.sent) }
+                offset += entries.count
+            }
+            apply(outcomes, to: entries, lane: key)
+        }
+    }
+
+    /// Applies a lane's results in order. From the first item to retry on, the rest of the
+    /// lane goes back to its front (order holds); a transient error delays the lane.
+    func apply(_ outcomes: [Result<OutboxResult, ParleyError>], to entries: [Queued], lane key: LaneKey) {
+        var requeue: [Queued] = []
+        var delay: Duration?
+        for (entry, outcome) in zip(entries, outcomes) {
+            var entry = entry
+            if !requeue.isEmpty {
+                requeue.append(entry)
+                continue
+            }
+            switch outcome {
+            case .success(let result):
+                completedIDs.append(entry.item.id)
+                finish(entry, .success(result))
+            case .failure(let error) where error.code == .notSent:
+                requeue.append(entry)
+            case .failure(let error):
+                entry.item.attempts += 1
+                if error.isTransient, entry.item.attempts < configuration.retry.maxAttempts {
+                    guard running else {
+                        // Stopping: the caller hears of it, the row stays for the next start.
+                        finish(entry, .failure(error))
+                        continue
+                    }
+                    delay = configuration.retry.delay(afterAttempt: entry.item.attempts, retryAfter: error.retryAfter,
+                                                      random: configuration.random())
+                    requeue.append(entry)
+                } else {
+                    completedIDs.append(entry.item.id)
+                    finish(entry, .failure(error))
+                }
+            }
+        }
+        if requeue.isEmpty {
+            enqueueIfReady(key)
+        } else {
+            putBack(requeue, lane: key, until: delay.map { clock.now().addingTimeInterval($0.timeInterval) })
+        }
+    }
+
+    func putBack(_ entries: [Queued], lane key: LaneKey, until: Date?) {
+        var lane = lanes[key] ?? Lane()
+        lane.items = entries + lane.items[lane.head...]
+        lane.head = 0
+        lane.blockedUntil = until
+        lanes[key] = lane
+        if let until {
+            blocked.insert(key)
+            scheduleTimer(at: until)
+        } else {
+            enqueueIfReady(key)
+        }
+    }
+
+    func perform(_ operation: OutboxOperation) async throws -> OutboxResult {
+        switch operation {
+        case .message(let envelope):
+            return .sent(try await transport.send(envelope))
+        case .reaction(let emoji, let messageID, let channel, let added):
+            try await transport.setReaction(emoji, on: messageID, in: channel, added: added)
+            return .reacted
+        }
+    }
+}
