@@ -104,7 +104,8 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
                 low = first
                 if bounds.count == 2 {
                     guard let last = value(bounds[1], field) else { throw fail(expected(field)) }
-                    high = last
+                    // `MON-SUN` ends on Sunday as 7, like `1-7`.
+                    high = field.name == "day of week" && last == 0 && low > 0 ? 7 : last
                 } else {
                     // `5/10` means from 5 to the end of the range in steps of 10.
                     high = stepParts.count == 2 ? field.range.upperBound : low

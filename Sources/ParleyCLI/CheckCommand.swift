@@ -19,20 +19,10 @@ enum CheckCommand: Subcommand {
         let catalog = HostCatalog.load(configFile: configFile, resolve: context.resolve, environment: context.environment)
         var errors = catalog.errors
         var testCount = 0
-        let decoder = YAMLDecoder(environment: context.environment)
-        for test in catalog.testFiles {
-            switch TextFile.read(test.path, displayPath: test.file) {
-            case .failure(let error):
-                errors.append(error)
-            case .success(let text):
-                do {
-                    let file = try decoder.decode(FlowTestFile.self, from: text, file: test.file)
-                    errors += FlowTestValidator.validate(file, source: SourceFile(name: test.file, text: text), bots: catalog.bots)
-                    testCount += file.tests.count
-                } catch {
-                    errors += error.errors
-                }
-            }
+        for file in catalog.testFiles {
+            let loaded = LoadedFlowTest.load(file: file.file, path: file.path, bots: catalog.bots, environment: context.environment)
+            errors += loaded.errors
+            testCount += loaded.test?.definition.tests.count ?? 0
         }
         if errors.isEmpty {
             context.output.line("ok: " + [

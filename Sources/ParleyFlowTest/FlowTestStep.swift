@@ -28,14 +28,8 @@ public struct FlowTestStep: Decodable, Sendable {
         mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         var kinds: [(String, Kind)] = []
-        if container.contains(.send) {
-            // `send:` is a text, or a mapping {text, in}: probe the short form first.
-            if let text = try? container.decode(Located<String>.self, forKey: .send) {
-                kinds.append(("send", .send(text: text, in: nil)))
-            } else {
-                let message = try container.decode(SendMessage.self, forKey: .send)
-                kinds.append(("send", .send(text: message.text, in: message.in)))
-            }
+        if let message = try container.decodeIfPresent(SendMessage.self, forKey: .send) {
+            kinds.append(("send", .send(text: message.text, in: message.in)))
         }
         if let expectation = try container.decodeIfPresent(Expectation.self, forKey: .expect) {
             kinds.append(("expect", .expect(expectation)))
@@ -51,8 +45,25 @@ public struct FlowTestStep: Decodable, Sendable {
         }
     }
 
+    /// `send: TEXT` or `send: {text, in}`, told apart by the node's shape.
     private struct SendMessage: Decodable {
         var text: Located<String>
         var `in`: Located<String>?
+
+        enum CodingKeys: String, CodingKey { case text, `in` }
+
+        init(from decoder: any Decoder) throws {
+            if decoder.yamlNode?.mapping != nil {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                text = try container.decode(Located<String>.self, forKey: .text)
+                `in` = try container.decodeIfPresent(Located<String>.self, forKey: .in)
+            } else if decoder.yamlNode?.sequence != nil {
+                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
+                    debugDescription: "expected the text to send, or a mapping {text, in}, found a sequence"))
+            } else {
+                text = try Located(from: decoder)
+                `in` = nil
+            }
+        }
     }
 }

@@ -226,5 +226,32 @@ extension BotValidationErrorTests {
                   - goto: end
                           ^
             """#),
+        ValidationCase(name: "reactions", yaml: #"""
+            commands:
+              a:
+                do:
+                  - react: thumbsup
+                  - react: "👍🏽"
+                  - react: "🇩🇪"
+                  - react: "1"
+                  - unreact: "❤️"
+            """#, expected: #"""
+            bots/t.yaml:4:16: error: invalid reaction 'thumbsup': expected one emoji, like "👍"
+                  - react: thumbsup
+                           ^
+            bots/t.yaml:7:16: error: invalid reaction '1': expected one emoji, like "👍"
+                  - react: "1"
+                           ^
+            """#),
+        ValidationCase(name: "quoteElsewhere", yaml: #"""
+            commands:
+              a:
+                send: { text: hi, to: "group:ops" }
+                quote: true
+            """#, expected: #"""
+            bots/t.yaml:3:27: error: 'quote: true' quotes the triggering message in its own conversation, so it cannot go with 'to:'
+                send: { text: hi, to: "group:ops" }
+                                      ^
+            """#),
     ]
 }

@@ -166,5 +166,37 @@ struct ValidationCase: Sendable, CustomStringConvertible {
                   ask: { save: x, timeout: 10 minutes }
                                              ^
             """#),
+        ValidationCase(name: "positionsInsideScalars", yaml: #"""
+            commands:
+              a:
+                reply: "Caf\u00e9 \"{{user.nam}}\""
+              b:
+                reply: 'It''s {{user.nm}}'
+              d:
+                reply: |
+                  Block {{user.x}}
+
+                    indented {{args.y}}
+                  end
+              e:
+                reply: >
+                  Folded {{user.z}}
+            """#, expected: #"""
+            bots/t.yaml:3:25: error: unknown template variable '{{user.nam}}': expected one of bot.id, bot.name, help, user.id, user.name, message.text
+                reply: "Caf\u00e9 \"{{user.nam}}\""
+                                    ^
+            bots/t.yaml:5:19: error: unknown template variable '{{user.nm}}': expected one of bot.id, bot.name, help, user.id, user.name, message.text
+                reply: 'It''s {{user.nm}}'
+                              ^
+            bots/t.yaml:8:13: error: unknown template variable '{{user.x}}': expected one of bot.id, bot.name, help, user.id, user.name, message.text
+                  Block {{user.x}}
+                        ^
+            bots/t.yaml:10:18: error: unknown template variable '{{args.y}}': command 'd' has no args
+                    indented {{args.y}}
+                             ^
+            bots/t.yaml:13:12: error: unknown template variable '{{user.z}}': expected one of bot.id, bot.name, help, user.id, user.name, message.text
+                reply: >
+                       ^
+            """#),
     ]
 }

@@ -102,5 +102,7 @@ import ParleyBots
         #expect(cron.daysOfMonth == [1, 15])
         #expect(cron.months == Set(1...12))
         #expect(cron.daysOfWeek == [0])
+        #expect(try CronExpression("0 0 * * FRI-SUN").daysOfWeek == [5, 6, 0])
+        #expect(try CronExpression("0 0 * * 5-7").daysOfWeek == [5, 6, 0])
     }
 }

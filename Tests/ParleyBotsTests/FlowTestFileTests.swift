@@ -125,4 +125,24 @@ import ParleyFlowTest
                                                      ^
             """])
     }
+
+    @Test func sendStepShapes() throws {
+        let yaml = "bot: support\ntests:\n  - name: t\n    steps:\n      - send: [x]\n      - send: { txet: hi }\n"
+        do {
+            _ = try YAMLDecoder(environment: [:]).decode(FlowTestFile.self, from: yaml, file: "t.test.yaml")
+            Issue.record("expected errors")
+        } catch {
+            #expect(error.description == """
+                t.test.yaml:5:15: error: expected the text to send, or a mapping {text, in}, found a sequence
+                      - send: [x]
+                              ^
+                t.test.yaml:6:15: error: missing required key 'text'
+                      - send: { txet: hi }
+                              ^
+                t.test.yaml:6:17: error: unknown key 'txet', did you mean 'text'?
+                      - send: { txet: hi }
+                                ^
+                """)
+        }
+    }
 }

@@ -40,7 +40,7 @@ struct Run {
             "broken/bots/folder.yaml:1:1: error: is a directory, expected a YAML file",
             "broken/bots/latin1.yaml:1:1: error: not valid UTF-8: expected UTF-8 YAML",
         ])
-        #expect(run.stderr.hasSuffix("check failed: 22 errors in 9 files\n"))
+        #expect(run.stderr.hasSuffix("check failed: 23 errors in 10 files\n"))
     }
 
     @Test func examplesPass() async {
@@ -107,5 +107,21 @@ struct Run {
         try FileManager.default.removeItem(atPath: folder.path + "/bots/zero.yaml")
         let clean = await Run(["check"], in: folder.path)
         #expect(clean.stdout == "ok: 1 bot, 1 command, 0 triggers, 0 flows, 0 schedules, 0 tests\n")
+    }
+}
+
+@Suite struct DocumentedExampleTests {
+    @Test func yamlContractExamplesPass() async {
+        let run = await Run(["check"], in: Run.fixtures + "/documented",
+                            environment: ["SUPPORT_PASSWORD": "secret", "NEWS_TOKEN": "token"])
+        #expect(run.stderr == "")
+        #expect(run.stdout == "ok: 1 bot, 4 commands, 2 triggers, 1 flow, 1 schedule, 4 tests\n")
+    }
+
+    @Test func missingSecretsAreReportedWhereTheyAreUsed() async {
+        let run = await Run(["check"], in: Run.fixtures + "/documented")
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("config.yaml:7:54: error: environment variable 'SUPPORT_PASSWORD' is not set"))
+        #expect(run.stderr.hasSuffix("check failed: 2 errors in 1 file\n"))
     }
 }

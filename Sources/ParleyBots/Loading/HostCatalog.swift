@@ -28,13 +28,14 @@ public struct HostCatalog: Sendable {
     public var configFile: String
     /// The config, if it decoded (the file must exist; its sections have defaults).
     public var config: HostConfig?
-    /// Bots that decoded, in file-name order.
+    /// Bots that decoded, in file-name order — including ones with validation errors: run a
+    /// host only when `errors` is empty.
     public var bots: [LoadedBot] = []
     /// Flow-test files (`*.test.yaml`) in the bots folder: (shown path, file-system path).
     public var testFiles: [(file: String, path: String)] = []
     /// Profiles from `profiles.directory`, if configured and valid.
     public var profiles: OrderedMap<ProfileEntry>?
-    /// Every problem, in the order files were read.
+    /// Every problem found (use `sortedByPosition()` to print them).
     public var errors: [YAMLError] = []
 
     /// Loads and validates `configFile` (as the user wrote it) and everything it names.
@@ -78,6 +79,11 @@ public struct HostCatalog: Sendable {
             return
         }
         var botFiles: [(name: String, file: String, path: String)] = []
+        for name in names where name.hasSuffix(".yml") && !name.hasPrefix(".") {
+            // Silently skipping these would leave a bot that never runs and nobody knowing why.
+            errors.append(YAMLError(file: TextFile.join(folder, name), mark: Mark(line: 1, column: 1),
+                                    message: "bot and test files end in .yaml: rename it to '\(name.dropLast(4)).yaml'"))
+        }
         for name in names where name.hasSuffix(".yaml") && !name.hasPrefix(".") {
             let file = TextFile.join(folder, name)
             if name.hasSuffix(".test.yaml") {

@@ -16,10 +16,15 @@ extension BotValidator {
         switch item.action {
         case .reply(let text, _):
             checkTemplate(text, scope: scope)
-        case .send(let send, _):
+        case .send(let send, let quote):
             checkSend(send, scope: scope)
+            if quote, let to = send.to {
+                fail(to.mark, "'quote: true' quotes the triggering message in its own conversation, so it cannot go with 'to:'")
+            }
         case .react(let emoji), .unreact(let emoji):
-            if emoji.value.isEmpty || emoji.value.contains(" ") {
+            // One grapheme that is an emoji (👍, ❤️, 👍🏽 and flags are each one Character).
+            if emoji.value.count != 1 || !(emoji.value.unicodeScalars.first?.properties.isEmoji ?? false)
+                || emoji.value.unicodeScalars.first?.isASCII == true {
                 fail(emoji.mark, "invalid reaction '\(emoji.value)': expected one emoji, like \"👍\"")
             }
         case .broadcast(let broadcast):

@@ -6,10 +6,12 @@ enum ScalarPosition {
     /// The position of the value's `offset`-th Unicode scalar.
     static func mark(of offset: Int, in located: Located<String>, source: SourceFile) -> Mark {
         let mark = located.mark
-        guard offset > 0, !located.value.utf8.contains(UInt8(ascii: "\n")), let line = source.line(mark.line) else { return mark }
+        guard offset > 0, let line = source.line(mark.line) else { return mark }
         let scalars = Array(line.unicodeScalars)
         var index = mark.column - 1
         guard index >= 0, index < scalars.count else { return mark }
+        if scalars[index] == "|" { return literalBlockMark(of: offset, in: located, source: source) }
+        guard !located.value.utf8.contains(UInt8(ascii: "\n")) else { return mark }
         switch scalars[index] {
         case "\"":
             index += 1
@@ -28,6 +30,34 @@ enum ScalarPosition {
         }
         guard index <= scalars.count else { return mark }
         return Mark(line: mark.line, column: index + 1)
+    }
+
+    /// In a literal block (`|`) each line of the value is a line of the file, indented by the
+    /// block's indentation: the line after the `|` holds the value's first line.
+    private static func literalBlockMark(of offset: Int, in located: Located<String>, source: SourceFile) -> Mark {
+        var lineIndex = 0, column = 0, seen = 0
+        for scalar in located.value.unicodeScalars {
+            if seen == offset { break }
+            if scalar == "\n" {
+                lineIndex += 1
+                column = 0
+            } else {
+                column += 1
+            }
+            seen += 1
+        }
+        // The block's indentation is that of its first non-blank line.
+        var indentation: Int?
+        var number = located.mark.line + 1
+        while indentation == nil, let text = source.line(number), number <= located.mark.line + 1 + lineIndex {
+            if text.contains(where: { $0 != " " }) { indentation = text.prefix { $0 == " " }.count }
+            number += 1
+        }
+        let target = located.mark.line + 1 + lineIndex
+        guard let indentation, let text = source.line(target), indentation + column <= text.unicodeScalars.count else {
+            return located.mark
+        }
+        return Mark(line: target, column: indentation + column + 1)
     }
 
     /// Source length of a double-quoted escape starting at `index` (`\n` 2, `\xFF` 4, …).
