@@ -40,7 +40,7 @@ struct ChatConsole {
         }
         let terminal = context.input.isTerminal
         if terminal {
-            say("Talking to \(bot.name) as \(user). /switch BOT changes bot, /quit leaves. Bots: \(embedded.bots.map(\.id).joined(separator: ", "))")
+            say("Talking to \(bot.name) as \(user). /switch BOT changes bot, /in QUEUE TEXT writes as an agent, /quit leaves. Bots: \(embedded.bots.map(\.id).joined(separator: ", "))")
         }
         await embedded.host.waitUntilIdle()
         printNew(after: nil)
@@ -60,10 +60,23 @@ struct ChatConsole {
                 switchBot(String(text.dropFirst("/switch".count)).trimmingCharacters(in: .whitespaces))
                 continue
             }
+            var channel = Channel.person(bot.id)
+            var body = line
+            if text.hasPrefix("/in ") {
+                // `/in QUEUE TEXT`: write in a hand-off queue's group, as an agent would.
+                let parts = text.dropFirst(4).split(separator: " ", maxSplits: 1)
+                guard parts.count == 2, embedded.queues.contains(String(parts[0])) else {
+                    say("(usage: /in QUEUE TEXT; queues: \(embedded.queues.joined(separator: ", ")))")
+                    continue
+                }
+                channel = .group(String(parts[0]))
+                body = String(parts[1])
+            }
             do {
-                let number = recording?.userWillSend(line)
-                let sent = try await client.send(TextContent(line), to: .person(bot.id))
-                if let number { recording?.userSent(number, messageID: sent.id, text: line) }
+                // Recording covers the direct conversation; `/in` writes as an agent are not replayed.
+                let number = channel == .person(bot.id) ? recording?.userWillSend(body) : nil
+                let sent = try await client.send(TextContent(body), to: channel)
+                if let number { recording?.userSent(number, messageID: sent.id, text: body) }
                 await embedded.host.waitUntilIdle()
                 printNew(after: sent)
             } catch {
@@ -85,13 +98,14 @@ struct ChatConsole {
         say("(now talking to \(next.name))")
     }
 
-    /// Prints what the bots sent since last time, and the reactions on `sent`.
+    /// Prints what the bots sent since last time (direct conversations, then queue groups
+    /// with a `[queue]` mark), and the reactions on `sent`.
     private mutating func printNew(after sent: Message?) {
-        for other in embedded.bots {
-            let channel = Channel.person(other.id)
+        let channels = embedded.bots.map { Channel.person($0.id) } + embedded.queues.map { Channel.group($0) }
+        for channel in channels {
             guard let envelopes = try? embedded.hub.messages(in: channel, seenBy: user) else { continue }
-            let start = printed[other.id] ?? 0
-            printed[other.id] = envelopes.count
+            let start = printed[channel.target] ?? 0
+            printed[channel.target] = envelopes.count
             guard start < envelopes.count else { continue }
             for envelope in envelopes[start...] {
                 if let sent, envelope.id == sent.id {
@@ -103,7 +117,8 @@ struct ChatConsole {
                 }
                 guard envelope.sender != user, let message = try? Message(envelope: envelope, registry: embedded.registry) else { continue }
                 let quoted = message.replyTo.flatMap { try? embedded.registry.decode($0.quoted) }.map { ChatRenderer.lines(for: $0).joined(separator: " ") }
-                for line in ChatRenderer.render(message, from: name(of: message.sender), quoted: quoted) { say(line) }
+                let mark = channel.kind == .group ? "[\(channel.id)] " : ""
+                for line in ChatRenderer.render(message, from: name(of: message.sender), quoted: quoted) { say(mark + line) }
             }
         }
     }

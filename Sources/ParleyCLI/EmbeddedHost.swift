@@ -12,6 +12,9 @@ final class EmbeddedHost: Sendable {
     let bots: [CompiledBot]
     /// Decodes every card of every bot (for the console).
     let registry: ContentRegistry
+    /// The hand-off queues of the bots: `group:<queue>` exists with those bots and the
+    /// extra users as members, so tickets have somewhere to go.
+    let queues: [String]
 
     /// Builds the hub, the state store and the host. `storagePath` `":memory:"` keeps
     /// nothing; a file path keeps bot state there and the hub and clients next to it.
@@ -38,6 +41,14 @@ final class EmbeddedHost: Sendable {
         bots = compiled
         for user in extraUsers where hub.user(user) == nil { try hub.addUser(Profile(id: user, name: user)) }
         for bot in compiled { try hub.addUser(Profile(id: bot.id, name: bot.name, avatar: bot.avatar)) }
+        queues = Set(compiled.flatMap(\.queues)).sorted()
+        for queue in queues {
+            let members = compiled.filter { $0.queues.contains(queue) }.map(\.id) + extraUsers
+            // A stored hub may know the group from an earlier run.
+            do { try hub.createGroup(queue, name: queue, members: members) } catch let error as ParleyError where error.code == .conflict {
+                for member in members { try hub.addMember(member, to: queue) }
+            }
+        }
         let store: any EngineStore = inMemory ? MemoryEngineStore() : try SQLiteEngineStore(path: storagePath)
         host = BotHost(store: store, clock: clock, logger: logger,
                        options: try BroadcastsCommand.hostOptions(config: catalog.config, storagePath: storagePath, clock: clock, logger: logger))

@@ -38,20 +38,16 @@ enum RunCommand: Subcommand {
         logger.log(.info, at: embedded.host.clock.now(), bot: nil, "host started",
                    ["bots": String(started.count), "transport": "local", "storage": storage])
         if context.input.isTerminal, let first = embedded.bots.first {
+            // The console ends the run like a signal does. It is not awaited: a read blocked
+            // on the terminal cannot be cancelled, and must not hold up a shutdown.
             let consoleContext = context
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    var console = ChatConsole(embedded: embedded, user: "you", bot: first, context: consoleContext)
-                    _ = await console.run()
-                }
-                group.addTask { await signals.wait() }
-                await group.next()
-                group.cancelAll()
+            Task {
+                var console = ChatConsole(embedded: embedded, user: "you", bot: first, context: consoleContext)
+                _ = await console.run()
                 signals.cancel()
             }
-        } else {
-            await signals.wait()
         }
+        await signals.wait()
         logger.log(.info, at: embedded.host.clock.now(), bot: nil, "shutting down")
         await embedded.shutdown()
         return 0

@@ -64,6 +64,25 @@ import Testing
             """)
     }
 
+    @Test func handOffThroughTheConsole() async throws {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = CapturedOutput()
+        let input = ScriptedInput(["/refund", "123456", "still there?", "/in agents /take 1", "/in agents /reply 1 Refund sent!",
+                                   "/in agents /resolve 1", "/echo me again", "/in nowhere x"])
+        let context = CommandContext(output: output, environment: [:], currentDirectory: folder.path, input: input)
+        let code = try await withTimeout("parley chat") {
+            await ParleyCommand.main(["chat", "--as", "alice", "--bot", "support"], context: context)
+        }
+        #expect(code == 0)
+        let lines = output.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("[agents]   Ticket #1 from Alice: Refund for 123456"))
+        #expect(lines.contains("[agents] Support: #1 Alice: still there?"))
+        #expect(lines.suffix(5) == ["[agents] Support: Ticket #1 taken by Alice.", "Support: Refund sent!",
+                                    "[agents] Support: Ticket #1 resolved by Alice.", "Support: me again",
+                                    "(usage: /in QUEUE TEXT; queues: agents)"])
+    }
+
     @Test func badConfigPrintsCheckErrorsAndExits1() async throws {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

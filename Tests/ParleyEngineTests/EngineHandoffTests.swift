@@ -155,6 +155,18 @@ import Testing
         await fixture.shutdown()
     }
 
+    @Test func aDroppedConnectionIsReconnectedAndMissedMessagesAnswered() async throws {
+        let fixture = try EngineFixture()
+        try await fixture.start()
+        try await fixture.say("/echo before")
+        fixture.hub.dropConnection(of: "support")
+        try await fixture.idle()
+        try await fixture.say("/echo after")
+        #expect(try fixture.botTexts() == ["before", "after"])
+        #expect(fixture.log.contains { $0.contains("reconnected attempts=1") })
+        await fixture.shutdown()
+    }
+
     @Test func oneConversationInOrderManyConcurrently() async throws {
         let users = (1...20).map { Profile(id: "user\($0)", name: "User \($0)") }
         let fixture = try EngineFixture(users: users)

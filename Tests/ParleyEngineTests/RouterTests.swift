@@ -12,6 +12,8 @@ import Testing
             goto: loop.a
           start:
             goto: quiz.q
+          full:
+            goto: names.ask
         triggers:
           - match: "^(a|a)*$"
             reply: "only a"
@@ -32,6 +34,15 @@ import Testing
               next: done
             done:
               reply: "Hi {{vars.name}}"
+          names:
+            ask:
+              reply: "Full name?"
+              ask:
+                match: "^(?<first>\\\\w+) (?<last>\\\\w+)$"
+                retry: "First and last, please."
+              next: greet
+            greet:
+              reply: "{{vars.last}}, {{vars.first}} {{vars.last}}."
         fallback:
           - reply: "?"
         """
@@ -63,6 +74,16 @@ import Testing
         #expect(texts(plan) == ["Hi /go"])
         #expect(plan.state == ConversationState(vars: ["name": "/go"]))
         #expect(plan.route == "ask quiz.q")
+    }
+
+    @Test func namedGroupsOfAnAskBecomeVariables() {
+        var plan = Router.decide(bot: bot, state: ConversationState(), input: .message(text: "/full", from: alice), now: now)
+        #expect(texts(plan) == ["Full name?"])
+        plan = Router.decide(bot: bot, state: plan.state, input: .message(text: "Bond", from: alice), now: now)
+        #expect(texts(plan) == ["First and last, please."])
+        plan = Router.decide(bot: bot, state: plan.state, input: .message(text: "James Bond", from: alice), now: now)
+        #expect(texts(plan) == ["Bond, James Bond."])
+        #expect(plan.state == ConversationState(vars: ["first": "James", "last": "Bond"]))
     }
 
     @Test func aStaleTimeoutDoesNothing() {

@@ -31,3 +31,25 @@ import Testing
         }
     }
 }
+
+/// Lines "typed at a terminal": `parley run` opens the console for them.
+final class TerminalInput: LineInput {
+    let script: ScriptedInput
+    init(_ lines: [String]) { script = ScriptedInput(lines) }
+    var isTerminal: Bool { true }
+    func nextLine() async -> String? { await script.nextLine() }
+}
+
+extension RunCommandTests {
+    @Test func atATerminalRunOpensTheConsoleAndQuitEndsIt() async throws {
+        let folder = try ChatCommandTests.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = CapturedOutput()
+        let context = CommandContext(output: output, environment: [:], currentDirectory: folder.path,
+                                     input: TerminalInput(["/switch support", "/echo from the terminal", "/quit"]))
+        let code = try await withTimeout("parley run") { await ParleyCommand.main(["run"], context: context) }
+        #expect(code == 0)
+        #expect(output.standardOutput.contains("(now talking to Support)\nyou> Support: from the terminal\nyou> "))
+        #expect(output.standardError.contains("shutting down"))
+    }
+}

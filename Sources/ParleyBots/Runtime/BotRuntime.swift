@@ -25,6 +25,7 @@ actor BotRuntime {
     /// The other bots of the host: their messages are never answered, so two bots in one
     /// group cannot keep answering each other.
     var peers: Set<String> = []
+    var reconnecting = false
 
     init(bot: CompiledBot, connection: BotConnection, store: any EngineStore, scheduler: Scheduler, tracker: IdleTracker,
          logger: EngineLogger, options: BotHostOptions, clock: any ParleyClock) throws {
@@ -96,6 +97,7 @@ actor BotRuntime {
             log(.warn, "inbound error", ["error": error.description])
         case .connectionState(let state):
             log(.debug, "connection", ["state": state.rawValue])
+            if state == .disconnected { connectionLost() }
         case .reaction:
             break
         }
