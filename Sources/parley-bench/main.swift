@@ -8,6 +8,7 @@ let areas: KeyValuePairs<String, () async throws -> Void> = [
     "hub": benchHub,
     "core": benchCore,
     "broadcast": benchBroadcast,
+    "bots": benchBots,
     "flowtest": benchFlowTest,
 ]
 // Not part of a full run: one untimed pass of one YAML stage, for callgrind.
