@@ -118,8 +118,7 @@ extension ChatClient {
         pendingWrites.removeAll(keepingCapacity: true)
         let conversations = persistsConversations ? conversationList.takeDirty() : []
         do {
-            try store.save(writes)
-            try store.saveConversations(conversations)
+            try store.save(writes, conversations: conversations)
         } catch {
             report(ParleyError.wrapping(error, as: .storage))
         }

@@ -74,9 +74,13 @@ public actor ChatClient {
     public func connect() async throws {
         guard state == .disconnected else { return }
         setState(.connecting)
-        let stream: AsyncStream<TransportEvent>
+        let stream: Inbound
         do {
-            stream = try await transport.connect()
+            if let batched = transport as? any BatchedEventSource {
+                stream = .batched(try await batched.connectBatched())
+            } else {
+                stream = .single(try await transport.connect())
+            }
             if !outboxStarted {
                 await outbox.setOrphanHandler { [weak self] item, result in
                     Task { await self?.recordRecovered(item, result) }
@@ -91,7 +95,15 @@ public actor ChatClient {
         }
         setState(.connected)
         inbound = Task {
-            for await event in stream { self.handle(event) }
+            switch stream {
+            case .single(let events):
+                for await event in events { self.handle(event) }
+            case .batched(let batches):
+                // One actor turn per batch: the events of a batch are handled back to back.
+                for await batch in batches {
+                    for event in batch { self.handle(event) }
+                }
+            }
             self.streamEnded()
         }
     }

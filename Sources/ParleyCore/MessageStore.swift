@@ -16,6 +16,16 @@ public protocol MessageStore: Sendable {
     func saveConversations(_ conversations: [Conversation]) throws
     /// Every stored conversation.
     func conversations() throws -> [Conversation]
+    /// Saves messages and conversations together; a store that can makes it one transaction.
+    func save(_ messages: [Envelope], conversations: [Conversation]) throws
+}
+
+extension MessageStore {
+    /// Two separate writes, for stores with nothing to gain from joining them.
+    public func save(_ messages: [Envelope], conversations: [Conversation]) throws {
+        try save(messages)
+        try saveConversations(conversations)
+    }
 }
 
 /// History kept in memory (nothing survives the process): per channel, an array sorted by

@@ -28,24 +28,38 @@ public final class SQLiteMessageStore: MessageStore {
     public func save(_ messages: [Envelope]) throws {
         guard !messages.isEmpty else { return }
         try withConnection("save messages") { connection in
+            try connection.transaction { try Self.insert(messages, into: connection) }
+        }
+    }
+
+    /// Messages and conversations in one transaction (one COMMIT per client flush).
+    public func save(_ messages: [Envelope], conversations: [Conversation]) throws {
+        guard !messages.isEmpty || !conversations.isEmpty else { return }
+        try withConnection("save messages and conversations") { connection in
             try connection.transaction {
-                let statement = try connection.prepare("""
-                    INSERT INTO messages (id, channel, seq, cmid, sender, ts, payload, flags, reply, reactions, visible, ext)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT(id) DO UPDATE SET reactions = excluded.reactions
-                    """)
-                for message in messages {
-                    try statement.run([
-                        .text(message.id), .text(message.channel.target), .integer(message.seq),
-                        .text(message.clientMessageID.text), .text(message.sender),
-                        .real(message.timestamp.timeIntervalSince1970), .text(message.payload.compactJSON()),
-                        .integer(Int64(message.flags.rawValue)), Self.text(message.replyTo?.json),
-                        message.reactions.isEmpty ? .null : .text(message.reactions.json.compactJSON()),
-                        Self.text(message.visibleTo.map { JSONValue.array($0.map { .string($0) }) }),
-                        message.extensions.isEmpty ? .null : .text(JSONValue.object(message.extensions).compactJSON()),
-                    ])
-                }
+                try Self.insert(messages, into: connection)
+                try Self.insert(conversations, into: connection)
             }
+        }
+    }
+
+    private static func insert(_ messages: [Envelope], into connection: Connection) throws {
+        guard !messages.isEmpty else { return }
+        let statement = try connection.prepare("""
+            INSERT INTO messages (id, channel, seq, cmid, sender, ts, payload, flags, reply, reactions, visible, ext)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(id) DO UPDATE SET reactions = excluded.reactions
+            """)
+        for message in messages {
+            try statement.run([
+                .text(message.id), .text(message.channel.target), .integer(message.seq),
+                .text(message.clientMessageID.text), .text(message.sender),
+                .real(message.timestamp.timeIntervalSince1970), .text(message.payload.compactJSON()),
+                .integer(Int64(message.flags.rawValue)), Self.text(message.replyTo?.json),
+                message.reactions.isEmpty ? .null : .text(message.reactions.json.compactJSON()),
+                Self.text(message.visibleTo.map { JSONValue.array($0.map { .string($0) }) }),
+                message.extensions.isEmpty ? .null : .text(JSONValue.object(message.extensions).compactJSON()),
+            ])
         }
     }
 
@@ -79,17 +93,20 @@ public final class SQLiteMessageStore: MessageStore {
     public func saveConversations(_ conversations: [Conversation]) throws {
         guard !conversations.isEmpty else { return }
         try withConnection("save conversations") { connection in
-            try connection.transaction {
-                let statement = try connection.prepare("""
-                    INSERT OR REPLACE INTO conversations (channel, last_activity, digest, last_id, last_seq, unread, pinned)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """)
-                for item in conversations {
-                    try statement.run([.text(item.channel.target), .real(item.lastActivity.timeIntervalSince1970), .text(item.digest),
-                                       SQLiteValue(item.lastMessageID), .integer(item.lastSeq), .integer(Int64(item.unreadCount)),
-                                       SQLiteValue(item.isPinned)])
-                }
-            }
+            try connection.transaction { try Self.insert(conversations, into: connection) }
+        }
+    }
+
+    private static func insert(_ conversations: [Conversation], into connection: Connection) throws {
+        guard !conversations.isEmpty else { return }
+        let statement = try connection.prepare("""
+            INSERT OR REPLACE INTO conversations (channel, last_activity, digest, last_id, last_seq, unread, pinned)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        for item in conversations {
+            try statement.run([.text(item.channel.target), .real(item.lastActivity.timeIntervalSince1970), .text(item.digest),
+                               SQLiteValue(item.lastMessageID), .integer(item.lastSeq), .integer(Int64(item.unreadCount)),
+                               SQLiteValue(item.isPinned)])
         }
     }
 

@@ -3,12 +3,27 @@ import ParleyCore
 extension Hub {
     /// Opens the event stream of `transport` with its catch-up.
     func subscribe(_ transport: HubTransport) throws -> AsyncStream<TransportEvent> {
+        try subscribe(transport) { limit in
+            let (stream, continuation) = AsyncStream.makeStream(of: TransportEvent.self, bufferingPolicy: .bufferingOldest(limit))
+            return (stream, .single(continuation))
+        }
+    }
+
+    /// Opens the batched event stream of `transport` with its catch-up.
+    func subscribeBatched(_ transport: HubTransport) throws -> AsyncStream<[TransportEvent]> {
+        try subscribe(transport) { limit in
+            let queue = EventQueue(limit: limit)
+            return (queue.stream(), .batched(queue))
+        }
+    }
+
+    private func subscribe<Stream: Sendable>(_ transport: HubTransport, open: (Int) -> (Stream, EventSink)) throws -> Stream {
         let database = self.database
         return try state.withLock { state in
-            try state.subscribe(transport: transport.id, user: transport.userID) { index, after in
+            try state.subscribe(transport: transport.id, user: transport.userID, load: { index, after in
                 guard let database else { return [] }
                 return try database.messages(channel: index, after: after, limit: .max)
-            }
+            }, open: open)
         }
     }
 

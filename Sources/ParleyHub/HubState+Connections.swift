@@ -4,10 +4,11 @@ extension HubState {
     /// Opens the event stream of `transport`: a `connected` event, then every message the
     /// user missed (seq greater than its cursor, in seq order per channel), then live events.
     /// Catch-up and registration happen under the same lock as delivery, so nothing falls
-    /// between them and nothing comes twice.
-    mutating func subscribe(
-        transport: Int, user: String, load: (Int, Int64) throws -> [HubMessage]
-    ) throws -> AsyncStream<TransportEvent> {
+    /// between them and nothing comes twice. `open` makes the stream and its sink for a
+    /// buffer limit (in events).
+    mutating func subscribe<Stream>(
+        transport: Int, user: String, load: (Int, Int64) throws -> [HubMessage], open: (Int) -> (Stream, EventSink)
+    ) throws -> Stream {
         guard !closed else { throw ParleyError(.notConnected, "the hub is closed", context: ["user": user]) }
         removeSubscriber(transport, of: user)?.finish()
         var events: [TransportEvent] = [.connection(.connected)]
@@ -28,20 +29,19 @@ extension HubState {
         }
         // Room for the whole catch-up plus the usual live backlog.
         let limit = configuration.eventBufferLimit + events.count
-        let (stream, continuation) = AsyncStream.makeStream(of: TransportEvent.self, bufferingPolicy: .bufferingOldest(limit))
-        for event in events { continuation.yield(event) }
+        let (stream, sink) = open(limit)
+        for event in events { _ = sink.yield(event) }
         eventsYielded[transport, default: 0] += events.count
         dropped.remove(transport)
-        subscribers[user, default: []].append(Subscriber(transport: transport, continuation: continuation))
+        subscribers[user, default: []].append(Subscriber(transport: transport, sink: sink))
         return stream
     }
 
     /// Closes the stream of `transport` (a `disconnected` event, then the end).
     mutating func unsubscribe(transport: Int, user: String) {
-        guard let continuation = removeSubscriber(transport, of: user) else { return }
-        continuation.yield(.connection(.disconnected))
-        eventsYielded[transport, default: 0] += 1
-        continuation.finish()
+        guard let sink = removeSubscriber(transport, of: user) else { return }
+        if sink.yield(.connection(.disconnected)) { eventsYielded[transport, default: 0] += 1 }
+        sink.finish()
     }
 
     /// Drops every connection of `user` as a network failure would: streams end, sends in

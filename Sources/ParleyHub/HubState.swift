@@ -8,7 +8,7 @@ struct HubState: Sendable {
     /// One open event stream of a transport.
     struct Subscriber: Sendable {
         let transport: Int
-        let continuation: AsyncStream<TransportEvent>.Continuation
+        let sink: EventSink
     }
 
     /// Where a receipt points; the receipt time is kept so resends answer without a lookup.
@@ -158,24 +158,23 @@ struct HubState: Sendable {
         var overflowed: [Int] = []
         for stream in streams {
             if stream.transport == transport { delivered = true; continue }
-            switch stream.continuation.yield(event) {
-            case .enqueued:
+            if stream.sink.yield(event) {
                 delivered = true
                 eventsYielded[stream.transport, default: 0] += 1
-            case .dropped, .terminated: overflowed.append(stream.transport)
-            @unknown default: overflowed.append(stream.transport)
+            } else {
+                overflowed.append(stream.transport)
             }
         }
         for transport in overflowed { removeSubscriber(transport, of: user)?.finish() }
         return delivered
     }
 
-    /// Unregisters the stream of `transport`; returns its continuation for finishing.
-    mutating func removeSubscriber(_ transport: Int, of user: String) -> AsyncStream<TransportEvent>.Continuation? {
+    /// Unregisters the stream of `transport`; returns its sink for finishing.
+    mutating func removeSubscriber(_ transport: Int, of user: String) -> EventSink? {
         guard var streams = subscribers[user], let position = streams.firstIndex(where: { $0.transport == transport }) else { return nil }
         let removed = streams.remove(at: position)
         subscribers[user] = streams.isEmpty ? nil : streams
-        return removed.continuation
+        return removed.sink
     }
 
     /// Yields `event` to every online member of a channel.

@@ -4,7 +4,7 @@ import ParleyCore
 ///
 /// Sends work without an open event stream (like an HTTP API). After the hub drops the
 /// connection (a test fault), sends fail with `networkUnavailable` until `connect()`.
-public final class HubTransport: Transport {
+public final class HubTransport: Transport, BatchedEventSource {
     /// The user this transport acts for.
     public let userID: String
     /// The largest payload (canonical JSON bytes) a send may carry; larger ones fail with
@@ -25,6 +25,12 @@ public final class HubTransport: Transport {
     /// Calling it again replaces the previous stream (which finishes).
     public func connect() async throws -> AsyncStream<TransportEvent> {
         try hub.subscribe(self)
+    }
+
+    /// Like `connect()`, with each element holding every event buffered since the consumer
+    /// last took one. The buffer limit still counts events.
+    public func connectBatched() async throws -> AsyncStream<[TransportEvent]> {
+        try hub.subscribeBatched(self)
     }
 
     /// Finishes the event stream (after a `.connection(.disconnected)` event) and, on a

@@ -1,0 +1,27 @@
+import ParleyCore
+
+/// Where the hub puts one subscriber's events: a plain stream (`HubTransport.connect()`)
+/// or a batched one (`connectBatched()`). Both refuse events past the buffer limit.
+enum EventSink: Sendable {
+    case single(AsyncStream<TransportEvent>.Continuation)
+    case batched(EventQueue)
+
+    /// True if the event was buffered; false if the buffer is full or the stream ended.
+    func yield(_ event: TransportEvent) -> Bool {
+        switch self {
+        case .single(let continuation):
+            if case .enqueued = continuation.yield(event) { return true }
+            return false
+        case .batched(let queue):
+            return queue.push(event)
+        }
+    }
+
+    /// Ends the stream after what is buffered.
+    func finish() {
+        switch self {
+        case .single(let continuation): continuation.finish()
+        case .batched(let queue): queue.finish()
+        }
+    }
+}
