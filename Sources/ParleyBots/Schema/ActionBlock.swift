@@ -5,9 +5,10 @@ struct ActionBlock: Sendable {
     var items: [ActionItem]
     var issues: [SchemaIssue]
 
-    init(_ container: KeyedDecodingContainer<SchemaKey>, at mark: Mark) throws {
-        let direct = try ActionKeys(container, at: mark)
-        let list = try container.decodeIfPresent(Located<ActionList>.self, forKey: SchemaKey("do"))
+    init(_ container: KeyedDecodingContainer<SchemaKey>, at mark: Mark, decoder: any Decoder) throws {
+        let keys = KeyPresence(decoder)
+        let direct = try ActionKeys(container, at: mark, keys: keys)
+        let list = try keys.decodeIfPresent(Located<ActionList>.self, "do", in: container)
         items = direct.items
         issues = direct.issues
         if let list {

@@ -20,7 +20,7 @@ public struct Command: Decodable, Sendable {
         description = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("description"))
         aliases = try container.decodeIfPresent([Located<String>].self, forKey: SchemaKey("aliases")) ?? []
         args = try container.decodeIfPresent([Located<String>].self, forKey: SchemaKey("args")) ?? []
-        let block = try ActionBlock(container, at: mark)
+        let block = try ActionBlock(container, at: mark, decoder: decoder)
         actions = block.items
         issues = block.issues
     }

@@ -20,10 +20,10 @@ public struct SendAction: Decodable, Sendable {
         card = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("card"))
         to = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("to"))
         var fields = OrderedMap<Located<String>>()
-        let keyMarks = OrderedMap<Located<String>>.keyMarks(decoder)
-        for key in container.allKeys where !["text", "card", "to"].contains(key.stringValue) {
-            let value = try container.decode(Located<String>.self, forKey: key)
-            fields.entries.append(.init(name: key.stringValue, value: value, mark: value.mark, keyMark: keyMarks[key.stringValue] ?? value.mark))
+        try OrderedMap<Located<String>>.forEachKey(decoder, container) { name, keyMark in
+            guard name != "text", name != "card", name != "to" else { return }
+            let value = try container.decode(Located<String>.self, forKey: SchemaKey(name))
+            fields.entries.append(.init(name: name, value: value, mark: value.mark, keyMark: keyMark ?? value.mark))
         }
         fields.entries.sort { $0.mark < $1.mark }
         self.fields = fields

@@ -15,7 +15,7 @@ public struct Step: Decodable, Sendable {
     public init(from decoder: any Decoder) throws {
         mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
         let container = try decoder.container(keyedBy: SchemaKey.self)
-        let block = try ActionBlock(container, at: mark)
+        let block = try ActionBlock(container, at: mark, decoder: decoder)
         actions = block.items
         issues = block.issues
         ask = try container.decodeIfPresent(Ask.self, forKey: SchemaKey("ask"))

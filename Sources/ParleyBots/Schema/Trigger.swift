@@ -17,7 +17,7 @@ public struct Trigger: Decodable, Sendable {
         let container = try decoder.container(keyedBy: SchemaKey.self)
         match = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("match"))
         contains = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("contains"))
-        let block = try ActionBlock(container, at: mark)
+        let block = try ActionBlock(container, at: mark, decoder: decoder)
         actions = block.items
         issues = block.issues
     }
