@@ -5,8 +5,7 @@ struct ActionBlock: Sendable {
     var items: [ActionItem]
     var issues: [SchemaIssue]
 
-    init(_ container: KeyedDecodingContainer<SchemaKey>, at mark: Mark, decoder: any Decoder) throws {
-        let keys = KeyPresence(decoder)
+    init(_ container: KeyedDecodingContainer<SchemaKey>, at mark: Mark, keys: KeyPresence) throws {
         let direct = try ActionKeys(container, at: mark, keys: keys)
         let list = try keys.decodeIfPresent(Located<ActionList>.self, "do", in: container)
         items = direct.items

@@ -16,9 +16,10 @@ public struct SendAction: Decodable, Sendable {
     public init(from decoder: any Decoder) throws {
         mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
         let container = try decoder.container(keyedBy: SchemaKey.self)
-        text = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("text"))
-        card = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("card"))
-        to = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("to"))
+        let keys = KeyPresence(decoder)
+        text = try keys.decodeIfPresent(Located<String>.self, "text", in: container)
+        card = try keys.decodeIfPresent(Located<String>.self, "card", in: container)
+        to = try keys.decodeIfPresent(Located<String>.self, "to", in: container)
         var fields = OrderedMap<Located<String>>()
         try OrderedMap<Located<String>>.forEachKey(decoder, container) { name, keyMark in
             guard name != "text", name != "card", name != "to" else { return }
