@@ -11,7 +11,8 @@ struct ValidationCase: Sendable, CustomStringConvertible {
 }
 
 @Suite struct BotValidationErrorTests {
-    @Test(arguments: BotValidationErrorTests.valueCases + BotValidationErrorTests.structureCases)
+    @Test(arguments: BotValidationErrorTests.valueCases + BotValidationErrorTests.structureCases
+                    + BotValidationErrorTests.keySuggestionCases)
     func rendersEveryError(_ testCase: ValidationCase) {
         #expect(BotCheck.errors(testCase.yaml) == testCase.expected)
     }

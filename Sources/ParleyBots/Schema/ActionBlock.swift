@@ -5,9 +5,9 @@ struct ActionBlock: Sendable {
     var items: [ActionItem]
     var issues: [SchemaIssue]
 
-    init(_ container: KeyedDecodingContainer<SchemaKey>, at mark: Mark) throws {
-        let direct = try ActionKeys(container, at: mark)
-        let list = try container.decodeIfPresent(Located<ActionList>.self, forKey: SchemaKey("do"))
+    init(_ container: KeyedDecodingContainer<SchemaKey>, at mark: Mark, keys: KeyPresence) throws {
+        let direct = try ActionKeys(container, at: mark, keys: keys)
+        let list = try keys.decodeIfPresent(Located<ActionList>.self, "do", in: container)
         items = direct.items
         issues = direct.issues
         if let list {

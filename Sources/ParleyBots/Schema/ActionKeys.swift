@@ -5,35 +5,37 @@ struct ActionKeys: Sendable {
     var items: [ActionItem] = []
     var issues: [SchemaIssue] = []
 
-    init(_ container: KeyedDecodingContainer<SchemaKey>, at mark: Mark) throws {
-        let quote = try container.decodeIfPresent(Located<Bool>.self, forKey: SchemaKey("quote"))
+    init(_ container: KeyedDecodingContainer<SchemaKey>, at mark: Mark, keys: KeyPresence) throws {
+        func probe<T: Decodable>(_ type: T.Type, _ name: String) throws -> T? {
+            try keys.decodeIfPresent(T.self, name, in: container)
+        }
+        let quote = try probe(Located<Bool>.self, "quote")
         let quoted = quote?.value ?? false
-        func key(_ name: String) -> SchemaKey { SchemaKey(name) }
-        if let text = try container.decodeIfPresent(Located<String>.self, forKey: key("reply")) {
+        if let text = try probe(Located<String>.self, "reply") {
             items.append(ActionItem(action: .reply(text: text, quote: quoted), mark: text.mark))
         }
-        if let send = try container.decodeIfPresent(SendAction.self, forKey: key("send")) {
+        if let send = try probe(SendAction.self, "send") {
             items.append(ActionItem(action: .send(send, quote: quoted), mark: send.mark))
         }
-        if let emoji = try container.decodeIfPresent(Located<String>.self, forKey: key("react")) {
+        if let emoji = try probe(Located<String>.self, "react") {
             items.append(ActionItem(action: .react(emoji), mark: emoji.mark))
         }
-        if let emoji = try container.decodeIfPresent(Located<String>.self, forKey: key("unreact")) {
+        if let emoji = try probe(Located<String>.self, "unreact") {
             items.append(ActionItem(action: .unreact(emoji), mark: emoji.mark))
         }
-        if let broadcast = try container.decodeIfPresent(Located<BroadcastAction>.self, forKey: key("broadcast")) {
+        if let broadcast = try probe(Located<BroadcastAction>.self, "broadcast") {
             items.append(ActionItem(action: .broadcast(broadcast.value), mark: broadcast.mark))
         }
-        if let target = try container.decodeIfPresent(Located<String>.self, forKey: key("goto")) {
+        if let target = try probe(Located<String>.self, "goto") {
             items.append(ActionItem(action: .goto(target), mark: target.mark))
         }
-        if let values = try container.decodeIfPresent(Located<OrderedMap<Located<String>>>.self, forKey: key("set")) {
+        if let values = try probe(Located<OrderedMap<Located<String>>>.self, "set") {
             items.append(ActionItem(action: .set(values.value), mark: values.mark))
         }
-        if let handoff = try container.decodeIfPresent(Located<HandoffAction>.self, forKey: key("handoff")) {
+        if let handoff = try probe(Located<HandoffAction>.self, "handoff") {
             items.append(ActionItem(action: .handoff(handoff.value), mark: handoff.mark))
         }
-        if let duration = try container.decodeIfPresent(Located<String>.self, forKey: key("wait")) {
+        if let duration = try probe(Located<String>.self, "wait") {
             items.append(ActionItem(action: .wait(duration), mark: duration.mark))
         }
         // Keys run in the order written, whatever order they were looked up in.

@@ -43,7 +43,7 @@ public struct ActionList: Decodable, Sendable {
         var keys: ActionKeys
         init(from decoder: any Decoder) throws {
             mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
-            keys = try ActionKeys(decoder.container(keyedBy: SchemaKey.self), at: mark)
+            keys = try ActionKeys(decoder.container(keyedBy: SchemaKey.self), at: mark, keys: KeyPresence(decoder))
         }
     }
 }

@@ -17,10 +17,11 @@ public struct Command: Decodable, Sendable {
     public init(from decoder: any Decoder) throws {
         mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
         let container = try decoder.container(keyedBy: SchemaKey.self)
-        description = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("description"))
-        aliases = try container.decodeIfPresent([Located<String>].self, forKey: SchemaKey("aliases")) ?? []
-        args = try container.decodeIfPresent([Located<String>].self, forKey: SchemaKey("args")) ?? []
-        let block = try ActionBlock(container, at: mark)
+        let keys = KeyPresence(decoder)
+        description = try keys.decodeIfPresent(Located<String>.self, "description", in: container)
+        aliases = try keys.decodeIfPresent([Located<String>].self, "aliases", in: container) ?? []
+        args = try keys.decodeIfPresent([Located<String>].self, "args", in: container) ?? []
+        let block = try ActionBlock(container, at: mark, keys: keys)
         actions = block.items
         issues = block.issues
     }

@@ -22,15 +22,32 @@ public struct OrderedMap<Value: Decodable & Sendable>: Decodable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: SchemaKey.self)
-        let keyMarks = OrderedMap.keyMarks(decoder)
         var entries: [Entry] = []
-        for key in container.allKeys {
-            let located = try container.decode(Located<Value>.self, forKey: key)
-            entries.append(Entry(name: key.stringValue, value: located.value, mark: located.mark,
-                                 keyMark: keyMarks[key.stringValue] ?? located.mark))
+        try OrderedMap.forEachKey(decoder, container) { name, keyMark in
+            let located = try container.decode(Located<Value>.self, forKey: SchemaKey(name))
+            entries.append(Entry(name: name, value: located.value, mark: located.mark, keyMark: keyMark ?? located.mark))
         }
-        // allKeys order is up to the decoder; the marks give the file's order.
+        // Merged (`<<`) entries keep their anchor's marks: the marks give the file's order.
         self.entries = entries.sorted { $0.mark < $1.mark }
+    }
+
+    /// Calls `body` with every string key of the mapping and the key's mark (nil when the
+    /// decoder is not YAML's). YAML's pairs are walked directly: `allKeys` converts every key
+    /// to `any CodingKey` and back, and the key marks then need a dictionary.
+    static func forEachKey(_ decoder: any Decoder, _ container: KeyedDecodingContainer<SchemaKey>,
+                           _ body: (String, Mark?) throws -> Void) throws {
+        guard let pairs = decoder.yamlMappingPairs else {
+            for key in container.allKeys { try body(key.stringValue, nil) }
+            return
+        }
+        // Every key is asked about before any value decodes, as `allKeys` does.
+        var names: [(String, Mark)] = []
+        names.reserveCapacity(pairs.count)
+        for pair in pairs {
+            guard case .scalar(let key) = pair.key, container.contains(SchemaKey(key.value)) else { continue }
+            names.append((key.value, pair.key.mark))
+        }
+        for (name, mark) in names { try body(name, mark) }
     }
 
     /// Key → the key's mark, from the YAML node (empty for other decoders).

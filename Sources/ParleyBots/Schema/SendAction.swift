@@ -16,14 +16,15 @@ public struct SendAction: Decodable, Sendable {
     public init(from decoder: any Decoder) throws {
         mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
         let container = try decoder.container(keyedBy: SchemaKey.self)
-        text = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("text"))
-        card = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("card"))
-        to = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("to"))
+        let keys = KeyPresence(decoder)
+        text = try keys.decodeIfPresent(Located<String>.self, "text", in: container)
+        card = try keys.decodeIfPresent(Located<String>.self, "card", in: container)
+        to = try keys.decodeIfPresent(Located<String>.self, "to", in: container)
         var fields = OrderedMap<Located<String>>()
-        let keyMarks = OrderedMap<Located<String>>.keyMarks(decoder)
-        for key in container.allKeys where !["text", "card", "to"].contains(key.stringValue) {
-            let value = try container.decode(Located<String>.self, forKey: key)
-            fields.entries.append(.init(name: key.stringValue, value: value, mark: value.mark, keyMark: keyMarks[key.stringValue] ?? value.mark))
+        try OrderedMap<Located<String>>.forEachKey(decoder, container) { name, keyMark in
+            guard name != "text", name != "card", name != "to" else { return }
+            let value = try container.decode(Located<String>.self, forKey: SchemaKey(name))
+            fields.entries.append(.init(name: name, value: value, mark: value.mark, keyMark: keyMark ?? value.mark))
         }
         fields.entries.sort { $0.mark < $1.mark }
         self.fields = fields

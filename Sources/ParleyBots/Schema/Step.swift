@@ -15,11 +15,12 @@ public struct Step: Decodable, Sendable {
     public init(from decoder: any Decoder) throws {
         mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
         let container = try decoder.container(keyedBy: SchemaKey.self)
-        let block = try ActionBlock(container, at: mark)
+        let keys = KeyPresence(decoder)
+        let block = try ActionBlock(container, at: mark, keys: keys)
         actions = block.items
         issues = block.issues
-        ask = try container.decodeIfPresent(Ask.self, forKey: SchemaKey("ask"))
-        next = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("next"))
+        ask = try keys.decodeIfPresent(Ask.self, "ask", in: container)
+        next = try keys.decodeIfPresent(Located<String>.self, "next", in: container)
         if let ask { issues += ask.onTimeout?.value.issues ?? [] }
     }
 }

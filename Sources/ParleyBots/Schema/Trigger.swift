@@ -15,9 +15,10 @@ public struct Trigger: Decodable, Sendable {
     public init(from decoder: any Decoder) throws {
         mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
         let container = try decoder.container(keyedBy: SchemaKey.self)
-        match = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("match"))
-        contains = try container.decodeIfPresent(Located<String>.self, forKey: SchemaKey("contains"))
-        let block = try ActionBlock(container, at: mark)
+        let keys = KeyPresence(decoder)
+        match = try keys.decodeIfPresent(Located<String>.self, "match", in: container)
+        contains = try keys.decodeIfPresent(Located<String>.self, "contains", in: container)
+        let block = try ActionBlock(container, at: mark, keys: keys)
         actions = block.items
         issues = block.issues
     }
