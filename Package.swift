@@ -48,6 +48,7 @@ let package = Package(
         .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore"]),
         .testTarget(name: "ParleyEngineTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "YAMLCoding"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyMatrix"]),
     ]
 )
 

@@ -1,0 +1,137 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ParleyCore
+
+/// A small Matrix Client-Server API client over `URLSession`: one JSON request at a time,
+/// every request with a timeout, errors mapped to `ParleyError` codes.
+///
+/// It knows the wire, not the semantics: `MatrixTransport` builds on it, and tests use it as an
+/// independent second user.
+public struct MatrixClient: Sendable {
+    /// The homeserver base URL, e.g. `http://127.0.0.1:8448`.
+    public let homeserver: URL
+    /// The access token sent as a bearer token, if logged in.
+    public var accessToken: String?
+    /// The timeout of requests that don't name their own.
+    public var requestTimeout: Duration
+    private let session: URLSession
+
+    /// A client for `homeserver`; `accessToken` may be set later (after a login).
+    public init(homeserver: URL, accessToken: String? = nil, requestTimeout: Duration = .seconds(30)) {
+        self.homeserver = homeserver
+        self.accessToken = accessToken
+        self.requestTimeout = requestTimeout
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = requestTimeout.timeInterval
+        configuration.httpMaximumConnectionsPerHost = 16
+        self.session = URLSession(configuration: configuration)
+    }
+
+    /// A path under `/_matrix/client/v3/` with every component percent-encoded
+    /// (room ids, event ids and aliases contain `!`, `$`, `#` and `:`).
+    public static func clientPath(_ components: String...) -> String {
+        clientPath(version: "v3", components)
+    }
+
+    /// A path under `/_matrix/client/{version}/` (some endpoints, like relations, exist only as v1).
+    public static func clientPath(version: String, _ components: [String]) -> String {
+        "/_matrix/client/\(version)/" + components.map(encode).joined(separator: "/")
+    }
+
+    /// Percent-encodes one path component or query value (only RFC 3986 unreserved characters stay).
+    public static func encode(_ component: String) -> String {
+        component.addingPercentEncoding(withAllowedCharacters: unreserved) ?? component
+    }
+
+    private static let unreserved = CharacterSet(charactersIn:
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// Sends one request and returns the decoded JSON body of a 2xx answer.
+    ///
+    /// - Parameters:
+    ///   - path: an already-encoded absolute path (see `clientPath`).
+    ///   - query: query parameters (encoded here).
+    ///   - timeout: overrides `requestTimeout` (the sync long-poll needs more).
+    /// - Throws: `ParleyError` — see `MatrixClient.error(status:body:retryAfterHeader:path:)`.
+    @discardableResult
+    public func request(
+        _ method: String, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil,
+        timeout: Duration? = nil
+    ) async throws -> JSONValue {
+        var text = homeserver.absoluteString
+        if text.hasSuffix("/") { text.removeLast() }
+        text += path
+        if !query.isEmpty {
+            text += "?" + query.map { "\(Self.encode($0.0))=\(Self.encode($0.1))" }.joined(separator: "&")
+        }
+        guard let url = URL(string: text) else {
+            throw ParleyError(.invalidArgument, "not a valid URL: \(text)", context: ["path": path])
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.timeoutInterval = (timeout ?? requestTimeout).timeInterval
+        if let accessToken { request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = body.jsonData()
+        }
+        let (data, response) = try await perform(request, path: path)
+        guard let http = response as? HTTPURLResponse else {
+            throw ParleyError(.serverError, "not an HTTP response", context: ["path": path])
+        }
+        let json = data.isEmpty ? JSONValue.object([:]) : (try? JSONValue.parse(data))
+        guard (200..<300).contains(http.statusCode) else {
+            throw Self.error(status: http.statusCode, body: json,
+                             retryAfterHeader: http.value(forHTTPHeaderField: "Retry-After"), path: path)
+        }
+        guard let json else {
+            throw ParleyError(.serverError, "the homeserver answered with invalid JSON", context: ["path": path])
+        }
+        return json
+    }
+
+    /// Runs the request as a data task that is cancelled with the calling Swift task, so a
+    /// `disconnect()` does not wait for a 30-second long-poll to end.
+    private func perform(_ request: URLRequest, path: String) async throws -> (Data, URLResponse) {
+        let box = DataTaskBox()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let data, let response, error == nil {
+                        continuation.resume(returning: (data, response))
+                    } else {
+                        continuation.resume(throwing: Self.transportError(error ?? URLError(.unknown), path: path))
+                    }
+                }
+                box.start(task)
+            }
+        } onCancel: {
+            box.cancel()
+        }
+    }
+}
+
+/// Hands a data task to the cancellation handler, which may run before or after it exists.
+private final class DataTaskBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var cancelled = false
+
+    func start(_ task: URLSessionDataTask) {
+        lock.lock()
+        self.task = task
+        let cancelled = self.cancelled
+        lock.unlock()
+        if cancelled { task.cancel() } else { task.resume() }
+    }
+
+    func cancel() {
+        lock.lock()
+        cancelled = true
+        let task = self.task
+        lock.unlock()
+        task?.cancel()
+    }
+}

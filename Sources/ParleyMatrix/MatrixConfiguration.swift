@@ -1,0 +1,71 @@
+import Foundation
+import ParleyCore
+
+/// How a `MatrixTransport` connects and behaves.
+public struct MatrixConfiguration: Sendable {
+    /// How the account proves who it is.
+    public enum Credentials: Sendable, Hashable {
+        /// Log in with a password; the token and device are stored and reused on restart.
+        case password(String)
+        /// Use an existing access token (checked with whoami at start).
+        case accessToken(String)
+    }
+
+    /// A pending invite, for the auto-join policy.
+    public struct Invite: Sendable, Hashable {
+        /// The room invited to.
+        public var roomID: String
+        /// Who sent the invite (empty when the server did not say).
+        public var inviter: String
+        /// The inviter marked the room as a direct chat.
+        public var isDirect: Bool
+
+        /// An invite to `roomID` by `inviter`.
+        public init(roomID: String, inviter: String, isDirect: Bool) {
+            self.roomID = roomID
+            self.inviter = inviter
+            self.isDirect = isDirect
+        }
+    }
+
+    /// The homeserver base URL, e.g. `http://127.0.0.1:8448`.
+    public var homeserver: URL
+    /// The full Matrix user id, e.g. `@helpdesk:localhost`.
+    public var userID: String
+    /// A password or an access token.
+    public var credentials: Credentials
+    /// The SQLite file for the session, sync position and message record (one per account).
+    public var databasePath: String
+    /// Shown in the account's device list.
+    public var deviceName = "Parley"
+    /// Send plain text as `m.notice` (the bot convention: clients don't notify, bots ignore it).
+    public var sendTextAsNotice = false
+    /// Timeout of every request but the sync long-poll.
+    public var requestTimeout: Duration = .seconds(30)
+    /// The server-side long-poll of `/sync`.
+    public var syncTimeout: Duration = .seconds(30)
+    /// How much longer than `syncTimeout` the client waits for a sync answer.
+    public var syncMargin: Duration = .seconds(15)
+    /// Events per room per sync before the server sets `limited` (the rest is backfilled).
+    public var timelineLimit = 50
+    /// Backfill stops after this many `/messages` pages of 100 (a warning is logged).
+    public var maxBackfillPages = 100
+    /// Reconnect backoff: doubles from `initial` up to `max`.
+    public var reconnectBackoff: (initial: Duration, max: Duration) = (.milliseconds(500), .seconds(30))
+    /// Decides whether an invite is accepted (joined) or declined (left).
+    public var invitePolicy: @Sendable (Invite) -> Bool = { _ in true }
+    /// Where warnings go (encrypted rooms, backfill limits, sync errors).
+    public var log: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data("parley matrix: \(line)\n".utf8))
+    }
+    /// The time source for backoff waits and timestamps of sent messages.
+    public var clock: any ParleyClock = SystemClock()
+
+    /// A configuration with the defaults above.
+    public init(homeserver: URL, userID: String, credentials: Credentials, databasePath: String) {
+        self.homeserver = homeserver
+        self.userID = userID
+        self.credentials = credentials
+        self.databasePath = databasePath
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import ParleyCore
+import SQLiteStore
+
+/// What `MatrixTransport` keeps across restarts, in SQLite (one database file per account):
+/// the session (token, device, `since`), per-channel sequence counters, the messages it saw
+/// (for seq lookups, replies and `history`), handled event ids (so nothing is delivered twice)
+/// and reactions (so an unreact can redact the right event).
+actor MatrixStore {
+    private let db: Connection
+
+    static let migrations = Migrations(name: "matrix", steps: [
+        """
+        CREATE TABLE matrix_session (user_id TEXT PRIMARY KEY, access_token TEXT, device_id TEXT, since TEXT);
+        CREATE TABLE matrix_seq (channel TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+        CREATE TABLE matrix_events (event_id TEXT PRIMARY KEY, room_id TEXT NOT NULL, channel TEXT NOT NULL,
+            seq INTEGER NOT NULL, client_message_id TEXT NOT NULL, sender TEXT NOT NULL, ts REAL NOT NULL,
+            payload TEXT NOT NULL, reply_to TEXT);
+        CREATE INDEX matrix_events_channel ON matrix_events(channel, seq);
+        CREATE INDEX matrix_events_cmid ON matrix_events(sender, client_message_id);
+        CREATE TABLE matrix_seen (event_id TEXT PRIMARY KEY, room_id TEXT NOT NULL);
+        CREATE TABLE matrix_reactions (reaction_event_id TEXT PRIMARY KEY, room_id TEXT NOT NULL,
+            target_event_id TEXT NOT NULL, key TEXT NOT NULL, sender TEXT NOT NULL);
+        CREATE INDEX matrix_reactions_target ON matrix_reactions(target_event_id, key, sender);
+        """,
+        "CREATE INDEX matrix_seen_room ON matrix_seen(room_id)",
+    ])
+
+    /// Opens (creating and migrating) the database at `path`.
+    /// - Throws: `ParleyError(.storage)` naming the file.
+    init(path: String) throws {
+        do {
+            db = try Connection(path: path)
+            try Self.migrations.apply(to: db)
+        } catch {
+            throw ParleyError(.storage, "cannot open the Matrix state database: \(error)", context: ["path": path])
+        }
+    }
+
+    /// Runs `body`, turning SQLite errors into `ParleyError(.storage)`.
+    private func storage<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let error as ParleyError { throw error } catch {
+            throw ParleyError(.storage, "Matrix state database: \(error)", context: ["path": db.path])
+        }
+    }
+
+    // MARK: - Session
+
+    /// The stored session of `userID`, if any.
+    func session(userID: String) throws -> (accessToken: String?, deviceID: String?, since: String?) {
+        try storage {
+            guard let row = try db.rows("SELECT access_token, device_id, since FROM matrix_session WHERE user_id = ?",
+                                        [.text(userID)]).first else { return (nil, nil, nil) }
+            return (row[0].string, row[1].string, row[2].string)
+        }
+    }
+
+    /// Stores the token and device of a (new) login; keeps `since` unless the device changed.
+    func saveLogin(userID: String, accessToken: String, deviceID: String) throws {
+        try storage {
+            try db.run("""
+                INSERT INTO matrix_session (user_id, access_token, device_id) VALUES (?, ?, ?)
+                ON CONFLICT(user_id) DO UPDATE SET access_token = excluded.access_token, device_id = excluded.device_id
+                """, [.text(userID), .text(accessToken), .text(deviceID)])
+        }
+    }
+
+    /// Persists the sync position; called only after a whole batch was handled.
+    func saveSince(userID: String, since: String) throws {
+        try storage {
+            try db.run("""
+                INSERT INTO matrix_session (user_id, since) VALUES (?, ?)
+                ON CONFLICT(user_id) DO UPDATE SET since = excluded.since
+                """, [.text(userID), .text(since)])
+        }
+    }
+
+    // MARK: - Events
+
+    /// Whether `eventID` was already handled (delivered, skipped on purpose or sent by us).
+    func isSeen(_ eventID: String) throws -> Bool {
+        try storage { try db.scalar("SELECT 1 FROM matrix_seen WHERE event_id = ?", [.text(eventID)]) != nil }
+    }
+
+    /// Marks events handled without recording a message (reactions, membership, old history).
+    func markSeen(_ eventIDs: [String], room: String) throws {
+        try storage {
+            try db.transaction {
+                for id in eventIDs {
+                    try db.run("INSERT OR IGNORE INTO matrix_seen (event_id, room_id) VALUES (?, ?)", [.text(id), .text(room)])
+                }
+            }
+        }
+    }
+
+    /// Forgets all but the newest `keep` handled event ids of `room`. Safe for backfills: they
+    /// walk back from the newest events and stop at the first handled one, which is kept.
+    func pruneSeen(room: String, keep: Int) throws {
+        try storage {
+            try db.run("""
+                DELETE FROM matrix_seen WHERE room_id = ?1 AND rowid <=
+                    (SELECT rowid FROM matrix_seen WHERE room_id = ?1 ORDER BY rowid DESC LIMIT 1 OFFSET ?2)
+                """, [.text(room), .integer(Int64(max(0, keep)))])
+        }
+    }
+
+    /// Records a message and assigns the next sequence number of its channel (arrival order).
+    /// Recording the same event again returns the first sequence number.
+    func recordMessage(_ envelope: Envelope, room: String, replyTo: String?) throws -> Int64 {
+        try storage {
+            try db.transaction {
+                if let seq = try db.scalar("SELECT seq FROM matrix_events WHERE event_id = ?", [.text(envelope.id)])?.int64 {
+                    return seq
+                }
+                let channel = envelope.channel.target
+                let seq = (try db.scalar("SELECT seq FROM matrix_seq WHERE channel = ?", [.text(channel)])?.int64 ?? 0) + 1
+                try db.run("INSERT INTO matrix_seq (channel, seq) VALUES (?, ?) ON CONFLICT(channel) DO UPDATE SET seq = excluded.seq",
+                           [.text(channel), .integer(seq)])
+                try db.run("""
+                    INSERT INTO matrix_events (event_id, room_id, channel, seq, client_message_id, sender, ts, payload, reply_to)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.text(envelope.id), .text(room), .text(channel), .integer(seq), .text(envelope.clientMessageID.uuidString),
+                          .text(envelope.sender), .real(envelope.timestamp.timeIntervalSince1970),
+                          .text(envelope.payload.jsonString()), SQLiteValue(replyTo)])
+                try db.run("INSERT OR IGNORE INTO matrix_seen (event_id, room_id) VALUES (?, ?)", [.text(envelope.id), .text(room)])
+                return seq
+            }
+        }
+    }
+
+    /// The receipt of a message this account already sent with `clientMessageID`.
+    func receipt(clientMessageID: UUID, sender: String) throws -> SendReceipt? {
+        try storage {
+            guard let row = try db.rows("SELECT event_id, seq, ts FROM matrix_events WHERE sender = ? AND client_message_id = ?",
+                                        [.text(sender), .text(clientMessageID.uuidString)]).first,
+                  let id = row[0].string, let seq = row[1].int64, let ts = row[2].double
+            else { return nil }
+            return SendReceipt(messageID: id, seq: seq, timestamp: Date(timeIntervalSince1970: ts))
+        }
+    }
+
+    /// A recorded message (its reply reference resolved one level deep).
+    func message(_ eventID: String) throws -> Envelope? {
+        try storage { try rows(where: "event_id = ?", [.text(eventID)], limit: 1).first }
+    }
+
+    /// Recorded messages of `channel` with `seq > after`, oldest first.
+    func history(of channel: Channel, after seq: Int64, limit: Int) throws -> [Envelope] {
+        try storage { try rows(where: "channel = ? AND seq > ?", [.text(channel.target), .integer(seq)], limit: limit) }
+    }
+
+    private func rows(where condition: String, _ values: [SQLiteValue], limit: Int) throws -> [Envelope] {
+        let sql = """
+            SELECT event_id, channel, seq, client_message_id, sender, ts, payload, reply_to FROM matrix_events
+            WHERE \(condition) ORDER BY seq LIMIT ?
+            """
+        return try db.rows(sql, values + [.integer(Int64(max(0, limit)))]).compactMap { row in
+            guard let id = row[0].string, let channel = row[1].string.flatMap(Channel.init(target:)), let seq = row[2].int64,
+                  let cmid = row[3].string.flatMap(UUID.init(uuidString:)), let sender = row[4].string, let ts = row[5].double,
+                  let payload = row[6].data.flatMap({ try? JSONValue.parse($0) })
+            else { return nil }
+            var reply: ReplyReference?
+            if let replyID = row[7].string {
+                let original = try db.rows("SELECT seq, sender, payload FROM matrix_events WHERE event_id = ?", [.text(replyID)]).first
+                reply = ReplyReference(messageID: replyID, seq: original?[0].int64 ?? 0, sender: original?[1].string ?? "",
+                                       quoted: original?[2].data.flatMap { try? JSONValue.parse($0) } ?? .null)
+            }
+            return Envelope(id: id, channel: channel, seq: seq, clientMessageID: cmid, sender: sender,
+                            timestamp: Date(timeIntervalSince1970: ts), payload: payload, replyTo: reply)
+        }
+    }
+
+    // MARK: - Reactions
+
+    /// Records a reaction event (ours or someone else's).
+    func recordReaction(eventID: String, room: String, target: String, key: String, sender: String) throws {
+        try storage {
+            try db.run("INSERT OR IGNORE INTO matrix_reactions (reaction_event_id, room_id, target_event_id, key, sender) VALUES (?, ?, ?, ?, ?)",
+                       [.text(eventID), .text(room), .text(target), .text(key), .text(sender)])
+            try db.run("INSERT OR IGNORE INTO matrix_seen (event_id, room_id) VALUES (?, ?)", [.text(eventID), .text(room)])
+        }
+    }
+
+    /// The reaction event of `sender` with `key` on `target`, if recorded.
+    func reaction(target: String, key: String, sender: String) throws -> String? {
+        try storage {
+            try db.scalar("SELECT reaction_event_id FROM matrix_reactions WHERE target_event_id = ? AND key = ? AND sender = ?",
+                          [.text(target), .text(key), .text(sender)])?.string
+        }
+    }
+
+    /// Forgets a reaction event and returns what it was, if it was one.
+    func removeReaction(eventID: String) throws -> (target: String, key: String, sender: String)? {
+        try storage {
+            guard let row = try db.rows("SELECT target_event_id, key, sender FROM matrix_reactions WHERE reaction_event_id = ?",
+                                        [.text(eventID)]).first,
+                  let target = row[0].string, let key = row[1].string, let sender = row[2].string
+            else { return nil }
+            try db.run("DELETE FROM matrix_reactions WHERE reaction_event_id = ?", [.text(eventID)])
+            return (target, key, sender)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import ParleyCore
+
+extension MatrixTransport {
+    /// Names the event ids of Matrix messages that carry no Parley client message id.
+    static let eventNamespace = UUID(uuidString: "6f1c8a52-8c1e-4d0b-9a57-3b8e2c7d4f10") ?? UUID()
+
+    /// Handles one room event exactly once (already seen events are skipped).
+    func handleEvent(_ event: JSONValue, room: String) async throws {
+        guard let id = event["event_id"]?.stringValue, let type = event["type"]?.stringValue,
+              let sender = event["sender"]?.stringValue
+        else { return }
+        if try await store.isSeen(id) { return }
+        if type == "m.room.encryption" { markEncrypted(room) }
+        if encryptedRooms[room] == true {
+            // Nothing from an encrypted room is delivered (see the type's documentation).
+            return try await store.markSeen([id], room: room)
+        }
+        switch type {
+        case "m.room.message": try await handleMessage(event, id: id, sender: sender, room: room)
+        case "m.reaction": try await handleReaction(event, id: id, sender: sender, room: room)
+        case "m.room.redaction": try await handleRedaction(event, id: id, room: room)
+        case "m.room.member": try await handleMember(event, id: id, sender: sender, room: room)
+        default: try await store.markSeen([id], room: room)
+        }
+    }
+
+    /// The channel an event of `room` by `sender` belongs to (direct rooms: the sender).
+    func channel(room: String, sender: String) -> Channel {
+        directRooms[room] != nil ? .person(sender) : .group(room)
+    }
+
+    private func handleMessage(_ event: JSONValue, id: String, sender: String, room: String) async throws {
+        let content = event["content"] ?? [:]
+        guard let decoded = MatrixContent.decode(content) else { return try await store.markSeen([id], room: room) }
+        let timestamp = Date(timeIntervalSince1970: Double(event["origin_server_ts"]?.intValue ?? 0) / 1000)
+        if sender == userID {
+            // Our own echo. A send whose answer was lost is recorded here, by its transaction id.
+            let txn = event["unsigned"]?["transaction_id"]?.stringValue.flatMap(UUID.init(uuidString:))
+            if let txn, try await store.receipt(clientMessageID: txn, sender: userID) == nil {
+                let own = Envelope(id: id, channel: outgoingChannel(room: room), seq: 0, clientMessageID: txn, sender: userID,
+                                   timestamp: timestamp, payload: decoded.payload)
+                _ = try await store.recordMessage(own, room: room, replyTo: decoded.replyEventID)
+            }
+            return try await store.markSeen([id], room: room)
+        }
+        var envelope = Envelope(
+            id: id, channel: channel(room: room, sender: sender), seq: 0,
+            clientMessageID: decoded.clientMessageID ?? SHA1.uuid(namespace: Self.eventNamespace, name: id),
+            sender: sender, timestamp: timestamp, payload: decoded.payload,
+            replyTo: await replyReference(decoded.replyEventID, room: room), extensions: ["matrix.room": .string(room)])
+        envelope.seq = try await store.recordMessage(envelope, room: room, replyTo: decoded.replyEventID)
+        emit(.message(envelope))
+    }
+
+    /// The channel our own messages in `room` were sent to.
+    private func outgoingChannel(room: String) -> Channel {
+        directRooms[room].map(Channel.person) ?? .group(room)
+    }
+
+    /// The original of a reply: from the record, else fetched from the server (seq 0 when it was
+    /// never seen here); nil when it cannot be had.
+    private func replyReference(_ eventID: String?, room: String) async -> ReplyReference? {
+        guard let eventID else { return nil }
+        if let original = try? await store.message(eventID) {
+            return ReplyReference(messageID: eventID, seq: original.seq, sender: original.sender, quoted: original.payload)
+        }
+        guard let original = try? await client.event(room: room, eventID: eventID) else {
+            return ReplyReference(messageID: eventID, seq: 0, sender: "", quoted: .null)
+        }
+        let quoted = original["content"].flatMap(MatrixContent.decode)?.payload ?? .null
+        return ReplyReference(messageID: eventID, seq: 0, sender: original["sender"]?.stringValue ?? "", quoted: quoted)
+    }
+
+    private func handleReaction(_ event: JSONValue, id: String, sender: String, room: String) async throws {
+        let relation = event["content"]?["m.relates_to"]
+        guard relation?["rel_type"]?.stringValue == "m.annotation", let target = relation?["event_id"]?.stringValue,
+              let key = relation?["key"]?.stringValue
+        else { return try await store.markSeen([id], room: room) }
+        try await store.recordReaction(eventID: id, room: room, target: target, key: key, sender: sender)
+        guard sender != userID else { return }
+        emit(.reaction(ReactionEvent(channel: channel(room: room, sender: sender), messageID: target, emoji: key,
+                                     user: sender, added: true)))
+    }
+
+    private func handleRedaction(_ event: JSONValue, id: String, room: String) async throws {
+        // Room versions up to 10 put `redacts` at the top level, version 11 in the content.
+        let redacts = event["content"]?["redacts"]?.stringValue ?? event["redacts"]?.stringValue
+        try await store.markSeen([id], room: room)
+        guard let redacts, let reaction = try await store.removeReaction(eventID: redacts), reaction.sender != userID else { return }
+        emit(.reaction(ReactionEvent(channel: channel(room: room, sender: reaction.sender), messageID: reaction.target,
+                                     emoji: reaction.key, user: reaction.sender, added: false)))
+    }
+
+    private func handleMember(_ event: JSONValue, id: String, sender: String, room: String) async throws {
+        try await store.markSeen([id], room: room)
+        guard let user = event["state_key"]?.stringValue, let membership = event["content"]?["membership"]?.stringValue else { return }
+        let previous = event["unsigned"]?["prev_content"]?["membership"]?.stringValue
+        let change: MembershipEvent.Change
+        switch membership {
+        case "join" where previous != "join": change = .joined
+        case "invite" where previous != "invite": change = .invited
+        case "leave" where sender != user, "ban": change = .kicked
+        case "leave": change = .left
+        default: return
+        }
+        // Our own invites are reported from the sync's `invite` section, before we join.
+        if user == userID, change == .invited { return }
+        if user == userID, change == .kicked || change == .left { joinedRooms.remove(room) }
+        let channel = directRooms[room].map(Channel.person) ?? .group(room)
+        emit(.membership(MembershipEvent(channel: channel, user: user, change: change, by: sender == user ? nil : sender)))
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import ParleyCore
+
+extension MatrixTransport {
+    /// Sends a message as `m.room.message` with txn id = client message id (idempotent).
+    /// Sends to one channel run in order; different channels run concurrently.
+    /// - Throws: `messageTooLarge` (checked before sending), `invalidContent`, `permissionDenied`
+    ///   (encrypted room, not a member), `notFound`, `rateLimited` with `retryAfter`,
+    ///   `serverError`, `networkUnavailable`.
+    public func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
+        try await queues.run(message.channel.target) { try await self.sendNow(message) }
+    }
+
+    private func sendNow(_ message: OutgoingEnvelope) async throws -> SendReceipt {
+        if let receipt = try await store.receipt(clientMessageID: message.clientMessageID, sender: userID) { return receipt }
+        let content = try MatrixContent.encode(
+            payload: message.payload, replyTo: message.replyTo, ownUserID: userID,
+            textMsgtype: config.sendTextAsNotice ? "m.notice" : "m.text", clientMessageID: message.clientMessageID)
+        let size = content.jsonData().count
+        let limit = payloadLimit - Self.eventOverhead
+        guard size <= limit else {
+            throw ParleyError(.messageTooLarge, "message content is \(size) bytes of JSON; Matrix takes at most \(limit)",
+                              context: ["clientMessageID": message.clientMessageID.uuidString, "channel": message.channel.target])
+        }
+        try await ensureSession()
+        let room = try await roomID(for: message.channel, create: true)
+        try await refuseIfEncrypted(room)
+        let eventID = try await client.send(room: room, type: "m.room.message", txnID: message.clientMessageID.uuidString,
+                                            content: content)
+        let envelope = Envelope(id: eventID, channel: message.channel, seq: 0, clientMessageID: message.clientMessageID,
+                                sender: userID, timestamp: config.clock.now(), payload: message.payload,
+                                replyTo: message.replyTo)
+        let seq = try await store.recordMessage(envelope, room: room, replyTo: message.replyTo?.messageID)
+        // Read back, so a resend returns exactly the same receipt (time as stored).
+        return try await store.receipt(clientMessageID: message.clientMessageID, sender: userID)
+            ?? SendReceipt(messageID: eventID, seq: seq, timestamp: envelope.timestamp)
+    }
+
+    /// Adds (`m.reaction` annotation; a duplicate counts as done) or removes (redacts our
+    /// reaction event) this account's `emoji` on `messageID`.
+    public func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
+        try await queues.run(channel.target) {
+            try await self.setReactionNow(emoji, on: messageID, in: channel, added: added)
+        }
+    }
+
+    private func setReactionNow(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
+        try await ensureSession()
+        let room = try await roomID(for: channel, create: false)
+        try await refuseIfEncrypted(room)
+        var existing = try await store.reaction(target: messageID, key: emoji, sender: userID)
+        if existing == nil { existing = try await findOwnReaction(emoji, on: messageID, room: room) }
+        if added {
+            guard existing == nil else { return }
+            let content: JSONValue = ["m.relates_to": ["rel_type": "m.annotation", "event_id": .string(messageID), "key": .string(emoji)]]
+            do {
+                // A fresh txn id: a reaction removed and added again is a new event.
+                let id = try await client.send(room: room, type: "m.reaction", txnID: UUID().uuidString, content: content)
+                try await store.recordReaction(eventID: id, room: room, target: messageID, key: emoji, sender: userID)
+            } catch let error as ParleyError where error.context["errcode"] == "M_DUPLICATE_ANNOTATION" {
+                return  // Already there (sent by an earlier run): done.
+            }
+        } else if let existing {
+            try await client.redact(room: room, eventID: existing, txnID: UUID().uuidString)
+            _ = try await store.removeReaction(eventID: existing)
+        }
+    }
+
+    /// Our reaction with `key` on `messageID` according to the server (made before this
+    /// database existed, or while the answer was lost).
+    private func findOwnReaction(_ key: String, on messageID: String, room: String) async throws -> String? {
+        let reactions = try await client.relations(room: room, eventID: messageID, relType: "m.annotation", eventType: "m.reaction")
+        guard let own = reactions.first(where: {
+            $0["sender"]?.stringValue == userID && $0["content"]?["m.relates_to"]?["key"]?.stringValue == key
+        }), let id = own["event_id"]?.stringValue else { return nil }
+        try await store.recordReaction(eventID: id, room: room, target: messageID, key: key, sender: userID)
+        return id
+    }
+
+    /// The room of a channel: a group's room id (an alias is resolved), a person's direct room
+    /// (created with an invite and added to `m.direct` when `create` and there is none).
+    public func roomID(for channel: Channel, create: Bool = false) async throws -> String {
+        try await ensureSession()
+        switch channel.kind {
+        case .group where channel.id.hasPrefix("!"):
+            return channel.id
+        case .group where channel.id.hasPrefix("#"):
+            if let room = aliases[channel.id] { return room }
+            let room = try await client.resolveAlias(channel.id)
+            aliases[channel.id] = room
+            return room
+        case .person where channel.id.hasPrefix("@") && channel.id.contains(":"):
+            if !joinedRoomsLoaded { try await loadRooms() }
+            if let room = directRooms.filter({ $0.value == channel.id && joinedRooms.contains($0.key) }).keys.sorted().first {
+                return room
+            }
+            guard create else {
+                throw ParleyError(.notFound, "no direct room with \(channel.id)", context: ["channel": channel.target])
+            }
+            let room = try await client.createRoom([
+                "is_direct": true, "invite": [.string(channel.id)], "preset": "trusted_private_chat",
+            ])
+            joinedRooms.insert(room)
+            try await addDirectRoom(room, with: channel.id)
+            return room
+        default:
+            throw ParleyError(.invalidArgument,
+                              "Matrix channels are user:@name:server, group:!room:server or group:#alias:server, not \(channel.target)",
+                              context: ["channel": channel.target])
+        }
+    }
+
+    /// Refuses sends to end-to-end encrypted rooms (checked once per room, then from sync).
+    func refuseIfEncrypted(_ room: String) async throws {
+        if encryptedRooms[room] == nil {
+            encryptedRooms[room] = try await client.state(room: room, type: "m.room.encryption") != nil
+        }
+        guard encryptedRooms[room] == true else { return }
+        warnEncrypted(room)
+        throw ParleyError(.permissionDenied, "room \(room) is end-to-end encrypted, which Parley does not support",
+                          context: ["room": room, "reason": "encrypted"])
+    }
+}

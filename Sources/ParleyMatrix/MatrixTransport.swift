@@ -1,0 +1,186 @@
+import Foundation
+import ParleyCore
+
+/// `Transport` for a Matrix homeserver over the Client-Server API.
+///
+/// - Sessions: a password login's token and device are kept in SQLite and reused on restart,
+///   so transaction ids stay valid; an access token is checked with whoami at start.
+/// - Sync: `/sync` long-poll with an uploaded filter; `since` is persisted only after a batch was
+///   handled; a fresh start delivers no old messages; `limited` timelines are backfilled through
+///   `/messages` so bursts are never lost; reconnects with backoff.
+/// - Channels: `.person("@alice:hs")` is the direct room (from `m.direct`, created on first send);
+///   `.group("!room:hs")` or `.group("#alias:hs")`. Incoming events of a direct room arrive as
+///   `.person(sender)`, others as `.group(roomID)`.
+/// - Sequence numbers: Matrix has none, so the transport assigns them per channel in the order
+///   it sees messages (its own sends at send time, others' at sync time), persisted in SQLite.
+///   `history(of:after:limit:)` answers from that record.
+/// - Encrypted rooms are not supported: a warning is logged once per room, nothing from them is
+///   delivered and sends there fail with `permissionDenied`.
+public actor MatrixTransport: Transport {
+    /// The account's full Matrix user id.
+    public nonisolated let userID: String
+    /// Matrix caps an event at 65,536 bytes of canonical JSON.
+    public nonisolated let payloadLimit = 65_536
+    /// Room for what the server adds around the content (ids, hashes, signatures).
+    static let eventOverhead = 2_048
+    /// Handled event ids kept per room (for exactly-once delivery); older ones are forgotten.
+    static let seenPerRoom = 1_000
+
+    let config: MatrixConfiguration
+    let store: MatrixStore
+    let queues = SerialQueues()
+    var client: MatrixClient
+    var sessionTask: Task<Void, any Error>?
+    var filterID: String?
+    /// Direct rooms from `m.direct`: room id → the other user.
+    var directRooms: [String: String] = [:]
+    var joinedRooms: Set<String> = []
+    var joinedRoomsLoaded = false
+    /// Known encryption state per room (absent: not checked yet).
+    var encryptedRooms: [String: Bool] = [:]
+    var warnedRooms: Set<String> = []
+    var aliases: [String: String] = [:]
+    var continuation: AsyncStream<TransportEvent>.Continuation?
+    var syncTask: Task<Void, Never>?
+    var state = ConnectionState.disconnected
+
+    /// A transport for `configuration.userID`; opens (creating) its SQLite database.
+    /// - Throws: `ParleyError(.storage)` when the database cannot be opened,
+    ///   `invalidArgument` when the user id is not a full Matrix id.
+    public init(configuration: MatrixConfiguration) throws {
+        guard configuration.userID.hasPrefix("@"), configuration.userID.contains(":") else {
+            throw ParleyError(.invalidArgument, "Matrix user id '\(configuration.userID)' must look like @name:server",
+                              context: ["field": "userID"])
+        }
+        userID = configuration.userID
+        config = configuration
+        store = try MatrixStore(path: configuration.databasePath)
+        client = MatrixClient(homeserver: configuration.homeserver, requestTimeout: configuration.requestTimeout)
+    }
+
+    // MARK: - Session
+
+    /// Logs in (or checks the token) once; concurrent callers share the attempt, a failed
+    /// attempt is retried by the next caller.
+    func ensureSession() async throws {
+        if let sessionTask {
+            do { return try await sessionTask.value } catch { self.sessionTask = nil; throw error }
+        }
+        let task = Task { try await self.establishSession() }
+        sessionTask = task
+        do { try await task.value } catch { sessionTask = nil; throw error }
+    }
+
+    private func establishSession() async throws {
+        let saved = try await store.session(userID: userID)
+        switch config.credentials {
+        case .accessToken(let token):
+            client.accessToken = token
+            try await checkWhoami()
+        case .password(let password):
+            if let token = saved.accessToken {
+                client.accessToken = token
+                do { return try await checkWhoami() } catch let error as ParleyError where error.code == .unauthorized {
+                    config.log("stored access token of \(userID) no longer valid: logging in again")
+                }
+            }
+            client.accessToken = nil
+            let result: MatrixClient.LoginResult
+            do {
+                result = try await client.login(user: userID, password: password, deviceID: saved.deviceID,
+                                                deviceName: config.deviceName)
+            } catch var error as ParleyError where error.code == .permissionDenied {
+                error.code = .unauthorized
+                error.message = "login of \(userID) refused: \(error.message)"
+                throw error
+            }
+            guard result.userID == userID else {
+                throw ParleyError(.unauthorized, "logged in as \(result.userID), configured as \(userID)", context: ["user": userID])
+            }
+            client.accessToken = result.accessToken
+            try await store.saveLogin(userID: userID, accessToken: result.accessToken, deviceID: result.deviceID)
+        }
+    }
+
+    private func checkWhoami() async throws {
+        let who: (userID: String, deviceID: String?)
+        do {
+            who = try await client.whoami()
+        } catch var error as ParleyError where error.code == .unauthorized {
+            error.message = "access token of \(userID) rejected by \(config.homeserver.absoluteString): \(error.message)"
+            throw error
+        }
+        guard who.userID == userID else {
+            throw ParleyError(.unauthorized, "access token belongs to \(who.userID), configured as \(userID)", context: ["user": userID])
+        }
+    }
+
+    // MARK: - Connection
+
+    /// Logs in, uploads the sync filter, runs one catch-up sync (its events are in the stream
+    /// before this returns) and starts the long-poll loop.
+    /// - Throws: `unauthorized` (bad token or password), `networkUnavailable` (server unreachable),
+    ///   `conflict` when already connected.
+    public func connect() async throws -> AsyncStream<TransportEvent> {
+        guard continuation == nil else { throw ParleyError(.conflict, "already connected", context: ["user": userID]) }
+        try await ensureSession()
+        filterID = try await client.uploadFilter(userID: userID, filter: SyncFilter.make(timelineLimit: config.timelineLimit))
+        try await loadRooms()
+        let (stream, continuation) = AsyncStream.makeStream(of: TransportEvent.self)
+        self.continuation = continuation
+        setState(.connecting)
+        do {
+            try await syncOnce(timeout: .zero)
+        } catch {
+            setState(.disconnected)
+            continuation.finish()
+            self.continuation = nil
+            throw error
+        }
+        setState(.connected)
+        syncTask = Task { await self.syncLoop() }
+        return stream
+    }
+
+    /// Stops the long-poll (cancelling the request in flight) and finishes the stream.
+    public func disconnect() async {
+        let task = syncTask
+        syncTask = nil
+        task?.cancel()
+        await task?.value
+        setState(.disconnected)
+        continuation?.finish()
+        continuation = nil
+    }
+
+    func setState(_ new: ConnectionState) {
+        guard new != state else { return }
+        state = new
+        continuation?.yield(.connection(new))
+    }
+
+    func emit(_ event: TransportEvent) {
+        continuation?.yield(event)
+    }
+
+    /// Joined rooms and the `m.direct` map, so sends work before the first sync has run.
+    func loadRooms() async throws {
+        joinedRooms = Set(try await client.joinedRooms())
+        joinedRoomsLoaded = true
+        applyDirect(try await client.accountData(userID: userID, type: "m.direct") ?? [:])
+    }
+
+    /// Rebuilds the room → user map from an `m.direct` content (user id → room ids).
+    func applyDirect(_ content: JSONValue) {
+        var map: [String: String] = [:]
+        for (user, rooms) in content.objectValue ?? [:] {
+            for room in rooms.arrayValue ?? [] { if let room = room.stringValue { map[room] = user } }
+        }
+        directRooms = map
+    }
+
+    func warnEncrypted(_ room: String) {
+        guard warnedRooms.insert(room).inserted else { return }
+        config.log("room \(room) is end-to-end encrypted: Parley does not support encryption, so it ignores its messages and refuses to send there")
+    }
+}

@@ -1,2 +1,0 @@
-/// The ParleyMatrix module. See ARCHITECTURE.md for what it owns.
-public enum ParleyMatrixModule {}

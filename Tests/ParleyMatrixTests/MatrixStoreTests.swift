@@ -1,0 +1,42 @@
+import Foundation
+import ParleyCore
+import Testing
+@testable import ParleyMatrix
+
+/// The transport's SQLite state (no server needed).
+@Suite struct MatrixStoreTests {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("parley-matrix-store-\(UUID().uuidString).db").path
+
+    @Test func pruningKeepsTheNewestHandledEventsPerRoom() async throws {
+        let store = try MatrixStore(path: path)
+        try await store.markSeen((0..<12).map { "$a\($0)" }, room: "!a:hs")
+        try await store.markSeen((0..<3).map { "$b\($0)" }, room: "!b:hs")
+        try await store.pruneSeen(room: "!a:hs", keep: 5)
+        var seen: [String] = []
+        for id in (0..<12).map({ "$a\($0)" }) + (0..<3).map({ "$b\($0)" }) where try await store.isSeen(id) { seen.append(id) }
+        #expect(seen == ["$a7", "$a8", "$a9", "$a10", "$a11", "$b0", "$b1", "$b2"])
+    }
+
+    @Test func sequenceNumbersArePerChannelAndStableForOneEvent() async throws {
+        let store = try MatrixStore(path: path)
+        func envelope(_ id: String, _ channel: Channel) -> Envelope {
+            Envelope(id: id, channel: channel, seq: 0, clientMessageID: UUID(), sender: "@alice:hs",
+                     timestamp: Date(timeIntervalSince1970: 1_700_000_000), payload: ["type": 1, "text": .string(id)])
+        }
+        #expect(try await store.recordMessage(envelope("$1", .group("!a:hs")), room: "!a:hs", replyTo: nil) == 1)
+        #expect(try await store.recordMessage(envelope("$2", .person("@alice:hs")), room: "!d:hs", replyTo: nil) == 1)
+        #expect(try await store.recordMessage(envelope("$3", .group("!a:hs")), room: "!a:hs", replyTo: "$1") == 2)
+        #expect(try await store.recordMessage(envelope("$1", .group("!a:hs")), room: "!a:hs", replyTo: nil) == 1)
+        let history = try await store.history(of: .group("!a:hs"), after: 0, limit: 10)
+        #expect(history.map(\.id) == ["$1", "$3"])
+        #expect(history.last?.replyTo == ReplyReference(messageID: "$1", seq: 1, sender: "@alice:hs", quoted: ["type": 1, "text": "$1"]))
+    }
+
+    @Test func unopenableDatabaseIsAStorageErrorNamingThePath() {
+        #expect {
+            _ = try MatrixStore(path: "/proc/parley-cannot-write-here/matrix.db")
+        } throws: { error in
+            (error as? ParleyError)?.code == .storage && (error as? ParleyError)?.context["path"] == "/proc/parley-cannot-write-here/matrix.db"
+        }
+    }
+}
