@@ -46,6 +46,8 @@ let package = Package(
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
         .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyFlowTest", "YAMLCoding", "ParleyRegex"]),
         .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore"]),
+        .testTarget(name: "ParleyFlowTestTests", dependencies: ["ParleyFlowTest", "ParleyCLI", "ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "ParleyEngineTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "YAMLCoding"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyMatrix"]),

@@ -4,7 +4,7 @@ public enum ParleyCommand {
     /// Exit code for a command line that cannot be run (BSD `EX_USAGE`).
     public static let usageExitCode: Int32 = 64
 
-    static let subcommands: [any Subcommand.Type] = [CheckCommand.self]
+    static let subcommands: [any Subcommand.Type] = [CheckCommand.self, TestCommand.self]
 
     static var usage: String { "usage: parley <subcommand> [options]" }
 

@@ -1,0 +1,41 @@
+import ParleyBots
+import ParleyCore
+import ParleyHub
+
+/// Runs the bot under test for the flow-test runner: the bot engine behind a small seam, so
+/// the runner knows nothing of routers or flows, only "start", "idle" and "stop".
+public protocol FlowTestBotHost: Sendable {
+    /// Starts the bot of `environment` on its transport and clock, ready for the first step.
+    func start(_ environment: FlowTestEnvironment) async throws -> any FlowTestBotSession
+}
+
+/// One running bot for one test.
+public protocol FlowTestBotSession: Sendable {
+    /// Returns once the bot has no work in flight and nothing due at the clock's now: every
+    /// message delivered to it is handled and every output has reached the transport.
+    func waitUntilIdle() async throws
+    /// Stops the bot; it sends nothing afterwards.
+    func stop() async
+}
+
+/// What one test runs in: a fresh in-memory hub on a virtual clock, with the users and groups
+/// the test names already there.
+public struct FlowTestEnvironment: Sendable {
+    /// The bot under test, as loaded from its file.
+    public let bot: LoadedBot
+    /// The fresh embedded hub.
+    public let hub: Hub
+    /// The virtual clock everything runs on; time moves only on `advance` steps.
+    public let clock: ManualClock
+    /// The bot's connection to the hub. It records every send and reaction for the runner,
+    /// so the bot must talk through it (not through a transport of its own).
+    public let transport: any Transport
+    /// The profiles the test declares (also stored as the hub's users).
+    public let profiles: [Profile]
+    /// The user who talks in the test.
+    public let userID: String
+    /// Events the hub has handed the bot's transport so far (what makes idle exact).
+    public let deliveredEventCount: @Sendable () -> Int
+    /// Adds a line to the test's transcript (the engine's warnings and errors go here).
+    public let log: @Sendable (String) -> Void
+}

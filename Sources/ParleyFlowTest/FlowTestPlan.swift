@@ -1,0 +1,35 @@
+import Foundation
+import ParleyBots
+import ParleyCore
+
+/// A validated test file made ready to run: its bot, cast, compiled regexes and start time.
+/// Each test of the plan runs from scratch, so the tests of a plan may run in any order.
+struct FlowTestPlan: Sendable {
+    /// The file as shown to users.
+    let displayPath: String
+    let file: FlowTestFile
+    let bot: LoadedBot
+    let cast: FlowTestCast
+    let matcher: ExpectationMatcher
+    /// The virtual clock's start: the file's `now`, else 2026-01-01T00:00:00Z.
+    let start: Date
+    let host: any FlowTestBotHost
+    let limits: FlowTestLimits
+
+    /// The default start when a file has no `now`.
+    static let defaultStart = Date(timeIntervalSince1970: 1_767_225_600)
+
+    init(displayPath: String, file: FlowTestFile, bot: LoadedBot, host: any FlowTestBotHost, limits: FlowTestLimits) {
+        self.displayPath = displayPath
+        self.file = file
+        self.bot = bot
+        self.host = host
+        self.limits = limits
+        cast = FlowTestCast(file: file, bot: bot)
+        matcher = ExpectationMatcher(file: file)
+        start = file.now.flatMap { try? Date($0.value, strategy: .iso8601) } ?? Self.defaultStart
+    }
+
+    /// Every profile of the cast (the hub's users).
+    var profiles: [Profile] { cast.users }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import ParleyBots
+import ParleyCore
+import ParleyHub
+
+/// What each kind of step does, against one running test.
+struct FlowTestSteps: Sendable {
+    let plan: FlowTestPlan
+    let clock: ManualClock
+    let recorder: OutputRecorder
+    let session: any FlowTestBotSession
+    /// The test user's own connection to the hub.
+    let user: HubTransport
+
+    private typealias StepFailure = FlowTestExecution.StepFailure
+
+    func perform(_ step: FlowTestStep) async throws {
+        switch step.kind {
+        case .send(let text, let channel)?:
+            try await send(text.value, in: channel.flatMap { Channel(target: $0.value) })
+        case .expect(let expectation)?:
+            try await expect(expectation)
+        case .advance(let duration)?:
+            try await advance(duration.value)
+        case nil:
+            throw StepFailure(step.issue ?? "invalid step")
+        }
+    }
+
+    // MARK: - send
+
+    /// The user speaks once the bot has finished with everything before, as a person would
+    /// after reading the answers; so "the user's last message" is always well defined.
+    private func send(_ text: String, in group: Channel?) async throws {
+        try await session.waitUntilIdle()
+        let botView = group ?? .person(plan.file.userID)
+        let number = recorder.recordUserMessage(text, in: botView, at: clock.now())
+        let envelope = OutgoingEnvelope(channel: group ?? .person(plan.bot.id), clientMessageID: UUID(),
+                                        payload: TextContent(text).encoded())
+        do {
+            let receipt = try await user.send(envelope)
+            recorder.userMessageSent(number, id: receipt.messageID, text: text)
+        } catch {
+            throw StepFailure("the hub refused the user's message: \(error)")
+        }
+    }
+
+    // MARK: - expect
+
+    private func expect(_ expectation: Expectation) async throws {
+        let channel = expectation.to.flatMap { Channel(target: $0.value) } ?? .person(plan.file.userID)
+        let renderer = TranscriptRenderer(recorder: recorder, botID: plan.bot.id, start: plan.start)
+        if expectation.none?.value == true {
+            try await session.waitUntilIdle()
+            let left = recorder.pending(in: channel)
+            guard left.isEmpty else {
+                throw StepFailure(["expected: nothing more in \(channel.target)",
+                                   "actual: \(left.count) more output\(left.count == 1 ? "" : "s"):"]
+                                  + left.map { "  " + renderer.describe($0) })
+            }
+            return
+        }
+        // Outputs of one channel are recorded in order, so a queued one can be taken at once;
+        // only an empty queue needs the bot to finish what it is doing.
+        var output = recorder.next(in: channel)
+        if output == nil {
+            try await session.waitUntilIdle()
+            output = recorder.next(in: channel)
+        }
+        guard let output else {
+            throw StepFailure(["expected: \(ExpectationMatcher.describe(expectation))",
+                               "actual: nothing (more) in \(channel.target) once the bot was idle"])
+        }
+        let problems = plan.matcher.mismatches(expectation, output)
+        guard problems.isEmpty else {
+            throw StepFailure(["expected: \(ExpectationMatcher.describe(expectation))",
+                               "actual: \(renderer.describe(output))"] + problems)
+        }
+    }
+
+    // MARK: - advance
+
+    /// Moves the clock one due deadline at a time, letting the bot finish each wake-up before
+    /// the next, so what is due at 10:00 is done before what is due at 10:05 starts.
+    private func advance(_ text: String) async throws {
+        let duration: Duration
+        do { duration = try DurationFormat.parse(text) } catch { throw StepFailure("invalid duration: \(error.message)") }
+        try await session.waitUntilIdle()
+        let from = clock.now()
+        let target = from.addingTimeInterval(duration.timeInterval)
+        recorder.recordAdvance(by: text, from: from, to: target)
+        var wakeups = 0
+        while true {
+            if let next = clock.nextDeadline, next <= target {
+                wakeups += 1
+                guard wakeups <= plan.limits.maxWakeupsPerAdvance else {
+                    throw StepFailure("more than \(plan.limits.maxWakeupsPerAdvance) clock wake-ups in one advance (does the bot re-arm a timer forever?)")
+                }
+                await clock.advance(to: next)
+            } else {
+                await clock.advance(to: target)
+            }
+            try await session.waitUntilIdle()
+            if clock.now() >= target, (clock.nextDeadline.map { $0 > target } ?? true) { break }
+        }
+    }
+}

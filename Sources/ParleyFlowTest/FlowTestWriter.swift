@@ -1,0 +1,115 @@
+import Foundation
+import ParleyCore
+
+/// Writes a recorded session (an `OutputRecorder` fed by a chat) as a flow-test file: each
+/// user message becomes a `send`, each bot output an exact `expect` (text, card with all its
+/// fields, reaction, quote), each clock move an `advance`; `parley test` then passes it as is.
+public enum FlowTestWriter {
+    /// The session as YAML text.
+    /// - Parameters:
+    ///   - botID: The bot that was talked to.
+    ///   - start: The session's start time (the test's `now`).
+    ///   - profiles: Profiles to write at file level (users named in the session).
+    ///   - testName: The name of the one test written.
+    public static func yaml(from recorder: OutputRecorder, botID: String, start: Date, profiles: [Profile] = [],
+                            testName: String = "recorded session") -> String {
+        var lines = [
+            "# Recorded by `parley chat --record`; edit freely.",
+            "bot: \(scalar(botID))",
+            "user: \(scalar(recorder.userID))",
+            "now: \(scalar(start.formatted(.iso8601)))",
+        ]
+        if !profiles.isEmpty {
+            lines.append("profiles:")
+            for profile in profiles {
+                let fields: [(String, String?)] = [("name", profile.name), ("avatar", profile.avatar), ("phone", profile.phone),
+                                                   ("email", profile.email), ("org", profile.org), ("title", profile.title)]
+                let present = fields.compactMap { key, value in value.map { "\(key): \(scalar($0))" } }
+                lines.append("  \(key(profile.id)): { " + present.joined(separator: ", ") + " }")
+            }
+        }
+        lines += ["tests:", "  - name: \(scalar(testName))", "    steps:"]
+        let direct = Channel.person(recorder.userID)
+        let outputs = recorder.outputs
+        for entry in recorder.entries {
+            switch entry {
+            case .userMessage(let text, let channel, _):
+                lines.append(channel == direct ? "      - send: \(scalar(text))"
+                                               : "      - send: { text: \(scalar(text)), in: \(scalar(channel.target)) }")
+            case .output(let index):
+                guard let expectation = expectation(for: outputs[index], direct: direct) else {
+                    lines.append("      # not expressible as a step: \(describe(outputs[index]))")
+                    continue
+                }
+                lines.append("      - expect: { " + expectation.joined(separator: ", ") + " }")
+            case .advanced(let duration, _, _):
+                lines.append("      - advance: \(scalar(duration))")
+            case .log:
+                continue
+            case .sendFailed(let message, let channel, _):
+                lines.append("      # \(channel.target): \(message.replacingOccurrences(of: "\n", with: " "))")
+            }
+        }
+        // Nothing more in the direct conversation: what the session showed is all the bot did.
+        lines.append("      - expect: { none: true }")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The keys of an exact expectation for `output`; nil for a reaction taken back.
+    private static func expectation(for output: BotOutput, direct: Channel) -> [String]? {
+        var parts: [String] = []
+        if output.channel != direct { parts.append("to: \(scalar(output.channel.target))") }
+        switch output.kind {
+        case .reaction(let emoji, _, let added):
+            guard added else { return nil }
+            parts.append("reaction: \(scalar(emoji))")
+        case .message(_, _, let replyTo):
+            if let card = output.cardName {
+                parts.append("card: \(scalar(card))")
+                let fields = output.fields.sorted { $0.key < $1.key }
+                if !fields.isEmpty {
+                    parts.append("fields: { " + fields.map { "\(key($0.key)): \(scalar($0.value))" }.joined(separator: ", ") + " }")
+                }
+            } else {
+                parts.append("text: \(scalar(output.text ?? ""))")
+            }
+            if replyTo != nil, replyTo == output.lastUserMessageID { parts.append("quote: last") }
+        }
+        return parts
+    }
+
+    private static func describe(_ output: BotOutput) -> String {
+        if case .reaction(let emoji, _, _) = output.kind { return "reaction \(emoji) taken back in \(output.channel.target)" }
+        return "output in \(output.channel.target)"
+    }
+
+    /// A double-quoted YAML scalar: always quoted, so no text can turn into a number, a
+    /// boolean, a comment or a flow collection.
+    static func scalar(_ text: String) -> String {
+        var quoted = "\""
+        for unit in text.unicodeScalars {
+            switch unit {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case "\t": quoted += "\\t"
+            case "\r": quoted += "\\r"
+            default:
+                if unit.value < 0x20 || unit.value == 0x7F || (0x80...0x9F).contains(unit.value) || unit == "\u{FEFF}" {
+                    quoted += "\\u" + String(repeating: "0", count: 4 - String(unit.value, radix: 16).count)
+                        + String(unit.value, radix: 16, uppercase: true)
+                } else {
+                    quoted.unicodeScalars.append(unit)
+                }
+            }
+        }
+        return quoted + "\""
+    }
+
+    /// A mapping key: plain when it is a simple name, quoted otherwise.
+    static func key(_ text: String) -> String {
+        let simple = !text.isEmpty && text.unicodeScalars.allSatisfy { ($0.properties.isAlphabetic && $0.isASCII) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+            && !(text.first.map { $0.isNumber || $0 == "-" } ?? true)
+        return simple ? text : scalar(text)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import ParleyCore
+
+/// The bot's transport in a flow test: passes everything to the hub's transport and records
+/// each accepted send and reaction (and each failed one) in an `OutputRecorder`.
+public final class RecordingTransport: Transport {
+    /// The real connection.
+    public let base: any Transport
+    /// Where outputs go.
+    public let recorder: OutputRecorder
+    private let clock: any ParleyClock
+
+    /// Wraps `base`; reactions are stamped with `clock` (sends with the server's time).
+    public init(base: any Transport, recorder: OutputRecorder, clock: any ParleyClock) {
+        self.base = base
+        self.recorder = recorder
+        self.clock = clock
+    }
+
+    public var userID: String { base.userID }
+    public var payloadLimit: Int { base.payloadLimit }
+
+    public func connect() async throws -> AsyncStream<TransportEvent> { try await base.connect() }
+
+    public func disconnect() async { await base.disconnect() }
+
+    public func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
+        do {
+            let receipt = try await base.send(message)
+            recorder.record(BotOutput(channel: message.channel,
+                                      kind: .message(payload: message.payload, messageID: receipt.messageID,
+                                                     replyTo: message.replyTo?.messageID),
+                                      time: receipt.timestamp),
+                            clientMessageID: message.clientMessageID)
+            return receipt
+        } catch {
+            recorder.recordFailure("send failed: \(error)", in: message.channel, at: clock.now())
+            throw error
+        }
+    }
+
+    public func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
+        do {
+            try await base.setReaction(emoji, on: messageID, in: channel, added: added)
+            recorder.record(BotOutput(channel: channel, kind: .reaction(emoji: emoji, messageID: messageID, added: added),
+                                      time: clock.now()))
+        } catch {
+            recorder.recordFailure("reaction \(emoji) failed: \(error)", in: channel, at: clock.now())
+            throw error
+        }
+    }
+
+    public func history(of channel: Channel, after seq: Int64, limit: Int) async throws -> [Envelope] {
+        try await base.history(of: channel, after: seq, limit: limit)
+    }
+
+    public func profiles(of userIDs: [String]) async throws -> [Profile] { try await base.profiles(of: userIDs) }
+
+    public func members(of channel: Channel) async throws -> [String] { try await base.members(of: channel) }
+}
