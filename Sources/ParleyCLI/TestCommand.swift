@@ -47,7 +47,8 @@ enum TestCommand: Subcommand {
             output.errorLine("error: no *.test.yaml files in " + (arguments.positionals.isEmpty ? "the bots folder" : arguments.positionals.joined(separator: ", ")))
             return 1
         }
-        let suite = FlowTestSuite(bots: catalog.bots, host: EngineFlowTestHost(), filter: arguments.values["filter"],
+        let stage = try matrixStage(catalog.config, environment: context.environment) ?? HubFlowTestStage()
+        let suite = FlowTestSuite(bots: catalog.bots, host: EngineFlowTestHost(), stage: stage, filter: arguments.values["filter"],
                                   jobs: jobs, environment: context.environment)
         let results = await suite.run(files) { file in
             for line in FlowTestReport.lines(for: file) { output.line(line) }

@@ -18,16 +18,16 @@ public protocol FlowTestBotSession: Sendable {
     func stop() async
 }
 
-/// What one test runs in: a fresh in-memory hub on a virtual clock, with the users and groups
-/// the test names already there.
+/// What one test runs in: a fresh in-memory hub (or another stage's server) on a virtual clock,
+/// with the users and groups the test names already there.
 public struct FlowTestEnvironment: Sendable {
     /// The bot under test, as loaded from its file.
     public let bot: LoadedBot
-    /// The fresh embedded hub.
-    public let hub: Hub
+    /// The fresh embedded hub (nil on a stage that is not one).
+    public let hub: Hub?
     /// The virtual clock everything runs on; time moves only on `advance` steps.
     public let clock: ManualClock
-    /// The bot's connection to the hub. It records every send and reaction for the runner,
+    /// The bot's connection to the server. It records every send and reaction for the runner,
     /// so the bot must talk through it (not through a transport of its own).
     public let transport: any Transport
     /// The profiles the test declares (also stored as the hub's users).

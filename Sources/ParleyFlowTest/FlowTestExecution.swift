@@ -4,7 +4,7 @@ import ParleyCore
 import ParleyHub
 import Synchronization
 
-/// Runs one test: a fresh hub and clock, the bot started on a recording transport, then the
+/// Runs one test: a fresh stage (hub) and clock, the bot started on a recording transport, then the
 /// steps in order. Never hangs: the steps are bounded and the whole test has a wall-clock cap.
 struct FlowTestExecution: Sendable {
     let plan: FlowTestPlan
@@ -43,19 +43,24 @@ struct FlowTestExecution: Sendable {
         let clock = ManualClock(start: plan.start)
         let session: any FlowTestBotSession
         let steps: FlowTestSteps
+        let scene: FlowTestScene
         do {
-            let hub = try Hub(clock: clock)
-            try plan.cast.populate(hub, userID: plan.file.userID, botID: plan.bot.id)
-            let botTransport = try hub.connect(user: plan.bot.id)
-            let transport = RecordingTransport(base: botTransport, recorder: recorder, clock: clock)
-            let environment = FlowTestEnvironment(bot: plan.bot, hub: hub, clock: clock, transport: transport,
+            scene = try await plan.stage.prepare(FlowTestStageRequest(userID: plan.file.userID, botID: plan.bot.id,
+                                                                      users: plan.cast.users, groups: plan.cast.groups,
+                                                                      clock: clock))
+        } catch {
+            return .failed(failure(at: nil, recorder: recorder, ["the test could not start: \(error)"]))
+        }
+        do {
+            let transport = RecordingTransport(base: scene.botTransport, recorder: recorder, clock: clock)
+            let environment = FlowTestEnvironment(bot: plan.bot, hub: scene.hub, clock: clock, transport: transport,
                                                   profiles: plan.profiles, userID: plan.file.userID,
-                                                  deliveredEventCount: { botTransport.deliveredEventCount },
+                                                  deliveredEventCount: scene.deliveredEventCount,
                                                   log: { [clock] line in recorder.recordLog(line, at: clock.now()) })
             session = try await plan.host.start(environment)
-            steps = FlowTestSteps(plan: plan, clock: clock, recorder: recorder, session: session,
-                                  user: try hub.connect(user: plan.file.userID))
+            steps = FlowTestSteps(plan: plan, clock: clock, recorder: recorder, session: session, user: scene.user)
         } catch {
+            await scene.close()
             return .failed(failure(at: nil, recorder: recorder, ["the test could not start: \(error)"]))
         }
         var status = FlowTestStatus.passed
@@ -73,6 +78,7 @@ struct FlowTestExecution: Sendable {
             }
         }
         await session.stop()
+        await scene.close()
         return status
     }
 

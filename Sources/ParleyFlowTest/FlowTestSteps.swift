@@ -9,8 +9,8 @@ struct FlowTestSteps: Sendable {
     let clock: ManualClock
     let recorder: OutputRecorder
     let session: any FlowTestBotSession
-    /// The test user's own connection to the hub.
-    let user: HubTransport
+    /// The test user's own connection to the stage's server.
+    let user: any Transport
 
     private typealias StepFailure = FlowTestExecution.StepFailure
 
@@ -41,7 +41,7 @@ struct FlowTestSteps: Sendable {
             let receipt = try await user.send(envelope)
             recorder.userMessageSent(number, id: receipt.messageID, text: text)
         } catch {
-            throw StepFailure("the hub refused the user's message: \(error)")
+            throw StepFailure("the server refused the user's message: \(error)")
         }
     }
 
