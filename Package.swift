@@ -51,6 +51,7 @@ let package = Package(
         .testTarget(name: "ParleyEngineTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "YAMLCoding"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyMatrix"]),
+        .testTarget(name: "ParleyMatrixBotTests", dependencies: ["ParleyCLI", "ParleyBots", "ParleyFlowTest", "ParleyMatrix", "ParleyCore", "YAMLCoding"]),
     ]
 )
 

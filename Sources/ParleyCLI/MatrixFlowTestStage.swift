@@ -31,6 +31,9 @@ public struct MatrixFlowTestStage: FlowTestStage {
 
     public var supportsVirtualTime: Bool { false }
 
+    /// Registering two accounts (bcrypt) and a dozen HTTP round trips on a busy machine.
+    public var minimumWallClock: Duration? { .seconds(120) }
+
     public func prepare(_ request: FlowTestStageRequest) async throws -> FlowTestScene {
         let tag = String(UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(10))
         let folder = directory.appendingPathComponent(tag)

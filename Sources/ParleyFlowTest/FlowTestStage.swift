@@ -9,6 +9,9 @@ public protocol FlowTestStage: Sendable {
     /// Whether time is virtual. A live server runs on real time, so tests with `advance`
     /// steps are skipped there (with `virtualTimeSkipReason`).
     var supportsVirtualTime: Bool { get }
+    /// The least wall-clock time a test needs here (a live server registers accounts and
+    /// talks over HTTP); nil keeps the suite's limit.
+    var minimumWallClock: Duration? { get }
     /// Sets up one test's world.
     func prepare(_ request: FlowTestStageRequest) async throws -> FlowTestScene
 }
@@ -16,6 +19,9 @@ public protocol FlowTestStage: Sendable {
 extension FlowTestStage {
     /// Why a test with `advance` steps is skipped on a stage without virtual time.
     public var virtualTimeSkipReason: String { "uses `advance` (virtual time), which a live server cannot do" }
+
+    /// No minimum by default.
+    public var minimumWallClock: Duration? { nil }
 }
 
 /// What a stage needs to know to set up one test.

@@ -28,6 +28,7 @@ public struct FlowTestSuite: Sendable {
         self.filter = filter
         self.jobs = max(1, jobs)
         self.limits = limits
+        if let minimum = stage.minimumWallClock { self.limits.wallClock = max(limits.wallClock, minimum) }
         self.environment = environment
     }
 
