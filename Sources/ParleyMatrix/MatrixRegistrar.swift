@@ -47,10 +47,12 @@ public struct MatrixRegistrar: Sendable {
         return Account(userID: userID, password: password, accessToken: token)
     }
 
-    /// Lifts the message rate limit of `userID` (`override_ratelimit`), as the admin `adminToken`.
-    public func liftRateLimit(of userID: String, adminToken: String) async throws {
+    /// Overrides the message rate limit of `userID` (`override_ratelimit`), as the admin
+    /// `adminToken`; the defaults (0, 0) lift it.
+    public func overrideRateLimit(of userID: String, messagesPerSecond: Int = 0, burstCount: Int = 0,
+                                  adminToken: String) async throws {
         let admin = MatrixClient(homeserver: homeserver, accessToken: adminToken)
         try await admin.request("POST", "/_synapse/admin/v1/users/\(MatrixClient.encode(userID))/override_ratelimit",
-                                body: ["messages_per_second": 0, "burst_count": 0])
+                                body: ["messages_per_second": .int(Int64(messagesPerSecond)), "burst_count": .int(Int64(burstCount))])
     }
 }

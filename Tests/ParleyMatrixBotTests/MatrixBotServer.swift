@@ -131,3 +131,15 @@ final class OutputCollector: @unchecked Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+extension MatrixBotServer {
+    /// One admin per test process (for rate-limit overrides).
+    private static let admin = Task { try await registrar().register("admin-\(UUID().uuidString.prefix(8).lowercased())",
+                                                                     password: "pw-\(UUID().uuidString)", admin: true) }
+
+    /// Sets `userID`'s message rate limit (0, 0 lifts it).
+    static func rateLimit(_ userID: String, perSecond: Int = 0, burst: Int = 0) async throws {
+        try await registrar().overrideRateLimit(of: userID, messagesPerSecond: perSecond, burstCount: burst,
+                                                adminToken: try await admin.value.accessToken)
+    }
+}
