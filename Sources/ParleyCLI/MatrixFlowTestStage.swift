@@ -20,12 +20,23 @@ public struct MatrixFlowTestStage: FlowTestStage {
     let registrar: MatrixRegistrar
     /// Where each test's account databases go (a fresh folder per test, removed after it).
     let directory: URL
+    /// A bot Parley does not host (`--target @bot:server`); nil runs the bot of the test file.
+    public let target: String?
+    /// With a `target`: how long the bot must stay silent after answering to count as done.
+    public let quietPeriod: Duration
+    /// With a `target`: how long to wait for any answer to the user's last message.
+    public let patience: Duration
 
-    /// A stage on `homeserver`, registering accounts with `sharedSecret`.
-    public init(homeserver: URL, sharedSecret: String,
+    /// A stage on `homeserver`, registering accounts with `sharedSecret`; with `target`, the
+    /// tests talk to that account instead of a bot started here (use `MatrixTargetBotHost`).
+    public init(homeserver: URL, sharedSecret: String, target: String? = nil, quietPeriod: Duration = .seconds(2),
+                patience: Duration = .seconds(15),
                 directory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("parley-matrix-tests")) {
         self.homeserver = homeserver
         registrar = MatrixRegistrar(homeserver: homeserver, sharedSecret: sharedSecret)
+        self.target = target
+        self.quietPeriod = quietPeriod
+        self.patience = patience
         self.directory = directory
     }
 
@@ -39,9 +50,11 @@ public struct MatrixFlowTestStage: FlowTestStage {
         let folder = directory.appendingPathComponent(tag)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let user = try await registrar.register(Self.localpart(request.userID, tag: tag), password: "pw-" + tag)
+        if let target { return try await prepareTarget(target, request: request, user: user, folder: folder) }
         let bot = request.botID == request.userID
             ? user : try await registrar.register(Self.localpart(request.botID, tag: tag), password: "pw-" + tag)
         let userTransport = try transport(user, database: folder.appendingPathComponent("user.db").path) { _ in false }
+        try await showProfile(of: request, on: userTransport)
         var groups: [String: String] = [:]
         for group in request.groups {
             groups[group] = try await MatrixClient(homeserver: homeserver, accessToken: user.accessToken).createRoom([
@@ -74,7 +87,14 @@ public struct MatrixFlowTestStage: FlowTestStage {
             })
     }
 
-    private func transport(_ account: MatrixRegistrar.Account, database: String,
+    /// Gives the test user the display name (and `mxc://` avatar) its profile in the test
+    /// declares, so any bot, hosted or not, greets them by that name.
+    func showProfile(of request: FlowTestStageRequest, on transport: MatrixTransport) async throws {
+        guard let profile = request.users.first(where: { $0.id == request.userID }), profile.name != nil else { return }
+        try await transport.setOwnProfile(name: profile.name, avatar: profile.avatar.flatMap { $0.hasPrefix("mxc://") ? $0 : nil })
+    }
+
+    func transport(_ account: MatrixRegistrar.Account, database: String,
                            invitePolicy: @escaping @Sendable (MatrixConfiguration.Invite) -> Bool) throws -> MatrixTransport {
         var config = MatrixConfiguration(homeserver: homeserver, userID: account.userID,
                                          credentials: .accessToken(account.accessToken), databasePath: database)

@@ -38,4 +38,6 @@ public struct FlowTestEnvironment: Sendable {
     public let deliveredEventCount: @Sendable () -> Int
     /// Adds a line to the test's transcript (the engine's warnings and errors go here).
     public let log: @Sendable (String) -> Void
+    /// The stage's wait for a bot it does not host (see `FlowTestScene.settle`).
+    public var settle: (@Sendable () async throws -> Void)? = nil
 }

@@ -47,7 +47,7 @@ struct FlowTestExecution: Sendable {
         do {
             scene = try await plan.stage.prepare(FlowTestStageRequest(userID: plan.file.userID, botID: plan.bot.id,
                                                                       users: plan.cast.users, groups: plan.cast.groups,
-                                                                      clock: clock))
+                                                                      clock: clock, recorder: recorder))
         } catch {
             return .failed(failure(at: nil, recorder: recorder, ["the test could not start: \(error)"]))
         }
@@ -56,7 +56,8 @@ struct FlowTestExecution: Sendable {
             let environment = FlowTestEnvironment(bot: plan.bot, hub: scene.hub, clock: clock, transport: transport,
                                                   profiles: plan.profiles, userID: plan.file.userID,
                                                   deliveredEventCount: scene.deliveredEventCount,
-                                                  log: { [clock] line in recorder.recordLog(line, at: clock.now()) })
+                                                  log: { [clock] line in recorder.recordLog(line, at: clock.now()) },
+                                                  settle: scene.settle)
             session = try await plan.host.start(environment)
             steps = FlowTestSteps(plan: plan, clock: clock, recorder: recorder, session: session, user: scene.user)
         } catch {

@@ -36,6 +36,9 @@ public struct FlowTestStageRequest: Sendable {
     public let groups: [String]
     /// The test's virtual clock.
     public let clock: ManualClock
+    /// Where the bot's outputs are recorded (a stage that watches a bot it does not host
+    /// records what it sees here; otherwise the runner records the bot's sends).
+    public let recorder: OutputRecorder
 }
 
 /// One test's world, as a stage set it up.
@@ -48,16 +51,21 @@ public struct FlowTestScene: Sendable {
     public var deliveredEventCount: @Sendable () -> Int
     /// The embedded hub, when the stage is one.
     public var hub: Hub?
+    /// For a bot the stage does not host: returns once the bot seems done (nothing new for a
+    /// while); a bot host without an idle signal of its own waits with it.
+    public var settle: (@Sendable () async throws -> Void)?
     /// Tears the world down after the test.
     public var close: @Sendable () async -> Void
 
     /// A scene.
     public init(botTransport: any Transport, user: any Transport, deliveredEventCount: @escaping @Sendable () -> Int,
-                hub: Hub? = nil, close: @escaping @Sendable () async -> Void = {}) {
+                hub: Hub? = nil, settle: (@Sendable () async throws -> Void)? = nil,
+                close: @escaping @Sendable () async -> Void = {}) {
         self.botTransport = botTransport
         self.user = user
         self.deliveredEventCount = deliveredEventCount
         self.hub = hub
+        self.settle = settle
         self.close = close
     }
 }

@@ -64,6 +64,8 @@ enum MatrixBotServer {
         let catalog = try catalog()
         let loaded = try #require(catalog.bots.first { $0.id == id })
         let account = try await register(id)
+        // Synapse's default (0.2/s, burst 10) would throttle a bot that several tests talk to.
+        try await rateLimit(account.userID)
         let config = try config(bot: id, user: account.userID, token: account.accessToken)
         let accounts = try MatrixBotAccounts(config: config, bots: [loaded], storagePath: temporaryFolder() + "/parley.db",
                                              log: { _ in })
