@@ -25,6 +25,10 @@ public struct MatrixBotAccounts: Sendable {
         let avatar: String?
     }
 
+    /// Rooms a bot sends to at once (Synapse persists each room's events one after another,
+    /// different rooms in parallel; one room's messages always stay in order).
+    public static let concurrentRooms = 16
+
     /// The bots in catalog order.
     public let bots: [Bot]
     /// The homeserver they log in to.
@@ -73,7 +77,8 @@ public struct MatrixBotAccounts: Sendable {
             matrix.log = { [id = bot.id] line in log("\(id): \(line)") }
             let client = try MatrixTransport(configuration: matrix)
             built.append(Bot(id: bot.id, transport: client,
-                             connection: BotConnection(transport: client, storage: storage(bot.id), profileProvider: profileProvider),
+                             connection: BotConnection(transport: client, storage: storage(bot.id), profileProvider: profileProvider,
+                                                       outbox: Outbox.Configuration(concurrentLanes: Self.concurrentRooms)),
                              name: bot.definition.name?.value, avatar: bot.definition.avatar?.value))
         }
         self.bots = built

@@ -29,7 +29,7 @@ public struct MatrixFlowTestStage: FlowTestStage {
 
     /// A stage on `homeserver`, registering accounts with `sharedSecret`; with `target`, the
     /// tests talk to that account instead of a bot started here (use `MatrixTargetBotHost`).
-    public init(homeserver: URL, sharedSecret: String, target: String? = nil, quietPeriod: Duration = .seconds(2),
+    public init(homeserver: URL, sharedSecret: String, target: String? = nil, quietPeriod: Duration = .seconds(3),
                 patience: Duration = .seconds(15),
                 directory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("parley-matrix-tests")) {
         self.homeserver = homeserver

@@ -15,11 +15,33 @@ extension Outbox {
                 await waitForWork()
                 continue
             }
+            if configuration.concurrentLanes > 1, batch.count > 1 {
+                await sendConcurrently(batch)
+                continue
+            }
             for (key, items) in batch {
                 guard running else { break }
                 await send(items, lane: key)
             }
         }
+    }
+
+    /// Sends the lanes of a round with up to `concurrentLanes` in flight: each lane's items
+    /// still go one after another, and every lane is a different key, so lanes never share state.
+    func sendConcurrently(_ batch: [(LaneKey, [OutboxItem])]) async {
+        await withTaskGroup(of: Void.self) { group in
+            var next = 0
+            func startNext() {
+                guard next < batch.count, running else { return }
+                let (key, items) = batch[next]
+                next += 1
+                group.addTask { await self.send(items, lane: key) }
+            }
+            for _ in 0..<min(configuration.concurrentLanes, batch.count) { startNext() }
+            while await group.next() != nil { startNext() }
+        }
+        // As in the one-at-a-time loop: lanes not started because the outbox stopped stay in
+        // the store for the next start.
     }
 
     /// One transaction: the new items are written, the finished ones deleted.

@@ -31,7 +31,7 @@ struct MatrixFlowTests {
         #expect(report.contains("skip  "), "\(report)")
     }
 
-    @Test func theSameTestsPassAgainstABotParleyDoesNotHost() async throws {
+    @Test func theSameTestsRunAgainstABotParleyDoesNotHost() async throws {
         // The bot runs here too, but the runner only knows its Matrix id (`--target`).
         let (host, account) = try await MatrixBotServer.host("support")
         let catalog = try MatrixBotServer.catalog()
@@ -39,7 +39,9 @@ struct MatrixFlowTests {
             .map { FlowTestDiscovery.Found(file: $0.file, path: $0.path) }
         try #require(files.count == 1)
         let stage = MatrixFlowTestStage(homeserver: try MatrixBotServer.url(), sharedSecret: try MatrixBotServer.secret(),
-                                        target: account.userID,
+                                        // Generous: an outside bot gives no idle signal, and a loaded
+                                        // machine can pause it for seconds between two answers.
+                                        target: account.userID, quietPeriod: .seconds(5),
                                         directory: URL(fileURLWithPath: MatrixBotServer.temporaryFolder()))
         let suite = FlowTestSuite(bots: catalog.bots, host: MatrixTargetBotHost(), stage: stage, jobs: 4)
         let results = await suite.run(files)

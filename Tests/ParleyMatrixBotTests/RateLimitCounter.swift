@@ -2,10 +2,12 @@ import ParleyCore
 import Synchronization
 
 /// Passes everything to `base`, counting the sends the server refused with `rateLimited`
-/// (proof that a test really ran into the homeserver's limit).
+/// (proof that a test really ran into the homeserver's limit) and the most sends in flight.
 final class RateLimitCounter: Transport {
     let base: any Transport
     let refused = Atomic<Int>(0)
+    let inFlight = Atomic<Int>(0)
+    let mostInFlight = Atomic<Int>(0)
 
     init(_ base: any Transport) { self.base = base }
 
@@ -16,6 +18,9 @@ final class RateLimitCounter: Transport {
     func disconnect() async { await base.disconnect() }
 
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
+        let now = inFlight.add(1, ordering: .sequentiallyConsistent).newValue
+        mostInFlight.max(now, ordering: .sequentiallyConsistent)
+        defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
         do {
             return try await base.send(message)
         } catch let error as ParleyError where error.code == .rateLimited {

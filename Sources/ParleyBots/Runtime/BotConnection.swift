@@ -11,14 +11,18 @@ public struct BotConnection: Sendable {
     public var storage: ChatStorage
     /// Where profiles come from (nil: the transport).
     public var profileProvider: (any ProfileProvider)?
+    /// The client's outbox tuning (a Matrix connection sends to several rooms at once).
+    public var outbox: Outbox.Configuration
 
     /// Creates a connection description.
     public init(transport: any Transport, deliveredEventCount: (@Sendable () -> Int)? = nil,
-                storage: ChatStorage = .memory, profileProvider: (any ProfileProvider)? = nil) {
+                storage: ChatStorage = .memory, profileProvider: (any ProfileProvider)? = nil,
+                outbox: Outbox.Configuration = Outbox.Configuration()) {
         self.transport = transport
         self.deliveredEventCount = deliveredEventCount
         self.storage = storage
         self.profileProvider = profileProvider
+        self.outbox = outbox
     }
 }
 

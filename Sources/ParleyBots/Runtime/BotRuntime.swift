@@ -34,7 +34,8 @@ actor BotRuntime {
         self.clock = clock
         transport = ObservedTransport(connection.transport, deliveredEventCount: connection.deliveredEventCount)
         let configuration = ChatClientConfiguration(
-            registry: bot.registry, storage: connection.storage, clock: clock, profileProvider: connection.profileProvider,
+            registry: bot.registry, storage: connection.storage, clock: clock, outbox: connection.outbox,
+            profileProvider: connection.profileProvider,
             senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar))
         client = try ChatClient(transport: transport, configuration: configuration)
     }
