@@ -2,7 +2,6 @@ import Foundation
 import ParleyCore
 import ParleyFlowTest
 import ParleyMatrix
-import Synchronization
 
 /// Runs flow tests against a live Matrix homeserver (`parley test` with a `kind: matrix`
 /// config). Each test gets fresh accounts, registered with the server's shared secret: the
@@ -71,7 +70,7 @@ public struct MatrixFlowTestStage: FlowTestStage {
             if case .message(let envelope) = event, envelope.sender == shortUser { return }
             counters.otherEvents.add(1, ordering: .sequentiallyConsistent)
         }
-        let userSide = SendCountingTransport(base: RenamingTransport(base: userTransport, names: names)) {
+        let userSide = MatrixSendCountingTransport(base: RenamingTransport(base: userTransport, names: names)) {
             counters.userMessages.add(1, ordering: .sequentiallyConsistent)
         }
         return FlowTestScene(
@@ -109,12 +108,4 @@ public struct MatrixFlowTestStage: FlowTestStage {
         let cleaned = String(id.lowercased().map { allowed.contains($0) ? $0 : "_" }.prefix(40))
         return (cleaned.isEmpty ? "user" : cleaned) + "-" + tag
     }
-}
-
-/// The two counts behind a Matrix test's exact idle.
-final class MatrixFlowTestCounters: Sendable {
-    /// Events the bot's connection relayed that were not the test user's messages.
-    let otherEvents = Atomic<Int>(0)
-    /// Messages the test user sent (each is one event the bot will receive).
-    let userMessages = Atomic<Int>(0)
 }

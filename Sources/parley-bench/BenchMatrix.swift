@@ -15,7 +15,7 @@ func benchMatrix() async throws {
     guard let text = environment["PARLEY_MATRIX_HOMESERVER"], let homeserver = URL(string: text),
           let secret = environment["PARLEY_MATRIX_SHARED_SECRET"]
     else {
-        print("matrix: skipped (start Synapse first: eval \"$(scripts/synapse start)\")")
+        benchLine("matrix: skipped (start Synapse first: eval \"$(scripts/synapse start)\")")
         return
     }
     let python = environment["PARLEY_MATRIX_PYTHON"]
@@ -29,7 +29,7 @@ func benchMatrix() async throws {
     try await registrar.overrideRateLimit(of: account.userID, adminToken: admin.accessToken)
     let catalog = HostCatalog.load(configFile: "config.yaml", resolve: { $0 }, environment: environment)
     guard let support = catalog.bots.first(where: { $0.id == "support" }) else {
-        print("matrix: skipped (run from the repository root: bots/support.yaml not found)")
+        benchLine("matrix: skipped (run from the repository root: bots/support.yaml not found)")
         return
     }
     let config = try YAMLDecoder(environment: [:]).decode(HostConfig.self, from: """
@@ -41,7 +41,7 @@ func benchMatrix() async throws {
         """, file: "bench.yaml")
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-matrix-\(tag)").path
     let accounts = try MatrixBotAccounts(config: config, bots: [support], storagePath: folder + "/parley.db", log: { _ in })
-    for problem in await accounts.prepare() { print("matrix: \(problem.problem)") }
+    for problem in await accounts.prepare() { benchLine("matrix: \(problem.problem)") }
     let host = BotHost(store: MemoryEngineStore())
     try host.add(try CompiledBot(id: support.id, definition: support.definition, file: support.file),
                  connection: accounts.bots[0].connection)
@@ -50,7 +50,7 @@ func benchMatrix() async throws {
                                      "--secret", secret, "--admin-token", admin.accessToken, "--bot", account.userID],
                                     timeout: 900)
     await host.stop()
-    if driven != 0 { print("matrix: the driver reported a problem (exit \(driven))") }
+    if driven != 0 { benchLine("matrix: the driver reported a problem (exit \(driven))") }
 
     try await benchMatrixBroadcast(registrar: registrar, adminToken: admin.accessToken, python: python, folder: folder, tag: tag)
 }
@@ -82,7 +82,7 @@ private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String
     let seconds = (ContinuousClock.now - began).timeInterval
     await client.close()
     let failed = results.filter { if case .failure = $0 { true } else { false } }.count
-    print(String(format: "matrix broadcast: %d deliveries (100 rooms × 50) in %.1f s: %.0f recipients/s (%d failed, %d rooms at once)",
+    benchLine(String(format: "matrix broadcast: %d deliveries (100 rooms × 50) in %.1f s: %.0f recipients/s (%d failed, %d rooms at once)",
                  results.count, seconds, Double(results.count - failed) / seconds, failed, MatrixBotAccounts.concurrentRooms))
     let roomsFile = folder + "/rooms.txt"
     try Data(rooms.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: roomsFile))
@@ -101,8 +101,14 @@ private func runBenchScript(_ arguments: [String], timeout: Double) throws -> In
     while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
     if process.isRunning {
         process.terminate()
-        print("matrix: \(arguments[1]) did not finish within \(Int(timeout)) s")
+        benchLine("matrix: \(arguments[1]) did not finish within \(Int(timeout)) s")
     }
     process.waitUntilExit()
     return process.terminationStatus
+}
+
+/// Prints a figure at once (the driver script writes to the same output in between).
+private func benchLine(_ line: String) {
+    print(line)
+    fflush(nil)
 }

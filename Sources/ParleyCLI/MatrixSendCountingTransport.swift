@@ -2,7 +2,7 @@ import ParleyCore
 
 /// Passes everything to `base` and calls `sent` after each accepted message: the test user's
 /// side of a Matrix flow test, whose sends the bot is then waited for.
-final class SendCountingTransport: Transport {
+final class MatrixSendCountingTransport: Transport {
     let base: any Transport
     private let sent: @Sendable () -> Void
 
