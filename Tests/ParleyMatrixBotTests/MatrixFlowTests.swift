@@ -31,29 +31,6 @@ struct MatrixFlowTests {
         #expect(report.contains("skip  "), "\(report)")
     }
 
-    @Test func theSameTestsRunAgainstABotParleyDoesNotHost() async throws {
-        // The bot runs here too, but the runner only knows its Matrix id (`--target`).
-        let (host, account) = try await MatrixBotServer.host("support")
-        let catalog = try MatrixBotServer.catalog()
-        let files = catalog.testFiles.filter { $0.file.hasSuffix("support.test.yaml") }
-            .map { FlowTestDiscovery.Found(file: $0.file, path: $0.path) }
-        try #require(files.count == 1)
-        let stage = MatrixFlowTestStage(homeserver: try MatrixBotServer.url(), sharedSecret: try MatrixBotServer.secret(),
-                                        // Generous: an outside bot gives no idle signal, and a loaded
-                                        // machine can pause it for seconds between two answers.
-                                        target: account.userID, quietPeriod: .seconds(5),
-                                        directory: URL(fileURLWithPath: MatrixBotServer.temporaryFolder()))
-        let suite = FlowTestSuite(bots: catalog.bots, host: MatrixTargetBotHost(), stage: stage, jobs: 4)
-        let results = await suite.run(files)
-        await host.stop()
-        let report = FlowTestReport.text(for: results)
-        // Only "business card" cannot pass: its profile of `bob` lives in the test file, which
-        // an outside bot cannot read (the test user's own name is set on the server).
-        let failed = results.flatMap(\.tests).filter(\.isFailure).map(\.name)
-        #expect(failed == ["business card"], "\(report)")
-        #expect(FlowTestSummary(results).passed == 6, "\(report)")
-    }
-
     @Test func aWrongExpectationFailsWithTheActualOutput() async throws {
         let catalog = try MatrixBotServer.catalog()
         let folder = MatrixBotServer.temporaryFolder()

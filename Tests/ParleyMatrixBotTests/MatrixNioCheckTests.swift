@@ -17,21 +17,3 @@ struct MatrixNioCheckTests {
         #expect(result.output.contains("all as documented"), "\(result.output)")
     }
 }
-
-/// Stops the homeserver for 10 s mid-conversation: it disturbs every other Matrix test, so it
-/// runs only when asked (`PARLEY_MATRIX_RESTART=1`, a separate `swift test --filter` in scripts/test).
-@Suite(.enabled(if: MatrixBotServer.isConfigured && MatrixBotServer.environment["PARLEY_MATRIX_RESTART"] == "1",
-                "needs PARLEY_MATRIX_HOMESERVER and PARLEY_MATRIX_RESTART=1"))
-struct MatrixRestartTests {
-    @Test func ordersAroundAHomeserverRestartAreAnsweredExactlyOnce() async throws {
-        let (host, account) = try await MatrixBotServer.host("support")
-        let result = try await MatrixBotServer.run([
-            MatrixBotServer.python, "scripts/matrix-nio-check.py", "restart",
-            "--homeserver", try MatrixBotServer.url().absoluteString, "--secret", try MatrixBotServer.secret(),
-            "--bot", account.userID, "--restart-cmd", MatrixBotServer.root.path + "/scripts/matrix-synapse-restart 10",
-        ], timeout: .seconds(240))
-        await host.stop()
-        #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("each answered exactly once"), "\(result.output)")
-    }
-}

@@ -1,12 +1,17 @@
 import Foundation
+import ParleyCLI
 import ParleyCore
+import ParleyFlowTest
 import ParleyMatrix
 import Testing
 
-/// A broadcast-sized batch through the core SDK's outbox (several rooms at once) and
-/// `MatrixTransport`, with the bot held to a rate limit by Synapse (429 `M_LIMIT_EXCEEDED`).
-@Suite(.enabled(if: MatrixBotServer.isConfigured, "needs PARLEY_MATRIX_HOMESERVER (scripts/synapse start)"))
-struct MatrixBatchTests {
+/// The Matrix tests that load or disturb the homeserver (a 500-message batch, a bot judged by
+/// its silences, a 10-second outage): one after another, in their own `swift test` run
+/// (`PARLEY_MATRIX_SERIAL=1 swift test --filter MatrixSerialTests`, see scripts/test), so they
+/// neither slow down nor break the other Matrix suites.
+@Suite(.serialized, .enabled(if: MatrixBotServer.isConfigured && MatrixBotServer.environment["PARLEY_MATRIX_SERIAL"] == "1",
+                             "needs PARLEY_MATRIX_HOMESERVER and PARLEY_MATRIX_SERIAL=1"))
+struct MatrixSerialTests {
     static let rooms = 50
     static let perRoom = 10
 
@@ -58,5 +63,40 @@ struct MatrixBatchTests {
             }
             #expect(bodies == texts.map(\.text), "room \(room): \(bodies)")
         }
+    }
+
+    @Test func theSameTestsRunAgainstABotParleyDoesNotHost() async throws {
+        // The bot runs here too, but the runner only knows its Matrix id (`--target`).
+        let (host, account) = try await MatrixBotServer.host("support")
+        let catalog = try MatrixBotServer.catalog()
+        let files = catalog.testFiles.filter { $0.file.hasSuffix("support.test.yaml") }
+            .map { FlowTestDiscovery.Found(file: $0.file, path: $0.path) }
+        try #require(files.count == 1)
+        let stage = MatrixFlowTestStage(homeserver: try MatrixBotServer.url(), sharedSecret: try MatrixBotServer.secret(),
+                                        // Generous: an outside bot gives no idle signal, and a loaded
+                                        // machine can pause it for seconds between two answers.
+                                        target: account.userID, quietPeriod: .seconds(5),
+                                        directory: URL(fileURLWithPath: MatrixBotServer.temporaryFolder()))
+        let suite = FlowTestSuite(bots: catalog.bots, host: MatrixTargetBotHost(), stage: stage, jobs: 4)
+        let results = await suite.run(files)
+        await host.stop()
+        let report = FlowTestReport.text(for: results)
+        // Only "business card" cannot pass: its profile of `bob` lives in the test file, which
+        // an outside bot cannot read (the test user's own name is set on the server).
+        let failed = results.flatMap(\.tests).filter(\.isFailure).map(\.name)
+        #expect(failed == ["business card"], "\(report)")
+        #expect(FlowTestSummary(results).passed == 6, "\(report)")
+    }
+
+    @Test func ordersAroundAHomeserverRestartAreAnsweredExactlyOnce() async throws {
+        let (host, account) = try await MatrixBotServer.host("support")
+        let result = try await MatrixBotServer.run([
+            MatrixBotServer.python, "scripts/matrix-nio-check.py", "restart",
+            "--homeserver", try MatrixBotServer.url().absoluteString, "--secret", try MatrixBotServer.secret(),
+            "--bot", account.userID, "--restart-cmd", MatrixBotServer.root.path + "/scripts/matrix-synapse-restart 10",
+        ], timeout: .seconds(240))
+        await host.stop()
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("each answered exactly once"), "\(result.output)")
     }
 }
