@@ -41,9 +41,10 @@ public struct MatrixBotAccounts: Sendable {
     ///     (`:memory:` puts them in a temporary folder, so a restart logs in again).
     ///   - storage: where each bot's client keeps its outbox and history.
     ///   - profileProvider: nil uses the homeserver's profiles (through the core SDK's cache).
+    ///   - attachVCardFiles: also send each vCard card as a `text/vcard` file.
     /// - Throws: `ParleyError(.invalidArgument)` naming the config key that is missing or wrong.
     public init(config: HostConfig, bots: [LoadedBot], storagePath: String, storage: @Sendable (String) -> ChatStorage = { _ in .memory },
-                profileProvider: (any ProfileProvider)? = nil,
+                profileProvider: (any ProfileProvider)? = nil, attachVCardFiles: Bool = false,
                 log: @escaping @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data("parley matrix: \(line)\n".utf8)) }) throws {
         guard config.transportKind == .matrix, let transport = config.transport else {
             throw ParleyError(.invalidArgument, "the config's transport is not kind 'matrix'")
@@ -74,6 +75,7 @@ public struct MatrixBotAccounts: Sendable {
             var matrix = MatrixConfiguration(homeserver: homeserver, userID: account.user.value, credentials: credentials,
                                              databasePath: folder + "/matrix-\(bot.id).db")
             matrix.invitePolicy = Self.invitePolicy(bot.definition.allow)
+            matrix.attachVCardFile = attachVCardFiles
             matrix.log = { [id = bot.id] line in log("\(id): \(line)") }
             let client = try MatrixTransport(configuration: matrix)
             built.append(Bot(id: bot.id, transport: client,
