@@ -40,6 +40,9 @@ public struct MatrixConfiguration: Sendable {
     public var deviceName = "Parley"
     /// Send plain text as `m.notice` (the bot convention: clients don't notify, bots ignore it).
     public var sendTextAsNotice = false
+    /// Also send each vCard card as a `text/vcard` file (`m.file`) right behind it, for
+    /// clients that import contacts from files.
+    public var attachVCardFile = false
     /// Timeout of every request but the sync long-poll.
     public var requestTimeout: Duration = .seconds(30)
     /// The server-side long-poll of `/sync`.
