@@ -81,8 +81,8 @@ private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String
     let seconds = (ContinuousClock.now - began).timeInterval
     await client.close()
     let failed = results.filter { if case .failure = $0 { true } else { false } }.count
-    benchLine(String(format: "matrix broadcast: %d deliveries (100 rooms × 50) in %.1f s: %.0f recipients/s (%d failed)",
-                 results.count, seconds, Double(results.count - failed) / seconds, failed))
+    benchLine(String(format: "matrix broadcast: %d deliveries (100 rooms × 50) in %.1f s: %.0f recipients/s (%d failed, %d rooms at once)",
+                 results.count, seconds, Double(results.count - failed) / seconds, failed, configuration.concurrentRooms))
     let roomsFile = folder + "/rooms.txt"
     try Data(rooms.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: roomsFile))
     _ = try runBenchScript([python, "scripts/matrix-bench.py", "ceiling", "--homeserver", registrar.homeserver.absoluteString,

@@ -38,7 +38,7 @@ struct MatrixSerialTests {
         var config = MatrixConfiguration(homeserver: url, userID: bot.userID, credentials: .accessToken(bot.accessToken),
                                          databasePath: MatrixBotServer.temporaryFolder() + "/batch.db")
         config.log = { _ in }
-        let counter = RateLimitCounter(try MatrixTransport(configuration: config))
+        let counter = RateLimitCounter(try MatrixTransport(configuration: config), concurrentRooms: 8)
         let client = try ChatClient(transport: counter)
         try await client.connect()
         let texts = (0..<Self.perRoom).map { TextContent("batch message \($0)") }

@@ -3,13 +3,19 @@ import Synchronization
 
 /// Passes everything to `base`, counting the sends the server refused with `rateLimited`
 /// (proof that a test really ran into the homeserver's limit) and the most sends in flight.
+/// A batch goes room by room, `concurrentRooms` at once, as `MatrixTransport.sendBatch` does,
+/// but through this wrapper's `send` so every request is counted.
 final class RateLimitCounter: Transport {
     let base: any Transport
+    let concurrentRooms: Int
     let refused = Atomic<Int>(0)
     let inFlight = Atomic<Int>(0)
     let mostInFlight = Atomic<Int>(0)
 
-    init(_ base: any Transport) { self.base = base }
+    init(_ base: any Transport, concurrentRooms: Int) {
+        self.base = base
+        self.concurrentRooms = concurrentRooms
+    }
 
     var userID: String { base.userID }
     var payloadLimit: Int { base.payloadLimit }
@@ -27,6 +33,10 @@ final class RateLimitCounter: Transport {
             refused.add(1, ordering: .relaxed)
             throw error
         }
+    }
+
+    func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        await sendBatchByChannel(messages, concurrentChannels: concurrentRooms)
     }
 
     func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
