@@ -53,6 +53,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "ParleyBroadcastTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "SQLiteStore"]),
         .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCLI"], exclude: ["Fixtures"]),
+        .testTarget(name: "ParleyMatrixBotTests", dependencies: ["ParleyCLI", "ParleyBots", "ParleyFlowTest", "ParleyMatrix", "ParleyCore", "YAMLCoding"]),
     ]
 )
 

@@ -14,6 +14,8 @@ enum TestCommand: Subcommand {
         OptionSpec(long: "filter", short: nil, valueName: "name", help: "Run only tests whose name contains this text."),
         OptionSpec(long: "junit", short: nil, valueName: "file", help: "Also write the results as JUnit XML to this file."),
         OptionSpec(long: "jobs", short: "j", valueName: "n", help: "Tests run at once (default: the number of cores)."),
+        OptionSpec(long: "target", short: nil, valueName: "@bot:server",
+                   help: "With a kind: matrix config: test this Matrix account instead of hosting the bot."),
     ]
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
@@ -47,7 +49,9 @@ enum TestCommand: Subcommand {
             output.errorLine("error: no *.test.yaml files in " + (arguments.positionals.isEmpty ? "the bots folder" : arguments.positionals.joined(separator: ", ")))
             return 1
         }
-        let suite = FlowTestSuite(bots: catalog.bots, host: EngineFlowTestHost(), filter: arguments.values["filter"],
+        let (stage, host) = try matrixStage(catalog.config, target: arguments.values["target"], environment: context.environment)
+            ?? (HubFlowTestStage(), EngineFlowTestHost())
+        let suite = FlowTestSuite(bots: catalog.bots, host: host, stage: stage, filter: arguments.values["filter"],
                                   jobs: jobs, environment: context.environment)
         let results = await suite.run(files) { file in
             for line in FlowTestReport.lines(for: file) { output.line(line) }

@@ -82,7 +82,50 @@ public protocol Transport: Sendable {
 }
 
 extension Transport {
+    /// One by one, in the order given (see `sendEachInOrder`).
     public func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        await sendEachInOrder(messages)
+    }
+
+    /// Sends each channel's messages in the order given and different channels at the same
+    /// time, at most `concurrentChannels` at once (a server that persists rooms independently,
+    /// like Synapse, is that much faster). Per channel it behaves exactly like the default
+    /// `sendBatch`: after a transient failure, that channel's later messages are `notSent`,
+    /// while the other channels go on. Results come in input order.
+    public func sendBatchByChannel(_ messages: [OutgoingEnvelope], concurrentChannels: Int) async -> [Result<SendReceipt, ParleyError>] {
+        // Each channel's positions in the input, channels in order of first appearance.
+        var channels: [Channel] = []
+        var positions: [Channel: [Int]] = [:]
+        for (index, message) in messages.enumerated() {
+            if positions[message.channel] == nil { channels.append(message.channel) }
+            positions[message.channel, default: []].append(index)
+        }
+        let width = min(max(1, concurrentChannels), channels.count)
+        guard width > 1 else { return await sendEachInOrder(messages) }
+        var results = [Result<SendReceipt, ParleyError>](
+            repeating: .failure(ParleyError(.notSent, "not attempted")), count: messages.count)
+        await withTaskGroup(of: ([Int], [Result<SendReceipt, ParleyError>]).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < channels.count, let indices = positions[channels[next]] else { return }
+                next += 1
+                let lane = indices.map { messages[$0] }
+                group.addTask { (indices, await self.sendEachInOrder(lane)) }
+            }
+            for _ in 0..<width { startNext() }
+            // Bounded: each finished channel starts at most one more, and there are finitely many.
+            while let (indices, laneResults) = await group.next() {
+                for (index, result) in zip(indices, laneResults) { results[index] = result }
+                startNext()
+            }
+        }
+        return results
+    }
+
+    /// The one send loop behind both batch forms: messages one by one in the order given; after
+    /// a transient failure in a channel, that channel's later messages are answered `notSent`
+    /// without being attempted, so a retry keeps their order.
+    func sendEachInOrder(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
         var results: [Result<SendReceipt, ParleyError>] = []
         results.reserveCapacity(messages.count)
         var stopped: Set<Channel> = []

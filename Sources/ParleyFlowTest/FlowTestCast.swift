@@ -1,6 +1,5 @@
 import ParleyBots
 import ParleyCore
-import ParleyHub
 
 /// Who exists in a test's fresh hub: the test user, the bot, every user with a profile, every
 /// user and group the file names (`to:`, `in:`), the static targets of the bot's scheduled
@@ -50,12 +49,5 @@ struct FlowTestCast: Sendable {
         groups.formUnion(queues)
         users = order.compactMap { profiles[$0] }
         self.groups = groups.sorted()
-    }
-
-    /// Adds the users and groups to a fresh hub.
-    func populate(_ hub: Hub, userID: String, botID: String) throws {
-        for user in users { try hub.addUser(user) }
-        let members = userID == botID ? [userID] : [userID, botID]
-        for group in groups { try hub.createGroup(group, members: members, by: botID) }
     }
 }

@@ -4,7 +4,7 @@ import ParleyCore
 import ParleyHub
 import Synchronization
 
-/// Runs one test: a fresh hub and clock, the bot started on a recording transport, then the
+/// Runs one test: a fresh stage (hub) and clock, the bot started on a recording transport, then the
 /// steps in order. Never hangs: the steps are bounded and the whole test has a wall-clock cap.
 struct FlowTestExecution: Sendable {
     let plan: FlowTestPlan
@@ -44,19 +44,25 @@ struct FlowTestExecution: Sendable {
         let clock = FlowTestClock(start: plan.start)
         let session: any FlowTestBotSession
         let steps: FlowTestSteps
+        let scene: FlowTestScene
         do {
-            let hub = try Hub(clock: clock)
-            try plan.cast.populate(hub, userID: plan.file.userID, botID: plan.bot.id)
-            let botTransport = try hub.connect(user: plan.bot.id)
-            let transport = RecordingTransport(base: botTransport, recorder: recorder, clock: clock)
-            let environment = FlowTestEnvironment(bot: plan.bot, hub: hub, clock: clock, transport: transport,
-                                                  profiles: plan.profiles, userID: plan.file.userID,
-                                                  deliveredEventCount: { botTransport.deliveredEventCount },
-                                                  log: { [clock] line in recorder.recordLog(line, at: clock.now()) })
-            let user = try hub.connect(user: plan.file.userID)
-            session = try await plan.host.start(environment)
-            steps = FlowTestSteps(plan: plan, clock: clock, recorder: recorder, session: session, user: user)
+            scene = try await plan.stage.prepare(FlowTestStageRequest(userID: plan.file.userID, botID: plan.bot.id,
+                                                                      users: plan.cast.users, groups: plan.cast.groups,
+                                                                      clock: clock, recorder: recorder))
         } catch {
+            return .failed(failure(at: nil, recorder: recorder, ["the test could not start: \(error)"]))
+        }
+        do {
+            let transport = RecordingTransport(base: scene.botTransport, recorder: recorder, clock: clock)
+            let environment = FlowTestEnvironment(bot: plan.bot, hub: scene.hub, clock: clock, transport: transport,
+                                                  profiles: plan.profiles, userID: plan.file.userID,
+                                                  deliveredEventCount: scene.deliveredEventCount,
+                                                  log: { [clock] line in recorder.recordLog(line, at: clock.now()) },
+                                                  settle: scene.settle)
+            session = try await plan.host.start(environment)
+            steps = FlowTestSteps(plan: plan, clock: clock, recorder: recorder, session: session, user: scene.user)
+        } catch {
+            await scene.close()
             return .failed(failure(at: nil, recorder: recorder, ["the test could not start: \(error)"]))
         }
         var status = FlowTestStatus.passed
@@ -74,6 +80,7 @@ struct FlowTestExecution: Sendable {
             }
         }
         await session.stop()
+        await scene.close()
         return status
     }
 

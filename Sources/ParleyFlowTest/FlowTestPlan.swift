@@ -14,16 +14,20 @@ struct FlowTestPlan: Sendable {
     /// The virtual clock's start: the file's `now`, else 2026-01-01T00:00:00Z.
     let start: Date
     let host: any FlowTestBotHost
+    /// Where each test's conversation takes place.
+    let stage: any FlowTestStage
     let limits: FlowTestLimits
 
     /// The default start when a file has no `now`.
     static let defaultStart = Date(timeIntervalSince1970: 1_767_225_600)
 
-    init(displayPath: String, file: FlowTestFile, bot: LoadedBot, host: any FlowTestBotHost, limits: FlowTestLimits) {
+    init(displayPath: String, file: FlowTestFile, bot: LoadedBot, host: any FlowTestBotHost,
+         stage: any FlowTestStage = HubFlowTestStage(), limits: FlowTestLimits) {
         self.displayPath = displayPath
         self.file = file
         self.bot = bot
         self.host = host
+        self.stage = stage
         self.limits = limits
         // Hand-off queues post into `group:<queue>`: the compiled bot knows them. A bot that
         // does not compile fails at start, with the engine's message.

@@ -1,4 +1,5 @@
-/// The text `parley test` prints: one line per test (skipped ones are only counted), then the
+/// The text `parley test` prints: one line per test (tests left out by `--filter` are only
+/// counted; tests a stage cannot run are listed with the reason), then the
 /// failure reports, then `N passed, N failed`. Deterministic: no timings, file and test order.
 public enum FlowTestReport {
     /// The lines for one file's tests, in order.
@@ -10,7 +11,7 @@ public enum FlowTestReport {
             switch test.status {
             case .passed: "ok    \(file.file): \(test.name)"
             case .failed: "FAIL  \(file.file): \(test.name)"
-            case .skipped: nil
+            case .skipped: test.skipReason.map { "skip  \(file.file): \(test.name) (\($0))" }
             }
         }
     }

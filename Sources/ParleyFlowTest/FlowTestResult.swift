@@ -8,6 +8,8 @@ public struct FlowTestResult: Sendable {
     public var steps: Int
     /// Wall-clock seconds (JUnit's `time`; never printed in the stable text report).
     public var seconds: Double
+    /// Why a skipped test did not run when it was not `--filter` (printed in the report).
+    public var skipReason: String? = nil
 
     /// True unless failed.
     public var isFailure: Bool {

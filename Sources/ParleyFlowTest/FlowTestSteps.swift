@@ -9,16 +9,17 @@ final class FlowTestSteps {
     let clock: FlowTestClock
     let recorder: OutputRecorder
     let session: any FlowTestBotSession
-    /// The test user's own connection to the hub.
-    let user: HubTransport
+    /// The test user's own connection to the stage's server.
+    let user: any Transport
     /// True from an idle wait until the next send or clock move: nothing can happen in
     /// between, so another wait would only cost time.
     private var knownIdle = false
     /// Numbers the user's messages: their idempotency keys only need to be unique within the
-    /// test's own hub, and `UUID()` costs a read of /dev/urandom each.
+    /// test's own world (a fresh hub, or fresh accounts on a live server), and `UUID()` costs
+    /// a read of /dev/urandom each.
     private var sent: UInt32 = 0
 
-    init(plan: FlowTestPlan, clock: FlowTestClock, recorder: OutputRecorder, session: any FlowTestBotSession, user: HubTransport) {
+    init(plan: FlowTestPlan, clock: FlowTestClock, recorder: OutputRecorder, session: any FlowTestBotSession, user: any Transport) {
         self.plan = plan
         self.clock = clock
         self.recorder = recorder
@@ -64,7 +65,7 @@ final class FlowTestSteps {
             let receipt = try await user.send(envelope)
             recorder.userMessageSent(number, id: receipt.messageID, text: text)
         } catch {
-            throw StepFailure("the hub refused the user's message: \(error)")
+            throw StepFailure("the server refused the user's message: \(error)")
         }
     }
 

@@ -9,6 +9,8 @@ public struct FlowTestSuite: Sendable {
     public var bots: [LoadedBot]
     /// Starts the bot engine for each test.
     public var host: any FlowTestBotHost
+    /// Where each test's conversation takes place (default: a fresh embedded hub per test).
+    public var stage: any FlowTestStage
     /// Only tests whose name contains this run; the others are skipped.
     public var filter: String?
     /// How many tests run at once (at least 1).
@@ -19,13 +21,15 @@ public struct FlowTestSuite: Sendable {
     public var environment: [String: String]
 
     /// Creates a suite.
-    public init(bots: [LoadedBot], host: any FlowTestBotHost, filter: String? = nil, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+    public init(bots: [LoadedBot], host: any FlowTestBotHost, stage: any FlowTestStage = HubFlowTestStage(), filter: String? = nil, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                 limits: FlowTestLimits = FlowTestLimits(), environment: [String: String] = [:]) {
         self.bots = bots
         self.host = host
+        self.stage = stage
         self.filter = filter
         self.jobs = max(1, jobs)
         self.limits = limits
+        if let minimum = stage.minimumWallClock { self.limits.wallClock = max(limits.wallClock, minimum) }
         self.environment = environment
     }
 
@@ -43,6 +47,9 @@ public struct FlowTestSuite: Sendable {
                 for (testIndex, test) in plan.file.tests.enumerated() {
                     if let filter, !test.name.value.contains(filter) {
                         results[index].tests.append(FlowTestResult(name: test.name.value, status: .skipped, steps: 0, seconds: 0))
+                    } else if !stage.supportsVirtualTime, test.steps.contains(where: \.isAdvance) {
+                        results[index].tests.append(FlowTestResult(name: test.name.value, status: .skipped, steps: 0, seconds: 0,
+                                                                   skipReason: stage.virtualTimeSkipReason))
                     } else {
                         results[index].tests.append(FlowTestResult(name: test.name.value, status: .passed, steps: 0, seconds: 0))
                         units.append((index, testIndex, FlowTestExecution(plan: plan, test: test)))
@@ -128,6 +135,6 @@ public struct FlowTestSuite: Sendable {
         guard errors.isEmpty, let bot = bots.first(where: { $0.id == file.bot.value }) else {
             return .failure(errors.map(\.description))
         }
-        return .plan(FlowTestPlan(displayPath: found.file, file: file, bot: bot, host: host, limits: limits))
+        return .plan(FlowTestPlan(displayPath: found.file, file: file, bot: bot, host: host, stage: stage, limits: limits))
     }
 }

@@ -60,6 +60,21 @@ public struct MatrixClient: Sendable {
         _ method: String, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil,
         timeout: Duration? = nil
     ) async throws -> JSONValue {
+        let data = try await rawRequest(method, path, query: query, body: body?.jsonData(),
+                                        contentType: body == nil ? nil : "application/json", timeout: timeout)
+        if data.isEmpty { return .object([:]) }
+        guard let json = try? JSONValue.parse(data) else {
+            throw ParleyError(.serverError, "the homeserver answered with invalid JSON", context: ["path": path])
+        }
+        return json
+    }
+
+    /// Like `request`, with any body and answer bytes (media upload and download); `path` may
+    /// be any path on the homeserver.
+    public func rawRequest(
+        _ method: String, _ path: String, query: [(String, String)] = [], body: Data? = nil, contentType: String? = nil,
+        timeout: Duration? = nil
+    ) async throws -> Data {
         var text = homeserver.absoluteString
         if text.hasSuffix("/") { text.removeLast() }
         text += path
@@ -74,22 +89,18 @@ public struct MatrixClient: Sendable {
         request.timeoutInterval = (timeout ?? requestTimeout).timeInterval
         if let accessToken { request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization") }
         if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = body.jsonData()
+            request.setValue(contentType ?? "application/octet-stream", forHTTPHeaderField: "Content-Type")
+            request.httpBody = body
         }
         let (data, response) = try await perform(request, path: path)
         guard let http = response as? HTTPURLResponse else {
             throw ParleyError(.serverError, "not an HTTP response", context: ["path": path])
         }
-        let json = data.isEmpty ? JSONValue.object([:]) : (try? JSONValue.parse(data))
         guard (200..<300).contains(http.statusCode) else {
-            throw Self.error(status: http.statusCode, body: json,
+            throw Self.error(status: http.statusCode, body: data.isEmpty ? .object([:]) : (try? JSONValue.parse(data)),
                              retryAfterHeader: http.value(forHTTPHeaderField: "Retry-After"), path: path)
         }
-        guard let json else {
-            throw ParleyError(.serverError, "the homeserver answered with invalid JSON", context: ["path": path])
-        }
-        return json
+        return data
     }
 
     /// Runs the request as a data task that is cancelled with the calling Swift task, so a

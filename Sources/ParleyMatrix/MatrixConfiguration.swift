@@ -40,6 +40,13 @@ public struct MatrixConfiguration: Sendable {
     public var deviceName = "Parley"
     /// Send plain text as `m.notice` (the bot convention: clients don't notify, bots ignore it).
     public var sendTextAsNotice = false
+    /// Also send each vCard card as a `text/vcard` file (`m.file`) right behind it, for
+    /// clients that import contacts from files.
+    public var attachVCardFile = false
+    /// Rooms a batch (the outbox's round) sends to at once: Synapse persists each room's
+    /// events one after another (~40 ms each) but different rooms in parallel; one room's
+    /// messages always stay in order.
+    public var concurrentRooms = 16
     /// Timeout of every request but the sync long-poll.
     public var requestTimeout: Duration = .seconds(30)
     /// The server-side long-poll of `/sync`.

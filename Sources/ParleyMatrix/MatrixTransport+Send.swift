@@ -11,6 +11,12 @@ extension MatrixTransport {
         try await queues.run(message.channel.target) { try await self.sendNow(message) }
     }
 
+    /// Sends a batch room by room, up to `concurrentRooms` rooms at once, each in order
+    /// (after a transient failure in a room, its later messages are `notSent`).
+    public func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        await sendBatchByChannel(messages, concurrentChannels: config.concurrentRooms)
+    }
+
     private func sendNow(_ message: OutgoingEnvelope) async throws -> SendReceipt {
         if let receipt = try await store.receipt(clientMessageID: message.clientMessageID, sender: userID) { return receipt }
         let content = try MatrixContent.encode(
@@ -31,6 +37,9 @@ extension MatrixTransport {
                                 sender: userID, timestamp: config.clock.now(), payload: message.payload,
                                 replyTo: message.replyTo)
         let seq = try await store.recordMessage(envelope, room: room, replyTo: message.replyTo?.messageID)
+        if config.attachVCardFile, message.payload["type"]?.intValue == VCardContent.contentTypeCode {
+            await attachVCard(message, room: room)
+        }
         // Read back, so a resend returns exactly the same receipt (time as stored).
         return try await store.receipt(clientMessageID: message.clientMessageID, sender: userID)
             ?? SendReceipt(messageID: eventID, seq: seq, timestamp: envelope.timestamp)

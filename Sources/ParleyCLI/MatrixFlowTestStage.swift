@@ -1,0 +1,122 @@
+import Foundation
+import ParleyCore
+import ParleyFlowTest
+import ParleyMatrix
+
+/// Runs flow tests against a live Matrix homeserver (`parley test` with a `kind: matrix`
+/// config). Each test gets fresh accounts, registered with the server's shared secret: the
+/// test user and the bot as `<id>-<tag>` (so tests run in parallel without hearing each other),
+/// a direct room created by the user's first message and one room per group the test names.
+/// Both sides see the test file's short ids through a `RenamingTransport`; the bot's profile
+/// queries are answered from the test's `profiles`.
+///
+/// Idle stays exact without sleeping: the bot's connection counts every event it relays
+/// except the test user's messages, and the user's connection counts the messages it sent, so
+/// the engine waits until the server has delivered each of them to the bot.
+public struct MatrixFlowTestStage: FlowTestStage {
+    /// The homeserver base URL.
+    public let homeserver: URL
+    let registrar: MatrixRegistrar
+    /// Where each test's account databases go (a fresh folder per test, removed after it).
+    let directory: URL
+    /// A bot Parley does not host (`--target @bot:server`); nil runs the bot of the test file.
+    public let target: String?
+    /// With a `target`: how long the bot must stay silent after answering to count as done.
+    public let quietPeriod: Duration
+    /// With a `target`: how long to wait for any answer to the user's last message.
+    public let patience: Duration
+
+    /// A stage on `homeserver`, registering accounts with `sharedSecret`; with `target`, the
+    /// tests talk to that account instead of a bot started here (use `MatrixTargetBotHost`).
+    public init(homeserver: URL, sharedSecret: String, target: String? = nil, quietPeriod: Duration = .seconds(3),
+                patience: Duration = .seconds(15),
+                directory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("parley-matrix-tests")) {
+        self.homeserver = homeserver
+        registrar = MatrixRegistrar(homeserver: homeserver, sharedSecret: sharedSecret)
+        self.target = target
+        self.quietPeriod = quietPeriod
+        self.patience = patience
+        self.directory = directory
+    }
+
+    public var supportsVirtualTime: Bool { false }
+
+    /// Registering two accounts (bcrypt) and a dozen HTTP round trips on a busy machine.
+    public var minimumWallClock: Duration? { .seconds(120) }
+
+    public func prepare(_ request: FlowTestStageRequest) async throws -> FlowTestScene {
+        let tag = String(UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(10))
+        let folder = directory.appendingPathComponent(tag)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Admins, only to lift their own message rate limits: Synapse's default (0.2/s, burst 10)
+        // answers a longer test's replies with 429, and the outbox's retry waits on the test's
+        // virtual clock, which does not move on a live server.
+        let user = try await registrar.register(Self.localpart(request.userID, tag: tag), password: "pw-" + tag, admin: true)
+        try await registrar.overrideRateLimit(of: user.userID, adminToken: user.accessToken)
+        if let target { return try await prepareTarget(target, request: request, user: user, folder: folder) }
+        let bot = request.botID == request.userID
+            ? user : try await registrar.register(Self.localpart(request.botID, tag: tag), password: "pw-" + tag, admin: true)
+        if bot.userID != user.userID { try await registrar.overrideRateLimit(of: bot.userID, adminToken: bot.accessToken) }
+        let userTransport = try transport(user, database: folder.appendingPathComponent("user.db").path) { _ in false }
+        try await showProfile(of: request, on: userTransport)
+        var groups: [String: String] = [:]
+        let botClient = MatrixClient(homeserver: homeserver, accessToken: bot.accessToken)
+        for group in request.groups {
+            let room = try await MatrixClient(homeserver: homeserver, accessToken: user.accessToken).createRoom([
+                "preset": "private_chat", "name": .string(group), "invite": [.string(bot.userID)],
+            ])
+            // As in the hub, the test's groups exist with the bot as a member before it starts:
+            // joined now, the bot's first sync takes the join as history, not as a live
+            // `joined` event (which would run its group greeting).
+            if bot.userID != user.userID { _ = try await botClient.join(room) }
+            groups[group] = room
+        }
+        let names = RenamingTransport.Names(users: [request.userID: user.userID, request.botID: bot.userID], groups: groups)
+        let counters = MatrixFlowTestCounters()
+        let shortUser = request.userID
+        let botTransport = try transport(bot, database: folder.appendingPathComponent("bot.db").path) {
+            $0.inviter == user.userID
+        }
+        let botSide = RenamingTransport(base: botTransport, names: names, profiles: request.users) { event in
+            if case .message(let envelope) = event, envelope.sender == shortUser { return }
+            counters.otherEvents.add(1, ordering: .sequentiallyConsistent)
+        }
+        let userSide = MatrixSendCountingTransport(base: RenamingTransport(base: userTransport, names: names)) {
+            counters.userMessages.add(1, ordering: .sequentiallyConsistent)
+        }
+        return FlowTestScene(
+            botTransport: botSide, user: userSide,
+            deliveredEventCount: {
+                counters.otherEvents.load(ordering: .sequentiallyConsistent)
+                    + counters.userMessages.load(ordering: .sequentiallyConsistent)
+            },
+            close: {
+                await userTransport.disconnect()
+                await botTransport.disconnect()
+                try? FileManager.default.removeItem(at: folder)
+            })
+    }
+
+    /// Gives the test user the display name (and `mxc://` avatar) its profile in the test
+    /// declares, so any bot, hosted or not, greets them by that name.
+    func showProfile(of request: FlowTestStageRequest, on transport: MatrixTransport) async throws {
+        guard let profile = request.users.first(where: { $0.id == request.userID }), profile.name != nil else { return }
+        try await transport.setOwnProfile(name: profile.name, avatar: profile.avatar.flatMap { $0.hasPrefix("mxc://") ? $0 : nil })
+    }
+
+    func transport(_ account: MatrixRegistrar.Account, database: String,
+                           invitePolicy: @escaping @Sendable (MatrixConfiguration.Invite) -> Bool) throws -> MatrixTransport {
+        var config = MatrixConfiguration(homeserver: homeserver, userID: account.userID,
+                                         credentials: .accessToken(account.accessToken), databasePath: database)
+        config.invitePolicy = invitePolicy
+        config.reconnectBackoff = (.milliseconds(100), .seconds(2))
+        return try MatrixTransport(configuration: config)
+    }
+
+    /// A Matrix localpart for a test id: lower case, characters Matrix allows, plus the tag.
+    static func localpart(_ id: String, tag: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789._=")
+        let cleaned = String(id.lowercased().map { allowed.contains($0) ? $0 : "_" }.prefix(40))
+        return (cleaned.isEmpty ? "user" : cleaned) + "-" + tag
+    }
+}

@@ -1,0 +1,18 @@
+import ParleyCore
+
+/// What a stage needs to know to set up one test.
+public struct FlowTestStageRequest: Sendable {
+    /// The user who talks in the test.
+    public let userID: String
+    /// The bot under test.
+    public let botID: String
+    /// Every user of the test with the profile it declares.
+    public let users: [Profile]
+    /// Every group the test names.
+    public let groups: [String]
+    /// The test's virtual clock.
+    public let clock: FlowTestClock
+    /// Where the bot's outputs are recorded (a stage that watches a bot it does not host
+    /// records what it sees here; otherwise the runner records the bot's sends).
+    public let recorder: OutputRecorder
+}

@@ -1,0 +1,113 @@
+import Foundation
+import ParleyBots
+import ParleyCLI
+import ParleyCore
+import ParleyMatrix
+import YAMLCoding
+
+/// `parley-bench matrix`: the example support bot on a live Synapse (`eval "$(scripts/synapse
+/// start)"` first; run from the repository root), driven by a matrix-nio user
+/// (`scripts/matrix-bench.py bot`), then a 5,000-delivery broadcast through the core SDK next
+/// to the rate a bare HTTP client creates events (`scripts/matrix-bench.py ceiling`). Rate
+/// limits of the bench accounts are lifted with the admin override API. One line per figure.
+func benchMatrix() async throws {
+    let environment = ProcessInfo.processInfo.environment
+    guard let text = environment["PARLEY_MATRIX_HOMESERVER"], let homeserver = URL(string: text),
+          let secret = environment["PARLEY_MATRIX_SHARED_SECRET"]
+    else {
+        benchLine("matrix: skipped (start Synapse first: eval \"$(scripts/synapse start)\")")
+        return
+    }
+    let python = environment["PARLEY_MATRIX_PYTHON"]
+        ?? (environment["PARLEY_SYNAPSE_HOME"] ?? NSHomeDirectory() + "/.cache/parley/synapse") + "/venv/bin/python"
+    let registrar = MatrixRegistrar(homeserver: homeserver, sharedSecret: secret)
+    let tag = String(UUID().uuidString.lowercased().prefix(8))
+    let admin = try await registrar.register("bench-admin-\(tag)", password: "pw-\(tag)", admin: true)
+
+    // The support bot, hosted as `parley run` would host it.
+    let account = try await registrar.register("bench-support-\(tag)", password: "pw-\(tag)")
+    try await registrar.overrideRateLimit(of: account.userID, adminToken: admin.accessToken)
+    let catalog = HostCatalog.load(configFile: "config.yaml", resolve: { $0 }, environment: environment)
+    guard let support = catalog.bots.first(where: { $0.id == "support" }) else {
+        benchLine("matrix: skipped (run from the repository root: bots/support.yaml not found)")
+        return
+    }
+    let config = try YAMLDecoder(environment: [:]).decode(HostConfig.self, from: """
+        transport:
+          kind: matrix
+          homeserver: \(homeserver.absoluteString)
+          accounts:
+            support: { user: "\(account.userID)", access_token: "\(account.accessToken)" }
+        """, file: "bench.yaml")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-matrix-\(tag)").path
+    let accounts = try MatrixBotAccounts(config: config, bots: [support], storagePath: folder + "/parley.db", log: { _ in })
+    for problem in await accounts.prepare() { benchLine("matrix: \(problem.problem)") }
+    let host = BotHost(store: MemoryEngineStore())
+    try host.add(try CompiledBot(id: support.id, definition: support.definition, file: support.file),
+                 connection: accounts.bots[0].connection)
+    await host.start()
+    let driven = try runBenchScript([python, "scripts/matrix-bench.py", "bot", "--homeserver", homeserver.absoluteString,
+                                     "--secret", secret, "--admin-token", admin.accessToken, "--bot", account.userID],
+                                    timeout: 900)
+    await host.stop()
+    if driven != 0 { benchLine("matrix: the driver reported a problem (exit \(driven))") }
+
+    try await benchMatrixBroadcast(registrar: registrar, adminToken: admin.accessToken, python: python, folder: folder, tag: tag)
+}
+
+/// 5,000 deliveries (100 rooms × 50 messages) through `ChatClient.batchSend`, then the ceiling.
+private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String, python: String, folder: String,
+                                  tag: String) async throws {
+    let sender = try await registrar.register("bench-news-\(tag)", password: "pw-\(tag)")
+    try await registrar.overrideRateLimit(of: sender.userID, adminToken: adminToken)
+    let raw = MatrixClient(homeserver: registrar.homeserver, accessToken: sender.accessToken)
+    let rooms = try await withThrowingTaskGroup(of: String.self) { group in
+        var rooms: [String] = []
+        for index in 0..<100 {
+            if index >= 8, let room = try await group.next() { rooms.append(room) }
+            group.addTask { try await raw.createRoom(["preset": "private_chat"]) }
+        }
+        for try await room in group { rooms.append(room) }
+        return rooms
+    }
+    var configuration = MatrixConfiguration(homeserver: registrar.homeserver, userID: sender.userID,
+                                            credentials: .accessToken(sender.accessToken), databasePath: folder + "/news.db")
+    configuration.log = { _ in }
+    let client = try ChatClient(transport: try MatrixTransport(configuration: configuration))
+    try await client.connect()
+    let contents = (0..<50).map { TextContent("news item \($0)") }
+    let began = ContinuousClock.now
+    let results = await client.batchSend(contents, to: rooms.map(Channel.group))
+    let seconds = (ContinuousClock.now - began).timeInterval
+    await client.close()
+    let failed = results.filter { if case .failure = $0 { true } else { false } }.count
+    benchLine(String(format: "matrix broadcast: %d deliveries (100 rooms × 50) in %.1f s: %.0f recipients/s (%d failed, %d rooms at once)",
+                 results.count, seconds, Double(results.count - failed) / seconds, failed, configuration.concurrentRooms))
+    let roomsFile = folder + "/rooms.txt"
+    try Data(rooms.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: roomsFile))
+    _ = try runBenchScript([python, "scripts/matrix-bench.py", "ceiling", "--homeserver", registrar.homeserver.absoluteString,
+                            "--token", sender.accessToken, "--rooms-file", roomsFile, "--count", "5000"], timeout: 600)
+}
+
+/// Runs a driver script with its output passed through; kills it after `timeout` seconds.
+private func runBenchScript(_ arguments: [String], timeout: Double) throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: arguments[0])
+    process.arguments = Array(arguments.dropFirst())
+    try process.run()
+    let deadline = Date().addingTimeInterval(timeout)
+    // A bench, not a test: polling the child every 100 ms for at most `timeout` is fine here.
+    while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+    if process.isRunning {
+        process.terminate()
+        benchLine("matrix: \(arguments[1]) did not finish within \(Int(timeout)) s")
+    }
+    process.waitUntilExit()
+    return process.terminationStatus
+}
+
+/// Prints a figure at once (the driver script writes to the same output in between).
+private func benchLine(_ line: String) {
+    print(line)
+    fflush(nil)
+}

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""The client side of `parley-bench matrix`: a matrix-nio user drives a Parley bot, or a bare
+HTTP client measures how fast Synapse itself creates events (the ceiling).
+
+    matrix-bench.py bot     --homeserver URL --secret S --admin-token T --bot @support:localhost
+    matrix-bench.py ceiling --homeserver URL --token T --rooms-file FILE --count 5000
+
+`bot` prints one line per figure: command round trip p50/p99 one at a time, a 300-command burst
+in one room (all answered, time to last reply), 20 rooms x 30 commands at once (replies/s).
+The bot must run bots/support.yaml (its order trigger answers "Looking up order N ...").
+`ceiling` sends COUNT plain messages round-robin over the rooms with 16 requests in flight.
+Every wait is bounded. Run with the venv's python of scripts/synapse.
+"""
+import argparse
+import asyncio
+import hashlib
+import hmac
+import json
+import re
+import statistics
+import sys
+import time
+import urllib.parse
+import urllib.request
+import uuid
+
+import aiohttp
+from nio import AsyncClient, RoomCreateResponse, RoomPreset, SyncResponse
+
+ORDER = re.compile(r"Looking up order ([0-9]{6}) ")
+
+
+def register(homeserver, secret, localpart, password):
+    url = homeserver.rstrip("/") + "/_synapse/admin/v1/register"
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        nonce = json.load(answer)["nonce"]
+    mac = hmac.new(secret.encode(), "\0".join([nonce, localpart, password, "notadmin"]).encode(), hashlib.sha1).hexdigest()
+    body = json.dumps({"nonce": nonce, "username": localpart, "password": password, "admin": False, "mac": mac}).encode()
+    request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"}, method="POST")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)["user_id"]
+
+
+def lift(homeserver, admin_token, user_id):
+    url = f"{homeserver.rstrip('/')}/_synapse/admin/v1/users/{urllib.parse.quote(user_id)}/override_ratelimit"
+    body = json.dumps({"messages_per_second": 0, "burst_count": 0}).encode()
+    request = urllib.request.Request(url, data=body, method="POST", headers={
+        "Content-Type": "application/json", "Authorization": f"Bearer {admin_token}"})
+    urllib.request.urlopen(request, timeout=30).close()
+
+
+class Driver:
+    """One nio user; a background sync resolves a future per awaited order number."""
+
+    def __init__(self, client, bot):
+        self.client = client
+        self.bot = bot
+        self.waiting = {}  # order number -> future
+        self.answers = {}  # order number -> count
+        self.since = None
+        self.task = None
+
+    async def sync_loop(self):
+        while True:
+            response = await self.client.sync(timeout=30000, since=self.since,
+                                              sync_filter={"room": {"timeline": {"limit": 500}}})
+            if not isinstance(response, SyncResponse):
+                await asyncio.sleep(0.2)
+                continue
+            self.since = response.next_batch
+            now = time.monotonic()
+            for room in response.rooms.join.values():
+                for event in room.timeline.events:
+                    source = event.source
+                    if source.get("sender") != self.bot or source.get("type") != "m.room.message":
+                        continue
+                    match = ORDER.search(source.get("content", {}).get("body", ""))
+                    if not match:
+                        continue
+                    number = match.group(1)
+                    self.answers[number] = self.answers.get(number, 0) + 1
+                    future = self.waiting.pop(number, None)
+                    if future and not future.done():
+                        future.set_result(now)
+
+    async def start(self):
+        first = await self.client.sync(timeout=0)
+        self.since = first.next_batch
+        self.task = asyncio.create_task(self.sync_loop())
+
+    async def room(self, direct):
+        kwargs = {"is_direct": True, "preset": RoomPreset.trusted_private_chat} if direct else {"preset": RoomPreset.private_chat}
+        created = await self.client.room_create(invite=[self.bot], **kwargs)
+        if not isinstance(created, RoomCreateResponse):
+            raise RuntimeError(f"cannot create a room: {created}")
+        return created.room_id
+
+    def expect(self, number):
+        future = asyncio.get_running_loop().create_future()
+        self.waiting[number] = future
+        return future
+
+    async def order(self, room, number):
+        await self.client.room_send(room, "m.room.message", {"msgtype": "m.text", "body": f"where is order {number}?"},
+                                    tx_id=str(uuid.uuid4()))
+
+
+async def bot_figures(args):
+    name = "bench-" + uuid.uuid4().hex[:8]
+    password = "pw-" + uuid.uuid4().hex
+    user = register(args.homeserver, args.secret, name, password)
+    lift(args.homeserver, args.admin_token, user)
+    client = AsyncClient(args.homeserver, user)
+    await client.login(password)
+    driver = Driver(client, args.bot)
+    await driver.start()
+    counter = iter(range(100000, 999999))
+    try:
+        # Warm up: the bot joins, greets, answers once.
+        room = await driver.room(direct=True)
+        number = str(next(counter))
+        future = driver.expect(number)
+        await driver.order(room, number)
+        await asyncio.wait_for(future, 60)
+
+        # 1. Round trip, one command at a time.
+        latencies = []
+        for _ in range(args.latency_count):
+            number = str(next(counter))
+            future = driver.expect(number)
+            began = time.monotonic()
+            await driver.order(room, number)
+            answered = await asyncio.wait_for(future, 30)
+            latencies.append((answered - began) * 1000)
+        latencies.sort()
+        p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+        print(f"matrix round trip: p50 {statistics.median(latencies):.0f} ms, p99 {p99:.0f} ms "
+              f"({len(latencies)} commands one at a time)", flush=True)
+
+        # 2. A burst in one room.
+        numbers = [str(next(counter)) for _ in range(args.burst)]
+        futures = [driver.expect(n) for n in numbers]
+        began = time.monotonic()
+        for n in numbers:
+            await driver.order(room, n)
+        done, pending = await asyncio.wait(futures, timeout=300)
+        last = max((f.result() for f in done), default=began)
+        print(f"matrix burst: {len(done)}/{len(numbers)} answered in one room, last reply after {last - began:.1f} s "
+              f"({len(done) / max(last - began, 1e-9):.1f} replies/s)", flush=True)
+
+        # 3. Many rooms at once.
+        rooms = [await driver.room(direct=False) for _ in range(args.rooms)]
+        for r in rooms:  # each room: the bot joins (and greets); wait for one answer per room
+            n = str(next(counter))
+            f = driver.expect(n)
+            await driver.order(r, n)
+            await asyncio.wait_for(f, 60)
+        per_room = [[str(next(counter)) for _ in range(args.per_room)] for _ in rooms]
+        futures = [driver.expect(n) for ns in per_room for n in ns]
+
+        async def drive(r, ns):
+            for n in ns:
+                await driver.order(r, n)
+
+        began = time.monotonic()
+        await asyncio.gather(*(drive(r, ns) for r, ns in zip(rooms, per_room)))
+        done, pending = await asyncio.wait(futures, timeout=300)
+        last = max((f.result() for f in done), default=began)
+        print(f"matrix multi-room: {len(done)}/{len(futures)} answered in {args.rooms} rooms x {args.per_room}, "
+              f"{len(done) / max(last - began, 1e-9):.1f} replies/s (last after {last - began:.1f} s)", flush=True)
+
+        await asyncio.sleep(2)  # late duplicates would show up here
+        twice = sum(1 for c in driver.answers.values() if c > 1)
+        print(f"matrix answers: {len(driver.answers)} orders answered, {twice} answered more than once", flush=True)
+        return 0 if twice == 0 and not pending else 1
+    finally:
+        driver.task and driver.task.cancel()
+        await client.close()
+
+
+async def ceiling(args):
+    with open(args.rooms_file) as f:
+        rooms = [line.strip() for line in f if line.strip()]
+    base = args.homeserver.rstrip("/")
+    headers = {"Authorization": f"Bearer {args.token}"}
+    queue = asyncio.Queue()
+    for i in range(args.count):
+        queue.put_nowait(i)
+    errors = 0
+
+    async def worker(session):
+        nonlocal errors
+        while True:
+            try:
+                i = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            room = urllib.parse.quote(rooms[i % len(rooms)])
+            url = f"{base}/_matrix/client/v3/rooms/{room}/send/m.room.message/{uuid.uuid4()}"
+            async with session.put(url, json={"msgtype": "m.text", "body": f"ceiling {i}"}, headers=headers,
+                                   timeout=aiohttp.ClientTimeout(total=60)) as answer:
+                if answer.status != 200:
+                    errors += 1
+                await answer.read()
+
+    began = time.monotonic()
+    async with aiohttp.ClientSession() as session:
+        await asyncio.gather(*(worker(session) for _ in range(args.concurrency)))
+    seconds = time.monotonic() - began
+    print(f"matrix ceiling: bare HTTP client created {args.count} events in {len(rooms)} rooms in {seconds:.1f} s: "
+          f"{args.count / seconds:.0f} events/s ({errors} errors, {args.concurrency} in flight)", flush=True)
+    return 0 if errors == 0 else 1
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=["bot", "ceiling"])
+    parser.add_argument("--homeserver", required=True)
+    parser.add_argument("--secret")
+    parser.add_argument("--admin-token")
+    parser.add_argument("--bot")
+    parser.add_argument("--token")
+    parser.add_argument("--rooms-file")
+    parser.add_argument("--count", type=int, default=5000)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--latency-count", type=int, default=100)
+    parser.add_argument("--burst", type=int, default=300)
+    parser.add_argument("--rooms", type=int, default=20)
+    parser.add_argument("--per-room", type=int, default=30)
+    args = parser.parse_args()
+    return asyncio.run(bot_figures(args) if args.mode == "bot" else ceiling(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
