@@ -19,9 +19,8 @@ enum RunCommand: Subcommand {
         guard let catalog = await HostLoading.load(configFile: configFile, context: context) else { return 1 }
         let config = catalog.config
         let logger = EmbeddedHost.logger(for: config, output: context.output)
-        guard config?.transportKind ?? .local == .local else {
-            context.output.errorLine("error: \(configFile): transport 'matrix' is not available in this build of parley run")
-            return 1
+        if let config, config.transportKind == .matrix {
+            return await runOnMatrix(catalog: catalog, config: config, configFile: configFile, logger: logger, context: context)
         }
         let storage = config?.storagePath ?? ".parley/parley.db"
         let embedded: EmbeddedHost
