@@ -11,13 +11,13 @@ enum MessageRow {
             let object: JSONValue = [
                 "id": .string(replyTo.messageID), "seq": .int(replyTo.seq), "sender": .string(replyTo.sender), "quoted": replyTo.quoted,
             ]
-            reply = .text(object.fastJSONString())
+            reply = .text(object.compactJSON())
         }
-        let visible = message.visibleTo.map { SQLiteValue.text(JSONValue.array($0.map(JSONValue.string)).fastJSONString()) } ?? .null
-        let extensions = message.extensions.isEmpty ? SQLiteValue.null : .text(JSONValue.object(message.extensions).fastJSONString())
+        let visible = message.visibleTo.map { SQLiteValue.text(JSONValue.array($0.map(JSONValue.string)).compactJSON()) } ?? .null
+        let extensions = message.extensions.isEmpty ? SQLiteValue.null : .text(JSONValue.object(message.extensions).compactJSON())
         return [
             .integer(Int64(channel)), .integer(message.seq), .blob(bytes(of: message.clientMessageID)), .text(message.sender),
-            .real(message.timestamp.timeIntervalSince1970), .text(message.payload.fastJSONString()),
+            .real(message.timestamp.timeIntervalSince1970), .text(message.payload.compactJSON()),
             .integer(Int64(message.flags.rawValue)), reply, visible, extensions,
         ]
     }
