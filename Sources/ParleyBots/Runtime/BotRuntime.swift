@@ -26,6 +26,8 @@ actor BotRuntime {
     /// group cannot keep answering each other.
     var peers: Set<String> = []
     var reconnecting = false
+    /// Messages the bot's client keeps per conversation when its storage is in memory.
+    static let memoryHistoryLimit = 256
 
     init(bot: CompiledBot, connection: BotConnection, store: any EngineStore, scheduler: Scheduler, tracker: IdleTracker,
          logger: EngineLogger, options: BotHostOptions, clock: any ParleyClock) throws {
@@ -39,7 +41,10 @@ actor BotRuntime {
         transport = ObservedTransport(connection.transport, deliveredEventCount: connection.deliveredEventCount)
         let configuration = ChatClientConfiguration(
             registry: bot.registry, storage: connection.storage, clock: clock, profileProvider: connection.profileProvider,
-            senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar))
+            senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar),
+            // The runtime never reads its client's history: with memory storage a short
+            // window per conversation is enough, instead of 10,000 messages each.
+            memoryHistoryLimit: Self.memoryHistoryLimit)
         client = try ChatClient(transport: transport, configuration: configuration)
     }
 
