@@ -22,6 +22,9 @@ public actor ProfileService {
     private var inFlight: [String: Task<[String: Profile], any Error>] = [:]
     private var generation = 0
     private nonisolated let previews = Mutex<[String: Profile]>([:])
+    /// The known profiles of `cache`, readable without a hop onto the actor (a bot asks
+    /// for the sender's name on every message).
+    private nonisolated let known = Mutex<[String: Profile]>([:])
 
     /// A service with an empty cache.
     public init(provider: any ProfileProvider, clock: any ParleyClock = SystemClock(), expiry: Duration = .seconds(600)) {
@@ -89,6 +92,9 @@ public actor ProfileService {
         guard generation == self.generation else { return }
         let now = clock.now()
         for id in ids { cache[id] = Entry(profile: profiles[id], fetchedAt: now) }
+        known.withLock { known in
+            for id in ids { known[id] = profiles[id] }
+        }
     }
 
     private func forget(_ ids: [String], generation: Int) {
@@ -103,6 +109,11 @@ public actor ProfileService {
     /// the preview carried in messages.
     public func cachedProfile(of id: String) -> Profile? {
         cache[id]?.profile ?? previews.withLock { $0[id] }
+    }
+
+    /// The same answer as `cachedProfile(of:)`, without waiting for the actor.
+    public nonisolated func cachedProfileNow(of id: String) -> Profile? {
+        known.withLock { $0[id] } ?? previews.withLock { $0[id] }
     }
 
     /// Notes the name and avatar a message carried for its sender. Cheap and synchronous, so
@@ -122,11 +133,13 @@ public actor ProfileService {
     /// Drops one cached profile (the next lookup fetches it).
     public func invalidate(_ id: String) {
         cache.removeValue(forKey: id)
+        known.withLock { _ = $0.removeValue(forKey: id) }
     }
 
     /// Drops every cached profile; fetches running now will not be cached.
     public func invalidateAll() {
         cache.removeAll()
+        known.withLock { $0.removeAll() }
         generation += 1
     }
 

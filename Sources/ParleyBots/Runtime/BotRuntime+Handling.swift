@@ -82,7 +82,7 @@ extension BotRuntime {
     /// or a fetched one; the id when nothing is known.
     func userInfo(_ message: Message) async -> InboundUser {
         if let name = message.senderName { return InboundUser(id: message.sender, name: name) }
-        if let cached = await client.profiles.cachedProfile(of: message.sender), cached.name != nil {
+        if let cached = client.profiles.cachedProfileNow(of: message.sender), cached.name != nil {
             return InboundUser(id: message.sender, name: cached.displayName)
         }
         let profile = try? await client.profiles.profile(of: message.sender)

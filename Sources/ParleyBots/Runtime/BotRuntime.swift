@@ -26,6 +26,8 @@ actor BotRuntime {
     /// group cannot keep answering each other.
     var peers: Set<String> = []
     var reconnecting = false
+    /// Messages the bot's client keeps per conversation when its storage is in memory.
+    static let memoryHistoryLimit = 256
 
     init(bot: CompiledBot, connection: BotConnection, store: any EngineStore, scheduler: Scheduler, tracker: IdleTracker,
          logger: EngineLogger, options: BotHostOptions, clock: any ParleyClock) throws {
@@ -39,12 +41,18 @@ actor BotRuntime {
         transport = ObservedTransport(connection.transport, deliveredEventCount: connection.deliveredEventCount)
         let configuration = ChatClientConfiguration(
             registry: bot.registry, storage: connection.storage, clock: clock, profileProvider: connection.profileProvider,
-            senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar))
+            senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar),
+            // The runtime never reads its client's history: with memory storage a short
+            // window per conversation is enough, instead of 10,000 messages each.
+            memoryHistoryLimit: Self.memoryHistoryLimit)
         client = try ChatClient(transport: transport, configuration: configuration)
     }
 
-    func log(_ level: LogLevel, _ event: String, _ fields: [String: String] = [:]) {
-        logger.log(level, at: clock.now(), bot: bot.id, event, fields)
+    /// Fields and the time are only built when the level lets the line through: the
+    /// per-message `handled` line would otherwise cost a dictionary and a clock read each.
+    func log(_ level: LogLevel, _ event: String, _ fields: @autoclosure () -> [String: String] = [:]) {
+        guard level >= logger.level else { return }
+        logger.log(level, at: clock.now(), bot: bot.id, event, fields())
     }
 
     // MARK: - Life cycle
@@ -184,7 +192,9 @@ actor BotRuntime {
 
     func remember(_ line: String, in channel: Channel) {
         guard options.ticketHistory > 0 else { return }
-        lanes[channel, default: Lane()].recent.append(line.count > 200 ? String(line.prefix(200)) + "…" : line)
+        // 200 UTF-8 bytes are at most 200 characters: the common short line skips counting them.
+        let short = line.utf8.count <= 200 || line.count <= 200
+        lanes[channel, default: Lane()].recent.append(short ? line : String(line.prefix(200)) + "…")
         let extra = (lanes[channel]?.recent.count ?? 0) - options.ticketHistory
         if extra > 0 { lanes[channel]?.recent.removeFirst(extra) }
     }

@@ -31,6 +31,12 @@ struct Lane: Sendable {
             head = 0
             return nil
         }
+        // A lane that never empties (a busy conversation) would otherwise keep every
+        // handled message alive: drop the handled half once it is the bigger one.
+        if head >= 32, head * 2 >= items.count {
+            items.removeFirst(head)
+            head = 0
+        }
         defer { head += 1 }
         return items[head]
     }
