@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCore
 
 /// Severity of a log line.
 public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
@@ -79,18 +80,7 @@ public struct EngineLogger: Sendable {
         guard short.isEmpty || short.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0.isNewline || $0.asciiValue.map { $0 < 32 } == true }) else {
             return short
         }
-        var escaped = "\""
-        for scalar in short.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            case "\t": escaped += "\\t"
-            default:
-                if scalar.value < 32 { escaped += String(format: "\\u%04x", scalar.value) } else { escaped.unicodeScalars.append(scalar) }
-            }
-        }
-        return escaped + "\""
+        // JSON string escaping: one line whatever the value holds, and readable by any tool.
+        return JSONValue.string(short).compactJSON()
     }
 }

@@ -1,0 +1,20 @@
+import Testing
+@testable import ParleyBots
+
+@Suite struct EngineLoggerTests {
+    @Test(arguments: [
+        ("plain", "plain"),
+        ("two words", #""two words""#),
+        ("line\nbreak\t\"q\" \\", #""line\nbreak\t\"q\" \\""#),
+        ("bell\u{07}=x", #""bell\u0007=x""#),
+        ("", #""""#),
+    ])
+    func textValuesStayOnOneLine(value: String, expected: String) {
+        #expect(EngineLogger.quoteIfNeeded(value) == expected)
+    }
+
+    @Test func longValuesAreShortened() {
+        let quoted = EngineLogger.quoteIfNeeded(String(repeating: "a", count: 300))
+        #expect(quoted == String(repeating: "a", count: 200) + "…")
+    }
+}
