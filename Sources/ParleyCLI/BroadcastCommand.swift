@@ -9,8 +9,8 @@ enum BroadcastCommand: Subcommand {
     static let name = "broadcast"
     static let abstract = "Send a text to many targets now (stored, rate-limited, resumable with --id)."
     static let positionalUsage = ""
-    static let options = [
-        BroadcastsCommand.configOption,
+    static let options: [OptionSpec] = [
+        .config,
         OptionSpec(long: "bot", short: "b", valueName: "id", help: "The bot that sends (required)."),
         OptionSpec(long: "to", short: nil, valueName: "target", help: "A recipient user:ID or group:ID; repeat for more."),
         OptionSpec(long: "to-file", short: nil, valueName: "file", help: "A file with one target a line (# comments, blank lines skipped)."),

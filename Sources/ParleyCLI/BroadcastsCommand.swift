@@ -10,12 +10,10 @@ enum BroadcastsCommand: Subcommand {
     static let name = "broadcasts"
     static let abstract = "List broadcast jobs and their progress (--resume finishes unfinished ones)."
     static let positionalUsage = ""
-    static let options = [
-        configOption,
+    static let options: [OptionSpec] = [
+        .config,
         OptionSpec(long: "resume", short: nil, valueName: nil, help: "Resume unfinished jobs first and wait until they end."),
     ]
-
-    static let configOption = OptionSpec(long: "config", short: "c", valueName: "file", help: "The host config (default: config.yaml).")
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
@@ -60,7 +58,7 @@ extension BroadcastsCommand {
 
         /// Reads `--config` (default config.yaml) and opens its storage; errors are ready to print.
         static func open(_ arguments: ParsedArguments, context: CommandContext, bots: [String]) -> Result<Host, BroadcastError> {
-            let configFile = arguments.values["config"] ?? "config.yaml"
+            let configFile = arguments.values[OptionSpec.config.long] ?? "config.yaml"
             let text: String
             switch TextFile.read(context.resolve(configFile), displayPath: configFile) {
             case .failure(let error): return .failure(BroadcastError(.storage, error.description))

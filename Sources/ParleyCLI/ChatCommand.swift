@@ -7,8 +7,8 @@ enum ChatCommand: Subcommand {
     static let name = "chat"
     static let abstract = "Chat with your bots in the terminal (embedded hub, nothing is stored)."
     static let positionalUsage = ""
-    static let options = [
-        OptionSpec(long: "config", short: "c", valueName: "file", help: "The host config (default: config.yaml)."),
+    static let options: [OptionSpec] = [
+        .config,
         OptionSpec(long: "as", short: nil, valueName: "user", help: "Who you are in the chat (default: you)."),
         OptionSpec(long: "bot", short: "b", valueName: "id", help: "The bot to talk to first (default: the first bot)."),
         OptionSpec(long: "record", short: nil, valueName: "file", help: "Write the session as a flow test (FILE.test.yaml) for 'parley test'."),
@@ -16,9 +16,8 @@ enum ChatCommand: Subcommand {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-        let configFile = arguments.values["config"] ?? "config.yaml"
+        let configFile = try arguments.configFile()
         let user = arguments.values["as"] ?? "you"
-        if configFile.isEmpty { throw UsageError("option '--config' needs a file name") }
         if user.isEmpty || user.contains(" ") { throw UsageError("option '--as' needs a user id without spaces") }
         guard let catalog = await HostLoading.load(configFile: configFile, context: context) else { return 1 }
         // The console's own output is the conversation; only warnings and errors are logged.

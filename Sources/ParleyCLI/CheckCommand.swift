@@ -8,14 +8,13 @@ enum CheckCommand: Subcommand {
     static let name = "check"
     static let abstract = "Check config.yaml, every bot and every flow-test file; print every error."
     static let positionalUsage = ""
-    static let options = [
-        OptionSpec(long: "config", short: "c", valueName: "file", help: "The host config (default: config.yaml)."),
+    static let options: [OptionSpec] = [
+        .config,
     ]
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-        let configFile = arguments.values["config"] ?? "config.yaml"
-        if configFile.isEmpty { throw UsageError("option '--config' needs a file name") }
+        let configFile = try arguments.configFile()
         let catalog = HostCatalog.load(configFile: configFile, resolve: context.resolve, environment: context.environment)
         var errors = catalog.errors
         var testCount = 0

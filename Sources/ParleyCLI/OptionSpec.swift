@@ -10,4 +10,6 @@ struct OptionSpec: Sendable {
     var help: String
 
     static let help = OptionSpec(long: "help", short: "h", valueName: nil, help: "Show this help.")
+    /// `--config FILE`, which every subcommand that loads a host takes.
+    static let config = OptionSpec(long: "config", short: "c", valueName: "file", help: "The host config (default: config.yaml).")
 }

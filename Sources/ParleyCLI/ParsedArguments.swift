@@ -38,4 +38,11 @@ struct ParsedArguments: Sendable {
         }
         return result
     }
+
+    /// The `--config` file (config.yaml when not given); an empty name is a usage error.
+    func configFile() throws(UsageError) -> String {
+        let file = values[OptionSpec.config.long] ?? "config.yaml"
+        if file.isEmpty { throw UsageError("option '--config' needs a file name") }
+        return file
+    }
 }

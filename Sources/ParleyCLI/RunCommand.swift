@@ -8,14 +8,13 @@ enum RunCommand: Subcommand {
     static let name = "run"
     static let abstract = "Run the bots of a config until interrupted."
     static let positionalUsage = ""
-    static let options = [
-        OptionSpec(long: "config", short: "c", valueName: "file", help: "The host config (default: config.yaml)."),
+    static let options: [OptionSpec] = [
+        .config,
     ]
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-        let configFile = arguments.values["config"] ?? "config.yaml"
-        if configFile.isEmpty { throw UsageError("option '--config' needs a file name") }
+        let configFile = try arguments.configFile()
         guard let catalog = await HostLoading.load(configFile: configFile, context: context) else { return 1 }
         let config = catalog.config
         let logger = EmbeddedHost.logger(for: config, output: context.output)

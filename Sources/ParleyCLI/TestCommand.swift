@@ -9,8 +9,8 @@ enum TestCommand: Subcommand {
     static let name = "test"
     static let abstract = "Run the conversation-flow tests (*.test.yaml) of the bots folder or the paths given."
     static let positionalUsage = "[<path>...]"
-    static let options = [
-        OptionSpec(long: "config", short: "c", valueName: "file", help: "The host config (default: config.yaml)."),
+    static let options: [OptionSpec] = [
+        .config,
         OptionSpec(long: "filter", short: nil, valueName: "name", help: "Run only tests whose name contains this text."),
         OptionSpec(long: "junit", short: nil, valueName: "file", help: "Also write the results as JUnit XML to this file."),
         OptionSpec(long: "jobs", short: "j", valueName: "n", help: "Tests run at once (default: the number of cores)."),
@@ -19,8 +19,7 @@ enum TestCommand: Subcommand {
     ]
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
-        let configFile = arguments.values["config"] ?? "config.yaml"
-        if configFile.isEmpty { throw UsageError("option '--config' needs a file name") }
+        let configFile = try arguments.configFile()
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         if let text = arguments.values["jobs"] {
             guard let value = Int(text), value >= 1 else { throw UsageError("option '--jobs' needs a whole number of at least 1, got '\(text)'") }
