@@ -112,12 +112,17 @@ struct BroadcastRunner: Sendable {
     private static let slack: TimeInterval = 0.000_001
     private static let maxWaits = 1_000
 
-    /// One recipient: send, retrying transient errors with backoff. A cancelled send stays
-    /// pending (outcome nil): whether the server got it is unknown, and the resend is safe.
+    /// One recipient: send, retrying transient errors with backoff (rate-limit refusals are
+    /// waited out up to the policy's patience, not counted as attempts). A cancelled send
+    /// stays pending (outcome nil): whether the server got it is unknown, and the resend is safe.
     private func deliver(_ envelope: OutgoingEnvelope, _ recipient: BroadcastRecipient) async -> BroadcastRecipient {
         var result = recipient
-        let limit = configuration.retry.maxAttempts
-        for attempt in 1...limit {
+        let policy = configuration.retry
+        var failures = 0
+        var rateLimitedSince: Date?
+        // Bounded: every turn either returns, counts a failure (at most maxAttempts), or is a
+        // refusal, which ends once the patience has passed on the clock.
+        while true {
             result.attempts += 1
             do {
                 let receipt = try await transport.send(envelope)
@@ -126,19 +131,23 @@ struct BroadcastRunner: Sendable {
             } catch {
                 if Task.isCancelled { return result }
                 let failure = ParleyError.wrapping(error, as: .serverError)
-                guard failure.isTransient else {
-                    result.outcome = .failed(reason: "\(failure.code): \(failure.message)")
+                let now = clock.now()
+                if failure.code == .rateLimited { rateLimitedSince = rateLimitedSince ?? now } else { failures += 1 }
+                let waited = Duration.seconds(now.timeIntervalSince(rateLimitedSince ?? now))
+                guard policy.shouldRetry(failure, attempts: failures, waited: waited) else {
+                    if !failure.isTransient {
+                        result.outcome = .failed(reason: "\(failure.code): \(failure.message)")
+                    } else if failure.code == .rateLimited {
+                        result.outcome = .failed(reason: "\(failure.code) for \(policy.rateLimitPatience): \(failure.message)")
+                    } else {
+                        result.outcome = .failed(reason: "\(failure.code) after \(failures) attempts: \(failure.message)")
+                    }
                     return result
                 }
-                guard attempt < limit else {
-                    result.outcome = .failed(reason: "\(failure.code) after \(limit) attempts: \(failure.message)")
-                    return result
-                }
-                let delay = configuration.retry.delay(afterAttempt: attempt, retryAfter: failure.retryAfter, random: configuration.random())
+                let delay = policy.delay(afterAttempt: max(1, failures), retryAfter: failure.retryAfter, random: configuration.random())
                 do { try await clock.sleep(for: delay) } catch { return result }
             }
         }
-        return result
     }
 
     /// Display names of the person recipients, 100 ids a request; a failed request leaves

@@ -52,14 +52,19 @@ extension Outbox {
             case .failure(let error) where error.code == .notSent:
                 requeue.append(entry)
             case .failure(let error):
-                entry.item.attempts += 1
-                if error.isTransient, entry.item.attempts < configuration.retry.maxAttempts {
+                if error.code != .rateLimited { entry.item.attempts += 1 }
+                // Patience runs from the first refusal seen by this outbox (by its clock, not the
+                // item's creation time, which may come from another clock or a previous run).
+                let now = clock.now()
+                if error.code == .rateLimited, entry.rateLimitedSince == nil { entry.rateLimitedSince = now }
+                let waited = Duration.seconds(now.timeIntervalSince(entry.rateLimitedSince ?? now))
+                if configuration.retry.shouldRetry(error, attempts: entry.item.attempts, waited: waited) {
                     guard running else {
                         // Stopping: the caller hears of it, the row stays for the next start.
                         finish(entry, .failure(error))
                         continue
                     }
-                    delay = configuration.retry.delay(afterAttempt: entry.item.attempts, retryAfter: error.retryAfter,
+                    delay = configuration.retry.delay(afterAttempt: max(1, entry.item.attempts), retryAfter: error.retryAfter,
                                                       random: configuration.random())
                     requeue.append(entry)
                 } else {

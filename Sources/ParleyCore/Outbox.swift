@@ -51,6 +51,8 @@ public actor Outbox {
     struct Queued {
         var item: OutboxItem
         var slot: Slot?
+        /// When the transport first answered `rateLimited` for this item.
+        var rateLimitedSince: Date?
     }
 
     struct Lane {

@@ -40,6 +40,36 @@ import ParleyHub
         await outbox.stop()
     }
 
+    @Test func rateLimitsAreNotAttemptsButPatienceRunsOut() async throws {
+        let setup = try HubSetup()
+        let policy = RetryPolicy(maxAttempts: 2, rateLimitPatience: .seconds(10))
+        let outbox = Outbox(transport: try setup.hub.connect(user: "alice"), store: MemoryOutboxStore(), clock: setup.clock,
+                            configuration: Outbox.Configuration(retry: policy))
+        try await outbox.start()
+        // Five refusals, more than the two attempts allowed for other errors: still delivered.
+        setup.hub.failNextSends(5, with: ParleyError(.rateLimited, "slow down", retryAfter: .seconds(1)), from: "alice")
+        let patient = Task { await outbox.submit([Self.message("patient")]) }
+        for _ in 0..<5 {
+            try await withTimeout { await setup.clock.waitForSleepers(1) }
+            await setup.clock.advance(by: .seconds(1))
+        }
+        _ = try await withTimeout { await patient.value }[0].get()
+        #expect(try Self.texts(setup.hub, .person("alice"), seenBy: "bob") == ["patient"])
+
+        // Refused for longer than the patience: it fails with the server's answer.
+        setup.hub.failNextSends(100, with: ParleyError(.rateLimited, "slow down", retryAfter: .seconds(3)), from: "alice")
+        let hopeless = Task { await outbox.submit([Self.message("hopeless")]) }
+        for _ in 0..<4 {
+            try await withTimeout { await setup.clock.waitForSleepers(1) }
+            await setup.clock.advance(by: .seconds(3))
+        }
+        let result = try await withTimeout { await hopeless.value }[0]
+        #expect(throws: ParleyError.self) { try result.get() }
+        if case .failure(let error) = result { #expect(error.code == .rateLimited) }
+        #expect(try Self.texts(setup.hub, .person("alice"), seenBy: "bob") == ["patient"])
+        await outbox.stop()
+    }
+
     @Test func aLostAcknowledgementIsResentWithoutDuplicating() async throws {
         let setup = try HubSetup()
         let outbox = Outbox(transport: try setup.hub.connect(user: "alice"), store: MemoryOutboxStore(), clock: setup.clock,
