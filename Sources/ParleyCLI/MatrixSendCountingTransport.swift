@@ -13,6 +13,7 @@ final class MatrixSendCountingTransport: Transport {
 
     var userID: String { base.userID }
     var payloadLimit: Int { base.payloadLimit }
+    var concurrentSends: Int { base.concurrentSends }
 
     func connect() async throws -> AsyncStream<TransportEvent> { try await base.connect() }
 
@@ -22,6 +23,11 @@ final class MatrixSendCountingTransport: Transport {
         let receipt = try await base.send(message)
         sent()
         return receipt
+    }
+
+    /// One by one through `send` above, so every message is counted.
+    func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        await sendEachInOrder(messages)
     }
 
     func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {

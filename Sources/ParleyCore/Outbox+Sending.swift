@@ -37,6 +37,7 @@ extension Outbox {
     /// Applies a lane's results in order. From the first item to retry on, the rest of the
     /// lane goes back to its front (order holds); a transient error delays the lane.
     func apply(_ outcomes: [Result<OutboxResult, ParleyError>], to entries: [Queued], lane key: LaneKey) {
+        if !lanesInFlight.isEmpty { lanesInFlight.remove(key) }
         var requeue: [Queued] = []
         var delay: Duration?
         for (entry, outcome) in zip(entries, outcomes) {

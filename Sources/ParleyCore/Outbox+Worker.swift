@@ -4,19 +4,37 @@ import Foundation
 
 extension Outbox {
     func run() async {
-        // Bounded by `running`: every round either sends, persists, or waits for a signal.
-        while running {
-            persistPending()
-            let now = clock.now()
-            releaseBlockedLanes(at: now)
-            let batch = takeBatch(at: now)
-            if batch.isEmpty {
-                if !incoming.isEmpty || !completedIDs.isEmpty { continue }
-                await waitForWork()
-                continue
+        let width = max(1, transport.concurrentSends)
+        // Rounds in flight are children of this group: `stop()` waits for them through `worker`.
+        await withDiscardingTaskGroup { group in
+            // Bounded by `running`: every round either sends, persists, or waits for a signal.
+            while running {
+                persistPending()
+                let now = clock.now()
+                releaseBlockedLanes(at: now)
+                let batch = roundsInFlight < width ? takeBatch(at: now, maxLanes: width == 1 ? .max : 1) : []
+                if batch.isEmpty {
+                    if !incoming.isEmpty || !completedIDs.isEmpty { continue }
+                    await waitForWork()
+                    continue
+                }
+                if width == 1 {
+                    await send(batch)
+                    continue
+                }
+                // One lane per round: the lane stays out of `ready` until its round is applied,
+                // so its next items never overtake these.
+                for (key, _) in batch { lanesInFlight.insert(key) }
+                roundsInFlight += 1
+                group.addTask { await self.sendConcurrently(batch) }
             }
-            await send(batch)
         }
+    }
+
+    private func sendConcurrently(_ batch: [(LaneKey, [Queued])]) async {
+        await send(batch)
+        roundsInFlight -= 1
+        signal()
     }
 
     /// One transaction: the new items are written, the finished ones deleted.
@@ -65,6 +83,8 @@ extension Outbox {
     }
 
     func enqueueIfReady(_ key: LaneKey) {
+        // A lane whose round is in flight comes back when that round is applied.
+        if !lanesInFlight.isEmpty, lanesInFlight.contains(key) { return }
         guard var lane = lanes[key] else { return }
         if lane.isEmpty {
             lanes.removeValue(forKey: key)
@@ -97,7 +117,7 @@ extension Outbox {
 
     /// Picks up to `maxBatch` items, highest priority first, FIFO within a lane, as rate
     /// limits allow.
-    func takeBatch(at now: Date) -> [(LaneKey, [Queued])] {
+    func takeBatch(at now: Date, maxLanes: Int) -> [(LaneKey, [Queued])] {
         guard accountBlockedUntil == nil else { return [] }
         var batch: [(LaneKey, [Queued])] = []
         var budget = configuration.maxBatch
@@ -110,6 +130,7 @@ extension Outbox {
                 var stopAll = false
                 takeItems(from: &lanes[key, default: Lane()], key: key, now: now, budget: &budget, taken: &taken, stopAll: &stopAll)
                 if !taken.isEmpty { batch.append((key, taken)) }
+                if batch.count >= maxLanes { break levels }
                 if stopAll {
                     if taken.isEmpty { readyHead[level] -= 1; lanes[key]?.queued = true }
                     break levels

@@ -95,6 +95,9 @@ public actor Outbox {
     var nextBatchID = 0
     var channelBuckets: [Channel: TokenBucket] = [:]
     var accountBucket: TokenBucket?
+    /// Lanes whose round is being sent (only when the transport sends channels concurrently).
+    var lanesInFlight: Set<LaneKey> = []
+    var roundsInFlight = 0
 
     // MARK: - Worker state
     var running = false

@@ -57,6 +57,12 @@ public protocol Transport: Sendable {
     var userID: String { get }
     /// The largest encoded message (canonical JSON bytes of the payload) the server takes.
     var payloadLimit: Int { get }
+    /// How many channels the outbox sends to at once. 1: one round at a time, each round one
+    /// `sendBatch` of many channels (the in-process hub commits a round at once). More: up to
+    /// that many `sendBatch` calls of one channel each in flight, a channel's next round
+    /// starting when its last one ends, so a slow channel never holds up the others (a
+    /// homeserver persists rooms independently). A wrapper forwards its base's value.
+    var concurrentSends: Int { get }
 
     /// Connects and returns the event stream. Messages missed while offline are delivered
     /// first (catch-up), then live events. The stream finishes on `disconnect()`.
@@ -68,8 +74,8 @@ public protocol Transport: Sendable {
     /// Sends messages in the order given, one result each (the outbox calls this with up to a
     /// few hundred at a time, so a server can take them in one round trip or one commit).
     /// After a transient failure in a channel, that channel's later messages must not be
-    /// attempted: they are answered `notSent`, so a retry keeps their order. A default
-    /// implementation sends one by one.
+    /// attempted: they are answered `notSent`, so a retry keeps their order. No default, so a
+    /// wrapper cannot silently lose its base's batching: `sendEachInOrder` sends one by one.
     func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>]
     /// Adds or removes this account's `emoji` reaction on a message. Adding twice is a no-op.
     func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws
@@ -82,11 +88,6 @@ public protocol Transport: Sendable {
 }
 
 extension Transport {
-    /// One by one, in the order given (see `sendEachInOrder`).
-    public func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
-        await sendEachInOrder(messages)
-    }
-
     /// Sends each channel's messages in the order given and different channels at the same
     /// time, at most `concurrentChannels` at once (a server that persists rooms independently,
     /// like Synapse, is that much faster). Per channel it behaves exactly like the default
@@ -122,10 +123,10 @@ extension Transport {
         return results
     }
 
-    /// The one send loop behind both batch forms: messages one by one in the order given; after
+    /// The simplest `sendBatch`, and the loop behind `sendBatchByChannel`: messages one by one in the order given; after
     /// a transient failure in a channel, that channel's later messages are answered `notSent`
     /// without being attempted, so a retry keeps their order.
-    func sendEachInOrder(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+    public func sendEachInOrder(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
         var results: [Result<SendReceipt, ParleyError>] = []
         results.reserveCapacity(messages.count)
         var stopped: Set<Channel> = []

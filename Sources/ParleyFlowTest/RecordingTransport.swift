@@ -19,6 +19,7 @@ public final class RecordingTransport: Transport {
 
     public var userID: String { base.userID }
     public var payloadLimit: Int { base.payloadLimit }
+    public var concurrentSends: Int { base.concurrentSends }
 
     public func connect() async throws -> AsyncStream<TransportEvent> { try await base.connect() }
 
@@ -37,6 +38,11 @@ public final class RecordingTransport: Transport {
             recorder.recordFailure("send failed: \(error)", in: message.channel, at: clock.now())
             throw error
         }
+    }
+
+    /// One by one through `send` above, so every message is recorded.
+    public func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        await sendEachInOrder(messages)
     }
 
     public func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {

@@ -10,6 +10,8 @@ public final class HubTransport: Transport, BatchedEventSource {
     /// The largest payload (canonical JSON bytes) a send may carry; larger ones fail with
     /// `messageTooLarge` and store nothing.
     public let payloadLimit: Int
+    /// One round at a time: the hub stores a whole round in one transaction.
+    public var concurrentSends: Int { 1 }
     let hub: Hub
     /// Unique per hub: tells this transport's stream and sends apart from the user's others.
     let id: Int

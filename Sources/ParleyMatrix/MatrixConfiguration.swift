@@ -43,9 +43,9 @@ public struct MatrixConfiguration: Sendable {
     /// Also send each vCard card as a `text/vcard` file (`m.file`) right behind it, for
     /// clients that import contacts from files.
     public var attachVCardFile = false
-    /// Rooms a batch (the outbox's round) sends to at once: Synapse persists each room's
-    /// events one after another (~40 ms each) but different rooms in parallel; one room's
-    /// messages always stay in order.
+    /// Rooms the outbox sends to at once: Synapse persists each room's events one after
+    /// another (~40 ms each) but different rooms in parallel; one room's messages always stay
+    /// in order.
     public var concurrentRooms = 16
     /// Timeout of every request but the sync long-poll.
     public var requestTimeout: Duration = .seconds(30)

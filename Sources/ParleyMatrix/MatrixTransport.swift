@@ -21,6 +21,8 @@ public actor MatrixTransport: Transport {
     public nonisolated let userID: String
     /// Matrix caps an event at 65,536 bytes of canonical JSON.
     public nonisolated let payloadLimit = 65_536
+    /// Rooms sent to at once (`MatrixConfiguration.concurrentRooms`).
+    public nonisolated let concurrentSends: Int
     /// Room for what the server adds around the content (ids, hashes, signatures).
     static let eventOverhead = 2_048
     /// Handled event ids kept per room (for exactly-once delivery); older ones are forgotten.
@@ -54,6 +56,7 @@ public actor MatrixTransport: Transport {
         }
         userID = configuration.userID
         config = configuration
+        concurrentSends = max(1, configuration.concurrentRooms)
         store = try MatrixStore(path: configuration.databasePath)
         client = MatrixClient(homeserver: configuration.homeserver, requestTimeout: configuration.requestTimeout)
     }

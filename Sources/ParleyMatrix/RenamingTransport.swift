@@ -116,6 +116,7 @@ public final class RenamingTransport: Transport {
 
     public var userID: String { short(user: base.userID) }
     public var payloadLimit: Int { base.payloadLimit }
+    public var concurrentSends: Int { base.concurrentSends }
 
     public func connect() async throws -> AsyncStream<TransportEvent> {
         let source = try await base.connect()
@@ -141,11 +142,19 @@ public final class RenamingTransport: Transport {
     }
 
     public func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
+        try await base.send(long(message))
+    }
+
+    public func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        await base.sendBatch(messages.map { long($0) })
+    }
+
+    private func long(_ message: OutgoingEnvelope) -> OutgoingEnvelope {
         var renamed = message
         renamed.channel = long(message.channel)
         renamed.replyTo = long(message.replyTo)
         renamed.visibleTo = message.visibleTo?.map { long(user: $0) }
-        return try await base.send(renamed)
+        return renamed
     }
 
     public func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {

@@ -27,6 +27,7 @@ final class CrashingTransport: Transport {
 
     var userID: String { base.userID }
     var payloadLimit: Int { base.payloadLimit }
+    var concurrentSends: Int { base.concurrentSends }
 
     func connect() async throws -> AsyncStream<TransportEvent> { try await base.connect() }
     func disconnect() async { await base.disconnect() }
@@ -42,6 +43,11 @@ final class CrashingTransport: Transport {
         guard state.withLock({ $0.tripped }) else { return receipt }
         task?.cancel()
         throw CancellationError()
+    }
+
+    /// One by one through `send` above, so every message is counted.
+    func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        await sendEachInOrder(messages)
     }
 
     func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {

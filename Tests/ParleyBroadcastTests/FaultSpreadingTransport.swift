@@ -21,6 +21,7 @@ final class FaultSpreadingTransport: Transport {
 
     var userID: String { base.userID }
     var payloadLimit: Int { base.payloadLimit }
+    var concurrentSends: Int { base.concurrentSends }
     /// Faults armed so far.
     var injected: Int { count.withLock { $0 / every } }
 
@@ -40,6 +41,11 @@ final class FaultSpreadingTransport: Transport {
             }
         }
         return try await base.send(message)
+    }
+
+    /// One by one through `send` above, so every message is subject to the faults.
+    func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        await sendEachInOrder(messages)
     }
 
     func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {

@@ -15,6 +15,7 @@ final class InFlightCountingTransport: Transport {
 
     var userID: String { base.userID }
     var payloadLimit: Int { base.payloadLimit }
+    var concurrentSends: Int { 1 }
     func connect() async throws -> AsyncStream<TransportEvent> { try await base.connect() }
     func disconnect() async { await base.disconnect() }
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
@@ -23,6 +24,7 @@ final class InFlightCountingTransport: Transport {
         defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
         return try await base.send(message)
     }
+    func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] { await sendEachInOrder(messages) }
     func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
         try await base.setReaction(emoji, on: messageID, in: channel, added: added)
     }

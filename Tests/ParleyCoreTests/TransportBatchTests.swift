@@ -3,15 +3,17 @@ import Testing
 @testable import ParleyCore
 import ParleyHub
 
-/// A real hub transport seen only through `send`, so `Transport.sendBatch`'s default
-/// implementation is what runs (the hub has its own).
+/// A real hub transport seen only through `send`, so `Transport.sendEachInOrder` is what
+/// runs (the hub has its own batch).
 struct SendOnlyTransport: Transport {
     let base: HubTransport
     var userID: String { base.userID }
     var payloadLimit: Int { base.payloadLimit }
+    var concurrentSends: Int { 1 }
     func connect() async throws -> AsyncStream<TransportEvent> { try await base.connect() }
     func disconnect() async { await base.disconnect() }
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt { try await base.send(message) }
+    func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] { await sendEachInOrder(messages) }
     func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
         try await base.setReaction(emoji, on: messageID, in: channel, added: added)
     }

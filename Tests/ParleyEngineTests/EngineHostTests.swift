@@ -30,9 +30,11 @@ import YAMLCoding
     struct UnreachableTransport: Transport {
         var userID: String
         var payloadLimit: Int { 1 << 20 }
+        var concurrentSends: Int { 1 }
         func connect() async throws -> AsyncStream<TransportEvent> { throw ParleyError(.networkUnavailable, "unreachable") }
         func disconnect() async {}
         func send(_ message: OutgoingEnvelope) async throws -> SendReceipt { throw ParleyError(.networkUnavailable, "unreachable") }
+        func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] { await sendEachInOrder(messages) }
         func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {}
         func history(of channel: Channel, after seq: Int64, limit: Int) async throws -> [Envelope] { [] }
         func profiles(of userIDs: [String]) async throws -> [Profile] { [] }

@@ -19,6 +19,7 @@ final class RateLimitCounter: Transport {
 
     var userID: String { base.userID }
     var payloadLimit: Int { base.payloadLimit }
+    var concurrentSends: Int { base.concurrentSends }
 
     func connect() async throws -> AsyncStream<TransportEvent> { try await base.connect() }
     func disconnect() async { await base.disconnect() }

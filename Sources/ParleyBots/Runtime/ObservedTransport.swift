@@ -29,6 +29,7 @@ final class ObservedTransport: Transport {
 
     var userID: String { inner.userID }
     var payloadLimit: Int { inner.payloadLimit }
+    var concurrentSends: Int { inner.concurrentSends }
 
     func connect() async throws -> AsyncStream<TransportEvent> {
         let source = try await inner.connect()
@@ -115,6 +116,10 @@ final class ObservedTransport: Transport {
     }
 
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt { try await inner.send(message) }
+
+    func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        await inner.sendBatch(messages)
+    }
 
     func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
         try await inner.setReaction(emoji, on: messageID, in: channel, added: added)
