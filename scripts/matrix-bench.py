@@ -3,7 +3,7 @@
 HTTP client measures how fast Synapse itself creates events (the ceiling).
 
     matrix-bench.py bot     --homeserver URL --secret S --admin-token T --bot @support:localhost
-    matrix-bench.py ceiling --homeserver URL --token T --rooms-file FILE --count 5000
+    matrix-bench.py ceiling --homeserver URL --token T --rooms-file FILE --count 5000 [--result-file F]
 
 `bot` prints one line per figure: command round trip p50/p99 one at a time, a 300-command burst
 in one room (all answered, time to last reply), 20 rooms x 30 commands at once (replies/s).
@@ -209,6 +209,9 @@ async def ceiling(args):
     seconds = time.monotonic() - began
     print(f"matrix ceiling: bare HTTP client created {args.count} events in {len(rooms)} rooms in {seconds:.1f} s: "
           f"{args.count / seconds:.0f} events/s ({errors} errors, {args.concurrency} in flight)", flush=True)
+    if args.result_file:
+        with open(args.result_file, "w") as f:
+            f.write(f"{args.count / seconds}\n")
     return 0 if errors == 0 else 1
 
 
@@ -222,6 +225,7 @@ def main():
     parser.add_argument("--token")
     parser.add_argument("--rooms-file")
     parser.add_argument("--count", type=int, default=5000)
+    parser.add_argument("--result-file", help="ceiling: also write the events/s figure to this file")
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--latency-count", type=int, default=100)
     parser.add_argument("--burst", type=int, default=300)

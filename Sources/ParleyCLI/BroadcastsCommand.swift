@@ -1,6 +1,7 @@
 import Foundation
 import ParleyBots
 import ParleyCore
+import ParleyMatrix
 import ParleyHub
 import YAMLCoding
 
@@ -50,11 +51,14 @@ enum BroadcastsCommand: Subcommand {
 
 extension BroadcastsCommand {
     /// What the broadcast commands run on: config.yaml's storage (one SQLite file for the
-    /// broadcast store and, with `transport: local`, the embedded hub) and its global cap.
+    /// broadcast store and, with `transport: local`, the embedded hub), its global cap, and
+    /// with `transport: matrix` the bots' accounts.
     struct Host {
         let storagePath: String
         let service: BroadcastService
         let hub: Hub?
+        /// The config, when its transport is Matrix.
+        let matrix: HostConfig?
 
         /// Reads `--config` (default config.yaml) and opens its storage; errors are ready to print.
         static func open(_ arguments: ParsedArguments, context: CommandContext, bots: [String]) -> Result<Host, BroadcastError> {
@@ -76,6 +80,7 @@ extension BroadcastsCommand {
             do {
                 let store = try BroadcastStore(path: path)
                 var hub: Hub?
+                var matrix: HostConfig?
                 switch config.transportKind {
                 case .local:
                     // Where `parley run` keeps the embedded hub: next to the host's database.
@@ -83,10 +88,10 @@ extension BroadcastsCommand {
                         return .failure(BroadcastError(.storage, "cannot open the embedded hub at \(config.storagePath): \(error)"))
                     }
                 case .matrix:
-                    hub = nil
+                    matrix = config
                 }
                 let service = BroadcastService(store: store, configuration: BroadcastConfiguration(globalLimit: try globalLimit(config)))
-                return .success(Host(storagePath: path, service: service, hub: hub))
+                return .success(Host(storagePath: path, service: service, hub: hub, matrix: matrix))
             } catch {
                 return .failure(error)
             }
@@ -102,11 +107,23 @@ extension BroadcastsCommand {
         }
 
         /// The sending transport of `bot`: its account on the embedded hub (created on
-        /// first use, as the host does for its bots).
+        /// first use, as the host does for its bots), or its Matrix account from
+        /// `transport.accounts` (the session database `parley run` keeps for it, so the
+        /// device and its direct rooms are reused).
         func transport(for bot: String) throws(BroadcastError) -> any Transport {
-            guard let hub else {
-                throw BroadcastError(.invalidMessage, "broadcasts over 'transport: matrix' need the Matrix transport, which this build does not have yet; use 'kind: local'")
+            if let matrix {
+                do {
+                    let folder = MatrixBotAccounts.accountFolder(storagePath: storagePath)
+                    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                    var configuration = try MatrixBotAccounts.configuration(
+                        bot: bot, file: "config.yaml", config: matrix, homeserver: MatrixBotAccounts.homeserver(matrix), folder: folder)
+                    configuration.log = { line in FileHandle.standardError.write(Data("parley matrix: \(bot): \(line)\n".utf8)) }
+                    return try MatrixTransport(configuration: configuration)
+                } catch {
+                    throw BroadcastError(.invalidMessage, "cannot use bot '\(bot)' on Matrix: \(error)")
+                }
             }
+            guard let hub else { throw BroadcastError(.storage, "no transport configured") }
             do {
                 if hub.user(bot) == nil { try hub.addUser(Profile(id: bot)) }
                 return try hub.connect(user: bot)

@@ -42,34 +42,12 @@ public struct MatrixBotAccounts: Sendable {
     public init(config: HostConfig, bots: [LoadedBot], storagePath: String, storage: @Sendable (String) -> ChatStorage = { _ in .memory },
                 profileProvider: (any ProfileProvider)? = nil, attachVCardFiles: Bool = false,
                 log: @escaping @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data("parley matrix: \(line)\n".utf8)) }) throws {
-        guard config.transportKind == .matrix, let transport = config.transport else {
-            throw ParleyError(.invalidArgument, "the config's transport is not kind 'matrix'")
-        }
-        guard let text = transport.homeserver?.value, let homeserver = URL(string: text),
-              homeserver.scheme == "http" || homeserver.scheme == "https"
-        else {
-            throw ParleyError(.invalidArgument, "transport.homeserver must be an http(s) URL",
-                              context: ["field": "transport.homeserver", "value": transport.homeserver?.value ?? ""])
-        }
+        let homeserver = try Self.homeserver(config)
         let folder = Self.accountFolder(storagePath: storagePath)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var built: [Bot] = []
         for bot in bots {
-            guard let account = transport.accounts?[bot.id] else {
-                throw ParleyError(.invalidArgument, "bot '\(bot.id)' has no entry in transport.accounts",
-                                  context: ["field": "transport.accounts.\(bot.id)", "file": bot.file])
-            }
-            let credentials: MatrixConfiguration.Credentials
-            if let token = account.accessToken?.value, !token.isEmpty {
-                credentials = .accessToken(token)
-            } else if let password = account.password?.value, !password.isEmpty {
-                credentials = .password(password)
-            } else {
-                throw ParleyError(.invalidArgument, "account '\(bot.id)' has an empty password and no access_token",
-                                  context: ["field": "transport.accounts.\(bot.id)", "line": String(account.mark.line)])
-            }
-            var matrix = MatrixConfiguration(homeserver: homeserver, userID: account.user.value, credentials: credentials,
-                                             databasePath: folder + "/matrix-\(bot.id).db")
+            var matrix = try Self.configuration(bot: bot.id, file: bot.file, config: config, homeserver: homeserver, folder: folder)
             matrix.invitePolicy = Self.invitePolicy(bot.definition.allow)
             matrix.attachVCardFile = attachVCardFiles
             matrix.log = { [id = bot.id] line in log("\(id): \(line)") }
@@ -81,6 +59,42 @@ public struct MatrixBotAccounts: Sendable {
         self.bots = built
         self.homeserver = homeserver
         self.log = log
+    }
+
+    /// The homeserver of a `transport: {kind: matrix}` config.
+    /// - Throws: `ParleyError(.invalidArgument)` naming the key at fault.
+    static func homeserver(_ config: HostConfig) throws -> URL {
+        guard config.transportKind == .matrix, let transport = config.transport else {
+            throw ParleyError(.invalidArgument, "the config's transport is not kind 'matrix'")
+        }
+        guard let text = transport.homeserver?.value, let homeserver = URL(string: text),
+              homeserver.scheme == "http" || homeserver.scheme == "https"
+        else {
+            throw ParleyError(.invalidArgument, "transport.homeserver must be an http(s) URL",
+                              context: ["field": "transport.homeserver", "value": transport.homeserver?.value ?? ""])
+        }
+        return homeserver
+    }
+
+    /// The transport settings of bot `bot`'s account (`transport.accounts.<bot>`), its session
+    /// database in `folder`. `file` names the bot's file in errors.
+    /// - Throws: `ParleyError(.invalidArgument)` naming the key at fault.
+    static func configuration(bot: String, file: String, config: HostConfig, homeserver: URL, folder: String) throws -> MatrixConfiguration {
+        guard let account = config.transport?.accounts?[bot] else {
+            throw ParleyError(.invalidArgument, "bot '\(bot)' has no entry in transport.accounts",
+                              context: ["field": "transport.accounts.\(bot)", "file": file])
+        }
+        let credentials: MatrixConfiguration.Credentials
+        if let token = account.accessToken?.value, !token.isEmpty {
+            credentials = .accessToken(token)
+        } else if let password = account.password?.value, !password.isEmpty {
+            credentials = .password(password)
+        } else {
+            throw ParleyError(.invalidArgument, "account '\(bot)' has an empty password and no access_token",
+                              context: ["field": "transport.accounts.\(bot)", "line": String(account.mark.line)])
+        }
+        return MatrixConfiguration(homeserver: homeserver, userID: account.user.value, credentials: credentials,
+                                   databasePath: folder + "/matrix-\(bot).db")
     }
 
     /// Logs every bot in (whoami for a token) and sets its display name and avatar. Returns a

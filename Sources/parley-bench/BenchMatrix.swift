@@ -8,9 +8,18 @@ import YAMLCoding
 /// `parley-bench matrix`: the example support bot on a live Synapse (`eval "$(scripts/synapse
 /// start)"` first; run from the repository root), driven by a matrix-nio user
 /// (`scripts/matrix-bench.py bot`), then a 5,000-delivery broadcast through the core SDK next
-/// to the rate a bare HTTP client creates events (`scripts/matrix-bench.py ceiling`). Rate
+/// to the rate a bare HTTP client creates events (`scripts/matrix-bench.py ceiling`, before and after). Rate
 /// limits of the bench accounts are lifted with the admin override API. One line per figure.
 func benchMatrix() async throws {
+    try await benchMatrix(bot: true, broadcast: true)
+}
+
+/// `parley-bench matrix-broadcast`: only the broadcast and the ceiling.
+func benchMatrixBroadcastOnly() async throws {
+    try await benchMatrix(bot: false, broadcast: true)
+}
+
+private func benchMatrix(bot: Bool, broadcast: Bool) async throws {
     let environment = ProcessInfo.processInfo.environment
     guard let text = environment["PARLEY_MATRIX_HOMESERVER"], let homeserver = URL(string: text),
           let secret = environment["PARLEY_MATRIX_SHARED_SECRET"]
@@ -23,10 +32,24 @@ func benchMatrix() async throws {
     let registrar = MatrixRegistrar(homeserver: homeserver, sharedSecret: secret)
     let tag = String(UUID().uuidString.lowercased().prefix(8))
     let admin = try await registrar.register("bench-admin-\(tag)", password: "pw-\(tag)", admin: true)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-matrix-\(tag)").path
+    if bot {
+        try await benchMatrixBot(registrar: registrar, secret: secret, adminToken: admin.accessToken, python: python,
+                                 folder: folder, tag: tag, environment: environment)
+    }
+    if broadcast {
+        try await benchMatrixBroadcast(registrar: registrar, adminToken: admin.accessToken, python: python, folder: folder, tag: tag)
+    }
+}
+
+/// The support bot driven by a matrix-nio user: round trips, a burst, many rooms.
+private func benchMatrixBot(registrar: MatrixRegistrar, secret: String, adminToken: String, python: String, folder: String,
+                            tag: String, environment: [String: String]) async throws {
+    let homeserver = registrar.homeserver
 
     // The support bot, hosted as `parley run` would host it.
     let account = try await registrar.register("bench-support-\(tag)", password: "pw-\(tag)")
-    try await registrar.overrideRateLimit(of: account.userID, adminToken: admin.accessToken)
+    try await registrar.overrideRateLimit(of: account.userID, adminToken: adminToken)
     let catalog = HostCatalog.load(configFile: "config.yaml", resolve: { $0 }, environment: environment)
     guard let support = catalog.bots.first(where: { $0.id == "support" }) else {
         benchLine("matrix: skipped (run from the repository root: bots/support.yaml not found)")
@@ -39,7 +62,6 @@ func benchMatrix() async throws {
           accounts:
             support: { user: "\(account.userID)", access_token: "\(account.accessToken)" }
         """, file: "bench.yaml")
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-matrix-\(tag)").path
     let accounts = try MatrixBotAccounts(config: config, bots: [support], storagePath: folder + "/parley.db", log: { _ in })
     for problem in await accounts.prepare() { benchLine("matrix: \(problem.problem)") }
     let host = BotHost(store: MemoryEngineStore())
@@ -47,15 +69,15 @@ func benchMatrix() async throws {
                  connection: accounts.bots[0].connection)
     await host.start()
     let driven = try runBenchScript([python, "scripts/matrix-bench.py", "bot", "--homeserver", homeserver.absoluteString,
-                                     "--secret", secret, "--admin-token", admin.accessToken, "--bot", account.userID],
+                                     "--secret", secret, "--admin-token", adminToken, "--bot", account.userID],
                                     timeout: 900)
     await host.stop()
     if driven != 0 { benchLine("matrix: the driver reported a problem (exit \(driven))") }
-
-    try await benchMatrixBroadcast(registrar: registrar, adminToken: admin.accessToken, python: python, folder: folder, tag: tag)
 }
 
-/// 5,000 deliveries (100 rooms × 50 messages) through `ChatClient.batchSend`, then the ceiling.
+/// 5,000 deliveries (100 rooms × 50 messages) through `ChatClient.batchSend`, between two
+/// measurements of the ceiling (2,500 events each, to the same rooms): the machine is shared,
+/// so the ratio is taken against the mean of the ceiling right before and right after.
 private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String, python: String, folder: String,
                                   tag: String) async throws {
     let sender = try await registrar.register("bench-news-\(tag)", password: "pw-\(tag)")
@@ -70,23 +92,43 @@ private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String
         for try await room in group { rooms.append(room) }
         return rooms
     }
+    let roomsFile = folder + "/rooms.txt"
+    try Data(rooms.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: roomsFile))
+    let synapse = SynapseCPU()
+    func ceiling(_ name: String) throws -> Double? {
+        let cpu = synapse.seconds()
+        defer { synapse.report("ceiling \(name)", since: cpu, events: 2_500) }
+        let resultFile = folder + "/ceiling-\(name).txt"
+        _ = try runBenchScript([python, "scripts/matrix-bench.py", "ceiling", "--homeserver", registrar.homeserver.absoluteString,
+                                "--token", sender.accessToken, "--rooms-file", roomsFile, "--count", "2500",
+                                "--result-file", resultFile], timeout: 600)
+        return (try? String(contentsOfFile: resultFile, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+    let before = try ceiling("before")
+
     var configuration = MatrixConfiguration(homeserver: registrar.homeserver, userID: sender.userID,
                                             credentials: .accessToken(sender.accessToken), databasePath: folder + "/news.db")
     configuration.log = { _ in }
     let client = try ChatClient(transport: try MatrixTransport(configuration: configuration))
     try await client.connect()
     let contents = (0..<50).map { TextContent("news item \($0)") }
+    let cpu = synapse.seconds()
     let began = ContinuousClock.now
     let results = await client.batchSend(contents, to: rooms.map(Channel.group))
     let seconds = (ContinuousClock.now - began).timeInterval
     await client.close()
     let failed = results.filter { if case .failure = $0 { true } else { false } }.count
+    let rate = Double(results.count - failed) / seconds
     benchLine(String(format: "matrix broadcast: %d deliveries (100 rooms × 50) in %.1f s: %.0f recipients/s (%d failed, %d rooms at once)",
-                 results.count, seconds, Double(results.count - failed) / seconds, failed, configuration.concurrentRooms))
-    let roomsFile = folder + "/rooms.txt"
-    try Data(rooms.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: roomsFile))
-    _ = try runBenchScript([python, "scripts/matrix-bench.py", "ceiling", "--homeserver", registrar.homeserver.absoluteString,
-                            "--token", sender.accessToken, "--rooms-file", roomsFile, "--count", "5000"], timeout: 600)
+                 results.count, seconds, rate, failed, configuration.concurrentRooms))
+    synapse.report("broadcast", since: cpu, events: results.count)
+
+    let after = try ceiling("after")
+    if let before, let after {
+        let mean = (before + after) / 2
+        benchLine(String(format: "matrix broadcast vs ceiling: %.0f%% (ceiling %.0f before, %.0f after, mean %.0f events/s)",
+                         rate / mean * 100, before, after, mean))
+    }
 }
 
 /// Runs a driver script with its output passed through; kills it after `timeout` seconds.
@@ -107,7 +149,28 @@ private func runBenchScript(_ arguments: [String], timeout: Double) throws -> In
 }
 
 /// Prints a figure at once (the driver script writes to the same output in between).
-private func benchLine(_ line: String) {
+func benchLine(_ line: String) {
     print(line)
     fflush(nil)
+}
+
+/// Synapse's CPU time (from /proc, by `PARLEY_SYNAPSE_PID`): CPU per event does not depend on
+/// what else the shared machine runs, unlike events per second.
+struct SynapseCPU {
+    let pid = ProcessInfo.processInfo.environment["PARLEY_SYNAPSE_PID"]
+
+    /// User + system seconds so far, or nil without a readable pid.
+    func seconds() -> Double? {
+        guard let pid, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return nil }
+        // Fields after "(comm)": state is field 3, utime 14 and stime 15 (1-based).
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    func report(_ what: String, since start: Double?, events: Int) {
+        guard let start, let now = seconds(), events > 0 else { return }
+        benchLine(String(format: "matrix synapse cpu, %@: %.1f ms per event", what, (now - start) / Double(events) * 1000))
+    }
 }

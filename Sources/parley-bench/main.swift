@@ -10,11 +10,15 @@ let areas: KeyValuePairs<String, () async throws -> Void> = [
     "broadcast": benchBroadcast,
     "bots": benchBots,
     "flowtest": benchFlowTest,
+    // Needs a live Synapse (`eval "$(scripts/synapse start)"`); says "skipped" without one.
+    "matrix": benchMatrix,
 ]
-// Not part of a full run: one untimed pass of one YAML stage, for callgrind.
+// Not part of a full run: one untimed pass of one YAML stage, for callgrind; parts of an area.
 let tools: KeyValuePairs<String, () async throws -> Void> = [
     "yaml-decode": benchYAMLDecode,
     "yaml-profile": { try benchYAMLProfile(Array(CommandLine.arguments.dropFirst(2))) },
+    // The Matrix broadcast and the bare client's ceiling alone.
+    "matrix-broadcast": benchMatrixBroadcastOnly,
 ]
 
 let requested = CommandLine.arguments.dropFirst().first
