@@ -5,7 +5,10 @@ final class DecodingContext {
     let substitution: EnvironmentSubstitution
     let userInfo: [CodingUserInfoKey: Any]
     /// Which types decode directly (`DecodingContext.directType`); `direct` nil: not direct.
-    var directTypes: [(type: ObjectIdentifier, direct: (any DirectDecodable.Type)?)] = []
+    var directTypes: [(type: ObjectIdentifier, direct: (any DirectDecodable.Type)?, reader: (any YAMLNodeDecodable.Type)?)] = []
+    /// Errors recorded by the `NodeReader`s of the values being decoded, innermost last: each
+    /// value takes the ones recorded since it started (no collector object per value).
+    var pendingErrors: [YAMLError] = []
     /// Bounds the retries of one value's `init(from:)` (each retry answers one more failed call).
     static let maxAttempts = 10_000
     /// Set by `YAMLDecoder.decodeIgnoringUnknownKeys`: unknown keys don't fail a value.

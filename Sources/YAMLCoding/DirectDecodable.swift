@@ -18,21 +18,33 @@ extension DecodingContext {
         if T.self == Int.self { return unsafeBitCast(try scalarValue(Int.self, node, parentPath, key), to: T.self) }
         if T.self == Bool.self { return unsafeBitCast(try scalarValue(Bool.self, node, parentPath, key), to: T.self) }
         if T.self == Double.self { return unsafeBitCast(try scalarValue(Double.self, node, parentPath, key), to: T.self) }
-        if let direct = directType(T.self) {
+        let found = directType(T.self)
+        if let direct = found.direct {
             return try openDirect(direct, as: T.self, node, { parentPath().appending(key) })
+        }
+        if let reader = found.reader {
+            return try openReader(reader, as: T.self, node, parentPath(), key)
         }
         return try decodeValue(T.self, node: node, parentPath: parentPath(), key: key)
     }
 
-    /// `T` as a `DirectDecodable` type, or nil. The runtime's conformance lookup is a hashed
-    /// search each time; a file's values are of a few dozen types, so a short list of the types
-    /// seen so far (compared by identity, no hashing) answers almost every call.
-    private func directType<T>(_ type: T.Type) -> (any DirectDecodable.Type)? {
+    /// `T` as a `DirectDecodable` or a `YAMLNodeDecodable` type, or neither. The runtime's
+    /// conformance lookup is a hashed search each time; a file's values are of a few dozen
+    /// types, so a short list of the types seen so far (compared by identity, no hashing)
+    /// answers almost every call.
+    private func directType<T>(_ type: T.Type) -> (direct: (any DirectDecodable.Type)?, reader: (any YAMLNodeDecodable.Type)?) {
         let id = ObjectIdentifier(T.self)
-        for known in directTypes where known.type == id { return known.direct }
-        let found = T.self as? any DirectDecodable.Type
-        if directTypes.count < 64 { directTypes.append((id, found)) }
-        return found
+        for known in directTypes where known.type == id { return (known.direct, known.reader) }
+        let direct = T.self as? any DirectDecodable.Type
+        let reader = direct == nil ? T.self as? any YAMLNodeDecodable.Type : nil
+        if directTypes.count < 64 { directTypes.append((id, direct, reader)) }
+        return (direct, reader)
+    }
+
+    private func openReader<D: YAMLNodeDecodable, T>(_ type: D.Type, as result: T.Type, _ node: Node, _ parentPath: CodingPathLink?,
+                                                     _ key: (any CodingKey)?) throws(ValueFailure) -> T {
+        // `D` is `T` (the caller's cast said so): reinterpret instead of a dynamic cast.
+        unsafeBitCast(try decodeNodeValue(D.self, node: node, parentPath: parentPath, key: key), to: T.self)
     }
 
     private func openDirect<D: DirectDecodable, T>(_ type: D.Type, as result: T.Type, _ node: Node, _ path: () -> CodingPathLink?) throws(ValueFailure) -> T {

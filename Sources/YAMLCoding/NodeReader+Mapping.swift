@@ -1,0 +1,84 @@
+extension NodeReader {
+    /// Fails unless the node is a mapping ("expected a mapping, found …"); call it before
+    /// reading keys. An empty document reads as an empty mapping, as with `init(from:)`.
+    public func expectMapping() throws {
+        let mapping: Node.Mapping
+        if case .mapping(let found) = node {
+            mapping = found
+        } else if isStandIn || (path == nil && node.isNull) {
+            mapping = Node.Mapping([], mark: node.mark)
+        } else {
+            throw NodeProblem(error: context.error(at: node.mark, "expected a mapping, found \(node.kindDescription)", path: path))
+        }
+        if mappingState == nil {
+            mappingState = MappingState(mapping, opener: .root, recordsQueries: recordsQueries)
+        }
+    }
+
+    /// Whether the mapping has `key` (asking counts as using it, for unknown-key checks).
+    public func contains(_ key: String) -> Bool {
+        state.lookUp(key) != nil
+    }
+
+    /// The value of a key that must be there. Missing or failing: the error is recorded and a
+    /// stand-in returned; throws only when even the stand-in fails.
+    public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T {
+        let state = state
+        guard let position = state.lookUp(key) else {
+            if !isStandIn {
+                context.pendingErrors.append(context.error(at: state.mapping.mark, "missing required key '\(key)'",
+                                                           path: path.appending(StringKey(key))))
+            }
+            return try context.standIn(T.self, at: state.mapping.mark, parentPath: path, key: StringKey(key))
+        }
+        let child = state.mapping.pairs[position].value
+        do {
+            return try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key))
+        } catch {
+            context.pendingErrors += error.errors
+            return try context.standIn(T.self, at: child.mark, parentPath: path, key: StringKey(key))
+        }
+    }
+
+    /// The value of a key that may be missing or null (both nil). Failing: the errors are
+    /// recorded and the result is nil.
+    public func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: String) -> T? {
+        let state = state
+        guard let position = state.lookUp(key) else { return nil }
+        let child = state.mapping.pairs[position].value
+        guard !child.isNull else { return nil }
+        do {
+            return try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key))
+        } catch {
+            context.pendingErrors += error.errors
+            return nil
+        }
+    }
+
+    /// Calls `body` with each scalar key of the mapping and the key's mark, in file order
+    /// (merged `<<` entries where the merge key stood). Asks about nothing by itself.
+    public func forEachKey(_ body: (_ key: String, _ keyMark: Mark) throws -> Void) rethrows {
+        for pair in state.mapping.pairs {
+            if case .scalar(let key) = pair.key { try body(key.value, key.mark) }
+        }
+    }
+
+    /// The mapping's state; a reader that never called `expectMapping` reads as empty.
+    private var state: MappingState {
+        if let mappingState { return mappingState }
+        let empty = MappingState(Node.Mapping([], mark: node.mark), opener: .root)
+        mappingState = empty
+        return empty
+    }
+
+    /// Whether the mapping has keys nobody asked about.
+    var hasUnknownKeys: Bool {
+        guard let mappingState, !isStandIn else { return false }
+        return !mappingState.allUsed
+    }
+
+    /// An error for every key nobody asked about, with suggestions.
+    func unknownKeyErrors() -> [YAMLError] {
+        mappingState?.unknownKeyErrors(context, rootPath: path) ?? []
+    }
+}
