@@ -4,8 +4,8 @@ final class DecodingContext {
     let file: String
     let substitution: EnvironmentSubstitution
     let userInfo: [CodingUserInfoKey: Any]
-    /// Which types decode directly (`DecodingContext.directType`); `direct` nil: not direct.
-    var directTypes: [(type: ObjectIdentifier, direct: (any DirectDecodable.Type)?, reader: (any YAMLNodeDecodable.Type)?)] = []
+    /// Which types decode directly or through a reader (`DecodingContext.directType`).
+    var directTypes: [KnownDecodingType]
     /// Errors recorded by the `NodeReader`s of the values being decoded, innermost last: each
     /// value takes the ones recorded since it started (no collector object per value).
     var pendingErrors: [YAMLError] = []
@@ -19,6 +19,7 @@ final class DecodingContext {
         self.ignoresUnknownKeys = ignoresUnknownKeys
         substitution = EnvironmentSubstitution(environment: environment)
         self.userInfo = userInfo
+        directTypes = KnownDecodingType.known
     }
 
     /// An error without its source line (filled in once, at the end).

@@ -1,7 +1,7 @@
 /// Types this module decodes without their `init(from:)`: scalars, and arrays and
 /// string-keyed dictionaries of anything. Going direct skips the generic standard-library code
 /// (the hot path of every bot file) and collects the errors of all elements in one pass.
-protocol DirectDecodable {
+protocol DirectDecodable: SendableMetatype {
     /// `path` is the value's coding path, built only when asked for (errors, nested values):
     /// a link per scalar would be an allocation per scalar.
     static func decodeDirectly(_ node: Node, context: DecodingContext, path: () -> CodingPathLink?) throws(ValueFailure) -> Self
@@ -18,6 +18,14 @@ extension DecodingContext {
         if T.self == Int.self { return unsafeBitCast(try scalarValue(Int.self, node, parentPath, key), to: T.self) }
         if T.self == Bool.self { return unsafeBitCast(try scalarValue(Bool.self, node, parentPath, key), to: T.self) }
         if T.self == Double.self { return unsafeBitCast(try scalarValue(Double.self, node, parentPath, key), to: T.self) }
+        // Located strings and lists of them are most values of a bot file: decoded here in
+        // concrete code, with what `Located.decodeDirectly` and `Array.decodeDirectly` would do.
+        if T.self == Located<String>.self {
+            return unsafeBitCast(Located(value: try scalarValue(String.self, node, parentPath, key), mark: node.mark), to: T.self)
+        }
+        if T.self == [Located<String>].self {
+            return unsafeBitCast(try [Located<String>].decodeDirectly(node, context: self, path: { parentPath().appending(key) }), to: T.self)
+        }
         let found = directType(T.self)
         if let direct = found.direct {
             return try openDirect(direct, as: T.self, node, { parentPath().appending(key) })
@@ -32,13 +40,12 @@ extension DecodingContext {
     /// conformance lookup is a hashed search each time; a file's values are of a few dozen
     /// types, so a short list of the types seen so far (compared by identity, no hashing)
     /// answers almost every call.
-    private func directType<T>(_ type: T.Type) -> (direct: (any DirectDecodable.Type)?, reader: (any YAMLNodeDecodable.Type)?) {
+    private func directType<T>(_ type: T.Type) -> KnownDecodingType {
         let id = ObjectIdentifier(T.self)
-        for known in directTypes where known.type == id { return (known.direct, known.reader) }
-        let direct = T.self as? any DirectDecodable.Type
-        let reader = direct == nil ? T.self as? any YAMLNodeDecodable.Type : nil
-        if directTypes.count < 64 { directTypes.append((id, direct, reader)) }
-        return (direct, reader)
+        for known in directTypes where known.type == id { return known }
+        let found = KnownDecodingType.lookUp(T.self)
+        if directTypes.count < 256 { directTypes.append(found) }
+        return found
     }
 
     private func openReader<D: YAMLNodeDecodable, T>(_ type: D.Type, as result: T.Type, _ node: Node, _ parentPath: CodingPathLink?,

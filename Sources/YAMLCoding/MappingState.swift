@@ -58,7 +58,8 @@ final class MappingState {
         let pairs = mapping.pairs
         // Keys are mostly asked in file order (`allKeys` then one `decode` per key, or struct
         // fields written in declaration order): try the pair after the last one found first.
-        if nextGuess < pairs.count, case .scalar(let scalar) = pairs[nextGuess].key, scalar.value == key {
+        if nextGuess < pairs.count, case .scalar(let scalar) = pairs[nextGuess].key,
+           scalar.value.utf8.count == key.utf8.count, scalar.value == key {
             nextGuess += 1
             return nextGuess - 1
         }

@@ -36,8 +36,11 @@ extension Node {
         public var isNull: Bool {
             if let tag { return tag == Node.Tags.null }
             guard style == .plain else { return false }
-            switch value {
-            case "", "~", "null", "Null", "NULL": return true
+            // By length first: every scalar is asked, and few are this short.
+            switch value.utf8.count {
+            case 0: return true
+            case 1: return value == "~"
+            case 4: return value == "null" || value == "Null" || value == "NULL"
             default: return false
             }
         }

@@ -18,7 +18,7 @@
 ///
 /// The type stays `Decodable`: `YAMLDecoder` and the containers of other `Decodable` types
 /// decode it through its reader. Other decoders (JSON, …) are refused with a `DecodingError`.
-public protocol YAMLNodeDecodable: Decodable {
+public protocol YAMLNodeDecodable: Decodable, SendableMetatype {
     /// Reads the value from `reader`'s node.
     init(yaml reader: NodeReader) throws
 }

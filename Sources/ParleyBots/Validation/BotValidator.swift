@@ -8,11 +8,16 @@ public struct BotValidator {
     let bot: BotDefinition
     /// Variables any part of the bot sets (`ask.save`, `set:`, named groups of `ask.match`).
     let vars: Set<String>
+    /// The fields of every card a `send:` may name (built-in and the bot's own), looked up
+    /// once per bot instead of once per `send:`.
+    let cardFields: [String: [String]]
     var errors: [YAMLError] = []
 
     /// Validates `bot`, read from `source`; returns every problem found (empty when valid).
     public static func validate(_ bot: BotDefinition, source: SourceFile) -> [YAMLError] {
-        var validator = BotValidator(source: source, bot: bot, vars: BotValidator.collectVars(bot))
+        var cardFields = BuiltInCards.fields
+        for card in bot.cards.entries where cardFields[card.name] == nil { cardFields[card.name] = card.value.fields.map(\.value) }
+        var validator = BotValidator(source: source, bot: bot, vars: BotValidator.collectVars(bot), cardFields: cardFields)
         validator.run()
         return validator.errors.sortedByPosition()
     }

@@ -27,8 +27,7 @@ struct TemplateScope: Sendable {
 
     /// Why `path` is not allowed here, or nil when it is.
     func problem(with path: String, vars: Set<String>) -> String? {
-        let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
-        let root = parts[0], leaf = parts.count > 1 ? parts[1] : nil
+        let (root, leaf) = Self.split(path)
         switch (root, leaf) {
         case ("bot", "id"?), ("bot", "name"?), ("help", nil):
             return nil
@@ -38,17 +37,30 @@ struct TemplateScope: Sendable {
             return recipient ? nil : "'{{\(path)}}' is only known inside a broadcast's 'send'"
         case ("args", let name?):
             guard let args else { return "'{{\(path)}}' is only known in a command with args" }
-            return args.contains(name) ? nil
+            return args.contains(where: { $0 == name }) ? nil
                 : "unknown template variable '{{\(path)}}': \(place) has " + (args.isEmpty ? "no args" : "args " + args.joined(separator: ", "))
         case ("match", let name?):
             guard let matchGroups else { return "'{{\(path)}}' is only known in a trigger with a 'match' regex" }
-            return matchGroups.contains(name) ? nil
+            return matchGroups.contains(where: { $0 == name }) ? nil
                 : "unknown template variable '{{\(path)}}': the regex of \(place) has " + (matchGroups.isEmpty ? "no named groups" : "named groups " + matchGroups.joined(separator: ", "))
         case ("vars", let name?):
-            return vars.contains(name) ? nil
+            return vars.contains(String(name)) ? nil
                 : "unknown template variable '{{\(path)}}': no 'save', 'set' or named group in this bot sets '\(name)'"
         default:
             return "unknown template variable '{{\(path)}}': expected one of " + known(vars: vars).joined(separator: ", ")
         }
+    }
+
+    /// The path's first name and the rest after its first dot (nil when there is none), as
+    /// `split(separator: ".", maxSplits: 1)` gives them (leading dots skipped, an empty rest is
+    /// none), without building an array and strings for every placeholder.
+    private static func split(_ path: String) -> (root: Substring, leaf: Substring?) {
+        let dot = UInt8(ascii: ".")
+        let bytes = path.utf8
+        // Byte positions of ASCII dots are character boundaries, so they index `path` directly.
+        guard let start = bytes.firstIndex(where: { $0 != dot }) else { return (path[path.endIndex...], nil) }
+        guard let split = bytes[start...].firstIndex(of: dot) else { return (path[start...], nil) }
+        let rest = bytes.index(after: split)
+        return (path[start..<split], rest == bytes.endIndex ? nil : path[rest...])
     }
 }
