@@ -20,12 +20,8 @@ extension DecodingContext {
         if T.self == Double.self { return unsafeBitCast(try scalarValue(Double.self, node, parentPath, key), to: T.self) }
         // Located strings and lists of them are most values of a bot file: decoded here in
         // concrete code, with what `Located.decodeDirectly` and `Array.decodeDirectly` would do.
-        if T.self == Located<String>.self {
-            return unsafeBitCast(Located(value: try scalarValue(String.self, node, parentPath, key), mark: node.mark), to: T.self)
-        }
-        if T.self == [Located<String>].self {
-            return unsafeBitCast(try [Located<String>].decodeDirectly(node, context: self, path: { parentPath().appending(key) }), to: T.self)
-        }
+        if T.self == Located<String>.self { return unsafeBitCast(try locatedString(node, parentPath: parentPath(), key: key), to: T.self) }
+        if T.self == [Located<String>].self { return unsafeBitCast(try locatedStrings(node, parentPath: parentPath(), key: key), to: T.self) }
         let found = directType(T.self)
         if let direct = found.direct {
             return try openDirect(direct, as: T.self, node, { parentPath().appending(key) })
@@ -59,12 +55,25 @@ extension DecodingContext {
         unsafeBitCast(try D.decodeDirectly(node, context: self, path: path), to: T.self)
     }
 
-    private func scalarValue<S: ScalarValue>(_ type: S.Type, _ node: Node, _ parentPath: () -> CodingPathLink?, _ key: (any CodingKey)?) throws(ValueFailure) -> S {
+    /// `key` is only made when there is an error: a `CodingKey` existential per value costs.
+    private func scalarValue<S: ScalarValue>(_ type: S.Type, _ node: Node, _ parentPath: () -> CodingPathLink?,
+                                             _ key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> S {
         do {
             return try scalar(S.self, node)
         } catch {
-            throw ValueFailure(errors: [self.error(at: error.mark, error.message, path: parentPath().appending(key))])
+            throw ValueFailure(errors: [self.error(at: error.mark, error.message, path: parentPath().appending(key()))])
         }
+    }
+
+    /// `Located<String>` at `node` in concrete code (most values of a bot file are one): what
+    /// `Located.decodeDirectly` does with a `String`.
+    func locatedString(_ node: Node, parentPath: @autoclosure () -> CodingPathLink?, key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> Located<String> {
+        Located(value: try scalarValue(String.self, node, parentPath, key()), mark: node.mark)
+    }
+
+    /// `[Located<String>]` at `node` in concrete code (`Array.decodeDirectly`, specialized).
+    func locatedStrings(_ node: Node, parentPath: @autoclosure () -> CodingPathLink?, key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> [Located<String>] {
+        try [Located<String>].decodeDirectly(node, context: self, path: { parentPath().appending(key()) })
     }
 }
 

@@ -23,6 +23,16 @@ extension NodeReader {
     /// The value of a key that must be there. Missing or failing: the error is recorded and a
     /// stand-in returned; throws only when even the stand-in fails.
     public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T {
+        try required(T.self, key) { (child) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
+    }
+
+    /// `decode(_:forKey:)` for the most common value, in concrete code (no generic dispatch).
+    public func decode(_ type: Located<String>.Type, forKey key: String) throws -> Located<String> {
+        try required(Located<String>.self, key) { (child) throws(ValueFailure) -> Located<String> in try context.locatedString(child, parentPath: path, key: StringKey(key)) }
+    }
+
+    /// A required key's value decoded by `body`, or a stand-in with the error recorded.
+    private func required<T: Decodable>(_ type: T.Type, _ key: String, _ body: (Node) throws(ValueFailure) -> T) throws -> T {
         let state = state
         guard let position = state.lookUp(key) else {
             if !isStandIn {
@@ -33,7 +43,7 @@ extension NodeReader {
         }
         let child = state.mapping.pairs[position].value
         do {
-            return try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key))
+            return try body(child)
         } catch {
             context.pendingErrors += error.errors
             return try context.standIn(T.self, at: child.mark, parentPath: path, key: StringKey(key))
@@ -43,16 +53,43 @@ extension NodeReader {
     /// The value of a key that may be missing or null (both nil). Failing: the errors are
     /// recorded and the result is nil.
     public func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: String) -> T? {
-        let state = state
-        guard let position = state.lookUp(key) else { return nil }
-        let child = state.mapping.pairs[position].value
-        guard !child.isNull else { return nil }
+        guard let child = presentChild(key) else { return nil }
         do {
             return try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key))
         } catch {
             context.pendingErrors += error.errors
             return nil
         }
+    }
+
+    /// `decodeIfPresent` for the most common value, in concrete code (no generic dispatch).
+    public func decodeIfPresent(_ type: Located<String>.Type, forKey key: String) -> Located<String>? {
+        guard let child = presentChild(key) else { return nil }
+        do {
+            return try context.locatedString(child, parentPath: path, key: StringKey(key))
+        } catch {
+            context.pendingErrors += error.errors
+            return nil
+        }
+    }
+
+    /// `decodeIfPresent` for lists of strings, in concrete code (no generic dispatch).
+    public func decodeIfPresent(_ type: [Located<String>].Type, forKey key: String) -> [Located<String>]? {
+        guard let child = presentChild(key) else { return nil }
+        do {
+            return try context.locatedStrings(child, parentPath: path, key: StringKey(key))
+        } catch {
+            context.pendingErrors += error.errors
+            return nil
+        }
+    }
+
+    /// The value node of `key`, marked used; nil when the key is missing or its value null.
+    private func presentChild(_ key: String) -> Node? {
+        let state = state
+        guard let position = state.lookUp(key) else { return nil }
+        let child = state.mapping.pairs[position].value
+        return child.isNull ? nil : child
     }
 
     /// Calls `body` with each scalar key of the mapping and the key's mark, in file order
