@@ -53,31 +53,24 @@ extension NodeReader {
     /// The value of a key that may be missing or null (both nil). Failing: the errors are
     /// recorded and the result is nil.
     public func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: String) -> T? {
-        guard let child = presentChild(key) else { return nil }
-        do {
-            return try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key))
-        } catch {
-            context.pendingErrors += error.errors
-            return nil
-        }
+        ifPresent(key) { (child) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
     }
 
     /// `decodeIfPresent` for the most common value, in concrete code (no generic dispatch).
     public func decodeIfPresent(_ type: Located<String>.Type, forKey key: String) -> Located<String>? {
-        guard let child = presentChild(key) else { return nil }
-        do {
-            return try context.locatedString(child, parentPath: path, key: StringKey(key))
-        } catch {
-            context.pendingErrors += error.errors
-            return nil
-        }
+        ifPresent(key) { (child) throws(ValueFailure) -> Located<String> in try context.locatedString(child, parentPath: path, key: StringKey(key)) }
     }
 
     /// `decodeIfPresent` for lists of strings, in concrete code (no generic dispatch).
     public func decodeIfPresent(_ type: [Located<String>].Type, forKey key: String) -> [Located<String>]? {
+        ifPresent(key) { (child) throws(ValueFailure) -> [Located<String>] in try context.locatedStrings(child, parentPath: path, key: StringKey(key)) }
+    }
+
+    /// An optional key's value decoded by `body`; nil when missing, null or failing (recorded).
+    private func ifPresent<T>(_ key: String, _ body: (Node) throws(ValueFailure) -> T) -> T? {
         guard let child = presentChild(key) else { return nil }
         do {
-            return try context.locatedStrings(child, parentPath: path, key: StringKey(key))
+            return try body(child)
         } catch {
             context.pendingErrors += error.errors
             return nil
@@ -92,11 +85,12 @@ extension NodeReader {
         return child.isNull ? nil : child
     }
 
-    /// Calls `body` with each scalar key of the mapping and the key's mark, in file order
-    /// (merged `<<` entries where the merge key stood). Asks about nothing by itself.
-    public func forEachKey(_ body: (_ key: String, _ keyMark: Mark) throws -> Void) rethrows {
+    /// Calls `body` with each scalar key of the mapping, the key's mark and its value's mark,
+    /// in file order (merged `<<` entries where the merge key stood). Asks about nothing by
+    /// itself.
+    public func forEachKey(_ body: (_ key: String, _ keyMark: Mark, _ valueMark: Mark) throws -> Void) rethrows {
         for pair in state.mapping.pairs {
-            if case .scalar(let key) = pair.key { try body(key.value, key.mark) }
+            if case .scalar(let key) = pair.key { try body(key.value, key.mark, pair.value.mark) }
         }
     }
 

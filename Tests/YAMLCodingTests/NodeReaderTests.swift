@@ -180,7 +180,7 @@ import YAMLCoding
 
         init(yaml reader: NodeReader) throws {
             try reader.expectMapping()
-            try reader.forEachKey { name, keyMark in
+            try reader.forEachKey { name, keyMark, _ in
                 let value = try reader.decode(String.self, forKey: name)
                 if value.isEmpty { reader.recordError("tag '\(name)' is empty", at: keyMark) }
                 entries.append((name, keyMark, value))

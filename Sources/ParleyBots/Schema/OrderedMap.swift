@@ -24,9 +24,8 @@ public struct OrderedMap<Value: Decodable & Sendable>: YAMLNodeDecodable, Sendab
     public init(yaml reader: NodeReader) throws {
         try reader.expectMapping()
         var entries: [Entry] = []
-        try reader.forEachKey { name, keyMark in
-            let located = try reader.decode(Located<Value>.self, forKey: name)
-            entries.append(Entry(name: name, value: located.value, mark: located.mark, keyMark: keyMark))
+        try reader.forEachKey { name, keyMark, valueMark in
+            entries.append(Entry(name: name, value: try reader.decode(Value.self, forKey: name), mark: valueMark, keyMark: keyMark))
         }
         self.entries = entries
         sortByMark()

@@ -21,7 +21,7 @@ public struct SendAction: YAMLNodeDecodable, Sendable {
         card = reader.decodeIfPresent(Located<String>.self, forKey: "card")
         to = reader.decodeIfPresent(Located<String>.self, forKey: "to")
         var fields = OrderedMap<Located<String>>()
-        try reader.forEachKey { name, keyMark in
+        try reader.forEachKey { name, keyMark, _ in
             guard name != "text", name != "card", name != "to" else { return }
             let value = try reader.decode(Located<String>.self, forKey: name)
             fields.entries.append(.init(name: name, value: value, mark: value.mark, keyMark: keyMark))

@@ -59,6 +59,7 @@ public struct BotValidator {
 
     private mutating func checkCommands() {
         var seen: [String: String] = [:]   // name or alias → command
+        seen.reserveCapacity(bot.commands.entries.count * 2)
         for entry in bot.commands.entries {
             let command = entry.value
             report(command.issues)
@@ -76,14 +77,14 @@ public struct BotValidator {
                 }
                 seen[alias.value] = entry.name
             }
-            var argNames: Set<String> = []
-            for arg in command.args {
+            for (index, arg) in command.args.enumerated() {
                 checkName(arg, what: "arg name")
-                if !argNames.insert(arg.value).inserted {
+                // A command has a few args: comparing with the earlier ones beats building a set.
+                if command.args[..<index].contains(where: { $0.value == arg.value }) {
                     fail(arg.mark, "duplicate arg '\(arg.value)' in command '\(entry.name)'")
                 }
             }
-            if let description = command.description, description.value.utf8.contains(UInt8(ascii: "\n")) {
+            if let description = command.description, description.value.containsByte(UInt8(ascii: "\n")) {
                 fail(description.mark, "the description of command '\(entry.name)' must be one line (it is a line of {{help}})")
             }
             if command.actions.isEmpty && command.issues.isEmpty {

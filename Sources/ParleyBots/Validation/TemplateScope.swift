@@ -37,14 +37,14 @@ struct TemplateScope: Sendable {
             return recipient ? nil : "'{{\(path)}}' is only known inside a broadcast's 'send'"
         case ("args", let name?):
             guard let args else { return "'{{\(path)}}' is only known in a command with args" }
-            return args.contains(where: { $0 == name }) ? nil
+            return args.contains(name) ? nil
                 : "unknown template variable '{{\(path)}}': \(place) has " + (args.isEmpty ? "no args" : "args " + args.joined(separator: ", "))
         case ("match", let name?):
             guard let matchGroups else { return "'{{\(path)}}' is only known in a trigger with a 'match' regex" }
-            return matchGroups.contains(where: { $0 == name }) ? nil
+            return matchGroups.contains(name) ? nil
                 : "unknown template variable '{{\(path)}}': the regex of \(place) has " + (matchGroups.isEmpty ? "no named groups" : "named groups " + matchGroups.joined(separator: ", "))
         case ("vars", let name?):
-            return vars.contains(String(name)) ? nil
+            return vars.contains(name) ? nil
                 : "unknown template variable '{{\(path)}}': no 'save', 'set' or named group in this bot sets '\(name)'"
         default:
             return "unknown template variable '{{\(path)}}': expected one of " + known(vars: vars).joined(separator: ", ")
@@ -53,14 +53,17 @@ struct TemplateScope: Sendable {
 
     /// The path's first name and the rest after its first dot (nil when there is none), as
     /// `split(separator: ".", maxSplits: 1)` gives them (leading dots skipped, an empty rest is
-    /// none), without building an array and strings for every placeholder.
-    private static func split(_ path: String) -> (root: Substring, leaf: Substring?) {
-        let dot = UInt8(ascii: ".")
-        let bytes = path.utf8
-        // Byte positions of ASCII dots are character boundaries, so they index `path` directly.
-        guard let start = bytes.firstIndex(where: { $0 != dot }) else { return (path[path.endIndex...], nil) }
-        guard let split = bytes[start...].firstIndex(of: dot) else { return (path[start...], nil) }
-        let rest = bytes.index(after: split)
-        return (path[start..<split], rest == bytes.endIndex ? nil : path[rest...])
+    /// none), without an array per placeholder. Names are short: small strings, no allocation.
+    private static func split(_ path: String) -> (root: String, leaf: String?) {
+        var path = path
+        path.makeContiguousUTF8()
+        let parts = path.utf8.withContiguousStorageIfAvailable { bytes -> (String, String?) in
+            let dot = UInt8(ascii: ".")
+            guard let start = bytes.firstIndex(where: { $0 != dot }) else { return ("", nil) }
+            guard let split = bytes[start...].firstIndex(of: dot) else { return (String(decoding: bytes[start...], as: UTF8.self), nil) }
+            let rest = bytes[(split + 1)...]
+            return (String(decoding: bytes[start..<split], as: UTF8.self), rest.isEmpty ? nil : String(decoding: rest, as: UTF8.self))
+        }
+        return parts ?? (path, nil)
     }
 }
