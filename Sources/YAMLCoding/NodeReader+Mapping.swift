@@ -10,14 +10,14 @@ extension NodeReader {
         } else {
             throw NodeProblem(error: context.error(at: node.mark, "expected a mapping, found \(node.kindDescription)", path: path))
         }
-        if mappingState == nil {
-            mappingState = MappingState(mapping, opener: .root, recordsQueries: recordsQueries)
+        if mappingUse == nil {
+            mappingUse = MappingUse(mapping, recordsQueries: recordsQueries)
         }
     }
 
     /// Whether the mapping has `key` (asking counts as using it, for unknown-key checks).
     public func contains(_ key: String) -> Bool {
-        state.lookUp(key) != nil
+        lookUp(key) != nil
     }
 
     /// The value of a key that must be there. Missing or failing: the error is recorded and a
@@ -33,15 +33,13 @@ extension NodeReader {
 
     /// A required key's value decoded by `body`, or a stand-in with the error recorded.
     private func required<T: Decodable>(_ type: T.Type, _ key: String, _ body: (Node) throws(ValueFailure) -> T) throws -> T {
-        let state = state
-        guard let position = state.lookUp(key) else {
+        guard let child = lookUp(key) else {
+            let mark = mappingUse?.mapping.mark ?? node.mark
             if !isStandIn {
-                context.pendingErrors.append(context.error(at: state.mapping.mark, "missing required key '\(key)'",
-                                                           path: path.appending(StringKey(key))))
+                context.pendingErrors.append(context.error(at: mark, "missing required key '\(key)'", path: path.appending(StringKey(key))))
             }
-            return try context.standIn(T.self, at: state.mapping.mark, parentPath: path, key: StringKey(key))
+            return try context.standIn(T.self, at: mark, parentPath: path, key: StringKey(key))
         }
-        let child = state.mapping.pairs[position].value
         do {
             return try body(child)
         } catch {
@@ -79,9 +77,7 @@ extension NodeReader {
 
     /// The value node of `key`, marked used; nil when the key is missing or its value null.
     private func presentChild(_ key: String) -> Node? {
-        let state = state
-        guard let position = state.lookUp(key) else { return nil }
-        let child = state.mapping.pairs[position].value
+        guard let child = lookUp(key) else { return nil }
         return child.isNull ? nil : child
     }
 
@@ -89,27 +85,26 @@ extension NodeReader {
     /// in file order (merged `<<` entries where the merge key stood). Asks about nothing by
     /// itself.
     public func forEachKey(_ body: (_ key: String, _ keyMark: Mark, _ valueMark: Mark) throws -> Void) rethrows {
-        for pair in state.mapping.pairs {
+        for pair in mappingUse?.mapping.pairs ?? [] {
             if case .scalar(let key) = pair.key { try body(key.value, key.mark, pair.value.mark) }
         }
     }
 
-    /// The mapping's state; a reader that never called `expectMapping` reads as empty.
-    private var state: MappingState {
-        if let mappingState { return mappingState }
-        let empty = MappingState(Node.Mapping([], mark: node.mark), opener: .root)
-        mappingState = empty
-        return empty
+    /// The value node of `key`, marked used (absent keys recorded in the recording pass); a
+    /// reader that never called `expectMapping` has no keys.
+    private func lookUp(_ key: String) -> Node? {
+        guard let position = mappingUse?.lookUp(key) else { return nil }
+        return mappingUse?.mapping.pairs[position].value
     }
 
     /// Whether the mapping has keys nobody asked about.
     var hasUnknownKeys: Bool {
-        guard let mappingState, !isStandIn else { return false }
-        return !mappingState.allUsed
+        guard let mappingUse, !isStandIn else { return false }
+        return !mappingUse.allUsed
     }
 
     /// An error for every key nobody asked about, with suggestions.
     func unknownKeyErrors() -> [YAMLError] {
-        mappingState?.unknownKeyErrors(context, rootPath: path) ?? []
+        mappingUse?.unknownKeyErrors(context, path: path) ?? []
     }
 }

@@ -13,8 +13,8 @@ public final class NodeReader {
     private let key: (any CodingKey)?
     /// Built on first use: most values never need their path.
     private(set) lazy var path: CodingPathLink? = parentPath.appending(key)
-    /// The keys asked about, set by `expectMapping` on a mapping node.
-    var mappingState: MappingState?
+    /// The keys asked about, set by `expectMapping` (kept inline: one allocation per value).
+    var mappingUse: MappingUse?
     /// Set for the extra reading pass that records absent keys, for "did you mean" suggestions.
     let recordsQueries: Bool
 

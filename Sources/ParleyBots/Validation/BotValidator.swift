@@ -90,7 +90,7 @@ public struct BotValidator {
             if command.actions.isEmpty && command.issues.isEmpty {
                 fail(entry.keyMark, "command '\(entry.name)' does nothing: add an action (\(Action.keys.joined(separator: ", "))) or a 'do:' list")
             }
-            let scope = TemplateScope(place: "command '\(entry.name)'", args: command.args.map(\.value))
+            let scope = TemplateScope(place: .command(entry.name), args: command.args.map(\.value))
             checkActions(command.actions, scope: scope)
         }
     }
@@ -113,7 +113,7 @@ public struct BotValidator {
             if trigger.actions.isEmpty && trigger.issues.isEmpty {
                 fail(trigger.mark, "\(place) does nothing: add an action (\(Action.keys.joined(separator: ", "))) or a 'do:' list")
             }
-            checkActions(trigger.actions, scope: TemplateScope(place: place, matchGroups: groups))
+            checkActions(trigger.actions, scope: TemplateScope(place: .text(place), matchGroups: groups))
         }
     }
 

@@ -2,7 +2,7 @@ import YAMLCoding
 /// Which template variables a place in a bot file may use.
 struct TemplateScope: Sendable {
     /// Names for messages: "command 'card'", "trigger 2", "flow step 'refund.order'".
-    var place: String
+    var place: Place
     /// `{{args.NAME}}`: the command's args; nil outside commands.
     var args: [String]? = nil
     /// `{{match.NAME}}`: the trigger's named groups; nil outside triggers.
@@ -65,5 +65,25 @@ struct TemplateScope: Sendable {
             return (String(decoding: bytes[start..<split], as: UTF8.self), rest.isEmpty ? nil : String(decoding: rest, as: UTF8.self))
         }
         return parts ?? (path, nil)
+    }
+}
+
+extension TemplateScope {
+    /// A scope's place, spelled out only when a message needs it (every command has a scope;
+    /// few have an error).
+    enum Place: Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+        /// Spelled out already ("greeting", "trigger 2").
+        case text(String)
+        /// `command 'NAME'`.
+        case command(String)
+
+        init(stringLiteral value: String) { self = .text(value) }
+
+        var description: String {
+            switch self {
+            case .text(let text): text
+            case .command(let name): "command '\(name)'"
+            }
+        }
     }
 }
