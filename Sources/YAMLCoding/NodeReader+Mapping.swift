@@ -26,13 +26,8 @@ extension NodeReader {
         try required(T.self, key) { (child) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
     }
 
-    /// `decode(_:forKey:)` for the most common value, in concrete code (no generic dispatch).
-    public func decode(_ type: Located<String>.Type, forKey key: String) throws -> Located<String> {
-        try required(Located<String>.self, key) { (child) throws(ValueFailure) -> Located<String> in try context.locatedString(child, parentPath: path, key: StringKey(key)) }
-    }
-
     /// A required key's value decoded by `body`, or a stand-in with the error recorded.
-    private func required<T: Decodable>(_ type: T.Type, _ key: String, _ body: (Node) throws(ValueFailure) -> T) throws -> T {
+    func required<T: Decodable>(_ type: T.Type, _ key: String, _ body: (Node) throws(ValueFailure) -> T) throws -> T {
         guard let child = lookUp(key) else {
             let mark = mappingUse?.mapping.mark ?? node.mark
             if !isStandIn {
@@ -54,18 +49,8 @@ extension NodeReader {
         ifPresent(key) { (child) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
     }
 
-    /// `decodeIfPresent` for the most common value, in concrete code (no generic dispatch).
-    public func decodeIfPresent(_ type: Located<String>.Type, forKey key: String) -> Located<String>? {
-        ifPresent(key) { (child) throws(ValueFailure) -> Located<String> in try context.locatedString(child, parentPath: path, key: StringKey(key)) }
-    }
-
-    /// `decodeIfPresent` for lists of strings, in concrete code (no generic dispatch).
-    public func decodeIfPresent(_ type: [Located<String>].Type, forKey key: String) -> [Located<String>]? {
-        ifPresent(key) { (child) throws(ValueFailure) -> [Located<String>] in try context.locatedStrings(child, parentPath: path, key: StringKey(key)) }
-    }
-
     /// An optional key's value decoded by `body`; nil when missing, null or failing (recorded).
-    private func ifPresent<T>(_ key: String, _ body: (Node) throws(ValueFailure) -> T) -> T? {
+    func ifPresent<T>(_ key: String, _ body: (Node) throws(ValueFailure) -> T) -> T? {
         guard let child = presentChild(key) else { return nil }
         do {
             return try body(child)

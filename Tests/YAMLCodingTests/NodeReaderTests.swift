@@ -126,6 +126,48 @@ import YAMLCoding
         #expect(plan.named == nil)
     }
 
+    struct CodableHolder: Decodable {
+        var main: CodableStep
+        var extra: Located<CodableStep>?
+        var other: CodableStep?
+    }
+
+    /// Reads through the overloads for types that read themselves (required, optional, located).
+    struct Holder: YAMLNodeDecodable {
+        var main: Step
+        var extra: Located<Step>?
+        var other: Step?
+
+        init(yaml reader: NodeReader) throws {
+            try reader.expectMapping()
+            main = try reader.decode(Step.self, forKey: "main")
+            extra = reader.decodeIfPresent(Located<Step>.self, forKey: "extra")
+            other = reader.decodeIfPresent(Step.self, forKey: "other")
+        }
+    }
+
+    @Test func nestedReadTypesReportAsInitFrom() throws {
+        let text = "main: {name: a, count: z}\nextra: {name: b, count: 2, xtra: 1}\nother: [1]\n"
+        let read = try #require(renderedErrors(Holder.self, text))
+        #expect(read == renderedErrors(CodableHolder.self, text))
+        #expect(read == """
+            test.yaml:1:24: error: expected a number, found 'z'
+            main: {name: a, count: z}
+                                   ^
+            test.yaml:2:28: error: unknown key 'xtra'
+            extra: {name: b, count: 2, xtra: 1}
+                                       ^
+            test.yaml:3:8: error: expected a mapping, found a sequence
+            other: [1]
+                   ^
+            """)
+        #expect(renderedErrors(Holder.self, "other: {name: c, count: 3}\n") == renderedErrors(CodableHolder.self, "other: {name: c, count: 3}\n"))
+        let holder = try YAMLDecoder(environment: [:]).decode(Holder.self, from: "main: {name: a, count: 1}\nextra:\n  name: b\n  count: 2\n", file: "t.yaml")
+        #expect(holder.extra?.mark == Mark(line: 3, column: 3))
+        #expect(holder.extra?.value.count == 2)
+        #expect(holder.other == nil)
+    }
+
     // MARK: - Mixing with Codable
 
     struct Wrapper: Decodable {
