@@ -5,10 +5,12 @@ final class DecodingContext {
     let substitution: EnvironmentSubstitution
     let userInfo: [CodingUserInfoKey: Any]
     /// Which types decode directly or through a reader (`DecodingContext.directType`).
-    var directTypes: [KnownDecodingType]
+    /// Unchecked exclusivity (also for `pendingErrors`): a decoding run is single-threaded,
+    /// these are touched once per value, and no access spans a call that could touch them again.
+    @exclusivity(unchecked) var directTypes: [KnownDecodingType]
     /// Errors recorded by the `NodeReader`s of the values being decoded, innermost last: each
     /// value takes the ones recorded since it started (no collector object per value).
-    var pendingErrors: [YAMLError] = []
+    @exclusivity(unchecked) var pendingErrors: [YAMLError] = []
     /// Bounds the retries of one value's `init(from:)` (each retry answers one more failed call).
     static let maxAttempts = 10_000
     /// Set by `YAMLDecoder.decodeIgnoringUnknownKeys`: unknown keys don't fail a value.

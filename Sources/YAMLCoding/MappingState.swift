@@ -1,7 +1,8 @@
 /// A mapping's `MappingUse` shared by the keyed containers of one decoding attempt (a class
 /// and its superclass each ask about their own keys of the same mapping).
 final class MappingState {
-    var use: MappingUse
+    /// Unchecked exclusivity for the reason given at `NodeReader.mappingUse`.
+    @exclusivity(unchecked) var use: MappingUse
     /// Who opened the container: the frame root (whose path is known at report time), or a
     /// nested decoder with its own path.
     enum Opener {

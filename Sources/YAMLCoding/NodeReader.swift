@@ -14,7 +14,10 @@ public final class NodeReader {
     /// Built on first use: most values never need their path.
     private(set) lazy var path: CodingPathLink? = parentPath.appending(key)
     /// The keys asked about, set by `expectMapping` (kept inline: one allocation per value).
-    var mappingUse: MappingUse?
+    /// Unchecked exclusivity: every key read mutates it, the dynamic check cost more than the
+    /// read, and nothing can overlap (the reader is not Sendable and calls out to nothing while
+    /// the use is being changed).
+    @exclusivity(unchecked) var mappingUse: MappingUse?
     /// Set for the extra reading pass that records absent keys, for "did you mean" suggestions.
     let recordsQueries: Bool
 
