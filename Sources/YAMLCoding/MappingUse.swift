@@ -62,11 +62,13 @@ struct MappingUse {
     private mutating func search(_ key: String, in pairs: [Node.Pair]) -> Int? {
         if pairs.count <= 12 {
             let length = key.utf8.count
-            for position in pairs.indices {
+            var position = 0
+            while position < pairs.count {
                 // Comparing lengths first is cheap and rules out most keys.
                 if case .scalar(let scalar) = pairs[position].key, scalar.value.utf8.count == length, scalar.value == key {
                     return position
                 }
+                position += 1
             }
             return nil
         }
