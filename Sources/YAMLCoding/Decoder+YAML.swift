@@ -10,20 +10,3 @@ extension Decoder {
         (self as? NodeDecoder)?.node
     }
 }
-
-extension Decoder {
-    /// The pairs a keyed container of this decoder reads, in file order: empty for a lenient
-    /// stand-in decoder; nil for other decoders or when the node is not a mapping. Lets a
-    /// custom `init(from:)` walk the keys without `allKeys` (which converts every key twice).
-    public var yamlMappingPairs: [Node.Pair]? {
-        guard let decoder = self as? NodeDecoder, case .mapping(let mapping) = decoder.node else { return nil }
-        return decoder.lenient ? [] : mapping.pairs
-    }
-
-    /// Whether asking for a key the mapping lacks has an effect: true in the decoding attempt
-    /// that collects the keys asked about for "did you mean" suggestions, and for other
-    /// decoders. When false, code may skip asking for keys `yamlMappingPairs` lacks.
-    public var yamlRecordsKeyQueries: Bool {
-        (self as? NodeDecoder)?.frame.recordsQueries ?? true
-    }
-}

@@ -1,14 +1,19 @@
 extension DecodingContext {
     /// Positioned errors for whatever a value's `init(from:)` threw.
     func errors(from error: any Error, decoder: NodeDecoder) -> [YAMLError] {
+        errors(from: error, node: decoder.node, path: decoder.path)
+    }
+
+    /// Positioned errors for whatever the decoding of `node` (at `path`) threw.
+    func errors(from error: any Error, node: Node, path: CodingPathLink?) -> [YAMLError] {
         switch error {
         case let failure as CallFailure: return failure.errors
         case let failure as ValueFailure: return failure.errors
         case let problem as NodeProblem: return [problem.error]
         case let error as YAMLError: return [error]
         case let errors as YAMLErrors: return errors.errors
-        case let error as DecodingError: return [positioned(error, decoder: decoder)]
-        default: return [self.error(at: decoder.node.mark, String(describing: error), path: decoder.path)]
+        case let error as DecodingError: return [positioned(error, node: node, path: path)]
+        default: return [self.error(at: node.mark, String(describing: error), path: path)]
         }
     }
 
@@ -33,7 +38,7 @@ extension DecodingContext {
 
     /// A `DecodingError` from a custom `init(from:)`, placed at the node its coding path names
     /// (or the current node when the path leads elsewhere).
-    private func positioned(_ error: DecodingError, decoder: NodeDecoder) -> YAMLError {
+    private func positioned(_ error: DecodingError, node start: Node, path: CodingPathLink?) -> YAMLError {
         let context: DecodingError.Context
         var message: String
         switch error {
@@ -44,11 +49,11 @@ extension DecodingContext {
             context = found
             message = "missing required key '\(key.stringValue)'"
         @unknown default:
-            return self.error(at: decoder.node.mark, String(describing: error), path: decoder.path)
+            return self.error(at: start.mark, String(describing: error), path: path)
         }
         if message.isEmpty { message = "invalid value" }
-        let base = decoder.path.keys
-        var node = decoder.node
+        let base = path.keys
+        var node = start
         if context.codingPath.count > base.count {
             for key in context.codingPath.dropFirst(base.count) {
                 guard let child = Self.child(of: node, key: key) else { break }

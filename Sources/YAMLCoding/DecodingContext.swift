@@ -4,8 +4,13 @@ final class DecodingContext {
     let file: String
     let substitution: EnvironmentSubstitution
     let userInfo: [CodingUserInfoKey: Any]
-    /// Which types decode directly (`DecodingContext.directType`); `direct` nil: not direct.
-    var directTypes: [(type: ObjectIdentifier, direct: (any DirectDecodable.Type)?)] = []
+    /// Which types decode directly or through a reader (`DecodingContext.directType`).
+    /// Unchecked exclusivity (also for `pendingErrors`): a decoding run is single-threaded,
+    /// these are touched once per value, and no access spans a call that could touch them again.
+    @exclusivity(unchecked) var directTypes: [KnownDecodingType]
+    /// Errors recorded by the `NodeReader`s of the values being decoded, innermost last: each
+    /// value takes the ones recorded since it started (no collector object per value).
+    @exclusivity(unchecked) var pendingErrors: [YAMLError] = []
     /// Bounds the retries of one value's `init(from:)` (each retry answers one more failed call).
     static let maxAttempts = 10_000
     /// Set by `YAMLDecoder.decodeIgnoringUnknownKeys`: unknown keys don't fail a value.
@@ -16,6 +21,7 @@ final class DecodingContext {
         self.ignoresUnknownKeys = ignoresUnknownKeys
         substitution = EnvironmentSubstitution(environment: environment)
         self.userInfo = userInfo
+        directTypes = KnownDecodingType.known
     }
 
     /// An error without its source line (filled in once, at the end).

@@ -1,7 +1,7 @@
 /// Types this module decodes without their `init(from:)`: scalars, and arrays and
 /// string-keyed dictionaries of anything. Going direct skips the generic standard-library code
 /// (the hot path of every bot file) and collects the errors of all elements in one pass.
-protocol DirectDecodable {
+protocol DirectDecodable: SendableMetatype {
     /// `path` is the value's coding path, built only when asked for (errors, nested values):
     /// a link per scalar would be an allocation per scalar.
     static func decodeDirectly(_ node: Node, context: DecodingContext, path: () -> CodingPathLink?) throws(ValueFailure) -> Self
@@ -18,21 +18,36 @@ extension DecodingContext {
         if T.self == Int.self { return unsafeBitCast(try scalarValue(Int.self, node, parentPath, key), to: T.self) }
         if T.self == Bool.self { return unsafeBitCast(try scalarValue(Bool.self, node, parentPath, key), to: T.self) }
         if T.self == Double.self { return unsafeBitCast(try scalarValue(Double.self, node, parentPath, key), to: T.self) }
-        if let direct = directType(T.self) {
+        // Located strings and lists of them are most values of a bot file: decoded here in
+        // concrete code, with what `Located.decodeDirectly` and `Array.decodeDirectly` would do.
+        if T.self == Located<String>.self { return unsafeBitCast(try locatedString(node, parentPath: parentPath(), key: key), to: T.self) }
+        if T.self == [Located<String>].self { return unsafeBitCast(try locatedStrings(node, parentPath: parentPath(), key: key), to: T.self) }
+        let found = directType(T.self)
+        if let direct = found.direct {
             return try openDirect(direct, as: T.self, node, { parentPath().appending(key) })
+        }
+        if let reader = found.reader {
+            return try openReader(reader, as: T.self, node, parentPath(), key)
         }
         return try decodeValue(T.self, node: node, parentPath: parentPath(), key: key)
     }
 
-    /// `T` as a `DirectDecodable` type, or nil. The runtime's conformance lookup is a hashed
-    /// search each time; a file's values are of a few dozen types, so a short list of the types
-    /// seen so far (compared by identity, no hashing) answers almost every call.
-    private func directType<T>(_ type: T.Type) -> (any DirectDecodable.Type)? {
+    /// `T` as a `DirectDecodable` or a `YAMLNodeDecodable` type, or neither. The runtime's
+    /// conformance lookup is a hashed search each time; a file's values are of a few dozen
+    /// types, so a short list of the types seen so far (compared by identity, no hashing)
+    /// answers almost every call.
+    private func directType<T>(_ type: T.Type) -> KnownDecodingType {
         let id = ObjectIdentifier(T.self)
-        for known in directTypes where known.type == id { return known.direct }
-        let found = T.self as? any DirectDecodable.Type
-        if directTypes.count < 64 { directTypes.append((id, found)) }
+        for known in directTypes where known.type == id { return known }
+        let found = KnownDecodingType.lookUp(T.self)
+        if directTypes.count < 256 { directTypes.append(found) }
         return found
+    }
+
+    private func openReader<D: YAMLNodeDecodable, T>(_ type: D.Type, as result: T.Type, _ node: Node, _ parentPath: CodingPathLink?,
+                                                     _ key: (any CodingKey)?) throws(ValueFailure) -> T {
+        // `D` is `T` (the caller's cast said so): reinterpret instead of a dynamic cast.
+        unsafeBitCast(try decodeNodeValue(D.self, node: node, parentPath: parentPath, key: key), to: T.self)
     }
 
     private func openDirect<D: DirectDecodable, T>(_ type: D.Type, as result: T.Type, _ node: Node, _ path: () -> CodingPathLink?) throws(ValueFailure) -> T {
@@ -40,12 +55,25 @@ extension DecodingContext {
         unsafeBitCast(try D.decodeDirectly(node, context: self, path: path), to: T.self)
     }
 
-    private func scalarValue<S: ScalarValue>(_ type: S.Type, _ node: Node, _ parentPath: () -> CodingPathLink?, _ key: (any CodingKey)?) throws(ValueFailure) -> S {
+    /// `key` is only made when there is an error: a `CodingKey` existential per value costs.
+    private func scalarValue<S: ScalarValue>(_ type: S.Type, _ node: Node, _ parentPath: () -> CodingPathLink?,
+                                             _ key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> S {
         do {
             return try scalar(S.self, node)
         } catch {
-            throw ValueFailure(errors: [self.error(at: error.mark, error.message, path: parentPath().appending(key))])
+            throw ValueFailure(errors: [self.error(at: error.mark, error.message, path: parentPath().appending(key()))])
         }
+    }
+
+    /// `Located<String>` at `node` in concrete code (most values of a bot file are one): what
+    /// `Located.decodeDirectly` does with a `String`.
+    func locatedString(_ node: Node, parentPath: @autoclosure () -> CodingPathLink?, key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> Located<String> {
+        Located(value: try scalarValue(String.self, node, parentPath, key()), mark: node.mark)
+    }
+
+    /// `[Located<String>]` at `node` in concrete code (`Array.decodeDirectly`, specialized).
+    func locatedStrings(_ node: Node, parentPath: @autoclosure () -> CodingPathLink?, key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> [Located<String>] {
+        try [Located<String>].decodeDirectly(node, context: self, path: { parentPath().appending(key()) })
     }
 }
 

@@ -1,19 +1,8 @@
-/// One mapping as seen by the keyed containers of one decoding attempt: which of its keys were
-/// asked about, so the keys never asked about can be reported as unknown afterwards.
+/// A mapping's `MappingUse` shared by the keyed containers of one decoding attempt (a class
+/// and its superclass each ask about their own keys of the same mapping).
 final class MappingState {
-    let mapping: Node.Mapping
-    /// Which pairs were asked about: a bit mask for up to 64 pairs (no allocation), else flags.
-    private var usedBits: UInt64 = 0
-    private var usedFlags: [Bool]
-    /// Keys asked about that the mapping lacks: suggestion candidates besides the used keys.
-    /// Only recorded in the extra attempt made once unknown keys were found (saves allocations).
-    private var absentQueried: [String] = []
-    private let recordsQueries: Bool
-    /// Built on first lookup in large mappings; small ones are scanned.
-    private var index: [String: Int]?
-    /// Where the next key asked about most likely is.
-    private var nextGuess = 0
-
+    /// Unchecked exclusivity for the reason given at `NodeReader.mappingUse`.
+    @exclusivity(unchecked) var use: MappingUse
     /// Who opened the container: the frame root (whose path is known at report time), or a
     /// nested decoder with its own path.
     enum Opener {
@@ -24,111 +13,25 @@ final class MappingState {
     let opener: Opener
 
     init(_ mapping: Node.Mapping, opener: Opener, recordsQueries: Bool = false) {
-        self.mapping = mapping
+        use = MappingUse(mapping, recordsQueries: recordsQueries)
         self.opener = opener
-        self.recordsQueries = recordsQueries
-        usedFlags = mapping.pairs.count > 64 ? [Bool](repeating: false, count: mapping.pairs.count) : []
     }
+
+    var mapping: Node.Mapping { use.mapping }
+    var allUsed: Bool { use.allUsed }
 
     /// The index of the pair with this key, marking it used; records absent keys.
-    func lookUp(_ key: String) -> Int? {
-        let found = find(key)
-        if let found {
-            markUsed(found)
-        } else if recordsQueries {
-            absentQueried.append(key)
-        }
-        return found
-    }
+    func lookUp(_ key: String) -> Int? { use.lookUp(key) }
 
     /// Marks a pair used without a lookup.
-    func markUsed(_ position: Int) {
-        if usedFlags.isEmpty {
-            usedBits |= 1 << UInt64(position)
-        } else {
-            usedFlags[position] = true
-        }
-    }
-
-    private func isUsed(_ position: Int) -> Bool {
-        usedFlags.isEmpty ? usedBits & (1 << UInt64(position)) != 0 : usedFlags[position]
-    }
-
-    private func find(_ key: String) -> Int? {
-        let pairs = mapping.pairs
-        // Keys are mostly asked in file order (`allKeys` then one `decode` per key, or struct
-        // fields written in declaration order): try the pair after the last one found first.
-        if nextGuess < pairs.count, case .scalar(let scalar) = pairs[nextGuess].key, scalar.value == key {
-            nextGuess += 1
-            return nextGuess - 1
-        }
-        let found = search(key, in: pairs)
-        if let found { nextGuess = found + 1 }
-        return found
-    }
-
-    private func search(_ key: String, in pairs: [Node.Pair]) -> Int? {
-        if pairs.count <= 12 {
-            let length = key.utf8.count
-            for position in pairs.indices {
-                // Comparing lengths first is cheap and rules out most keys.
-                if case .scalar(let scalar) = pairs[position].key, scalar.value.utf8.count == length, scalar.value == key {
-                    return position
-                }
-            }
-            return nil
-        }
-        if index == nil {
-            var built: [String: Int] = [:]
-            built.reserveCapacity(pairs.count)
-            for (position, pair) in pairs.enumerated() {
-                if let name = pair.key.scalar?.value, built[name] == nil { built[name] = position }
-            }
-            index = built
-        }
-        return index?[key]
-    }
+    func markUsed(_ position: Int) { use.markUsed(position) }
 
     /// An error for every key nobody asked about, with a suggestion where one is close.
-    /// Whether every key was asked about.
-    var allUsed: Bool {
-        let count = mapping.pairs.count
-        return usedFlags.isEmpty ? (count == 64 ? usedBits == .max : usedBits == (1 << UInt64(count)) - 1) : !usedFlags.contains(false)
-    }
-
     func unknownKeyErrors(_ context: DecodingContext, rootPath: @autoclosure () -> CodingPathLink?) -> [YAMLError] {
-        guard !allUsed else { return [] }
-        let path: CodingPathLink?
+        guard !use.allUsed else { return [] }
         switch opener {
-        case .root: path = rootPath()
-        case .nested(let nestedPath): path = nestedPath
+        case .root: return use.unknownKeyErrors(context, path: rootPath())
+        case .nested(let path): return use.unknownKeyErrors(context, path: path)
         }
-        var candidates: [String] = []
-        for (position, pair) in mapping.pairs.enumerated() where isUsed(position) {
-            if let name = pair.key.scalar?.value { candidates.append(name) }
-        }
-        candidates += absentQueried
-        var errors: [YAMLError] = []
-        for (position, pair) in mapping.pairs.enumerated() where !isUsed(position) {
-            guard let name = pair.key.scalar?.value else {
-                errors.append(context.error(at: pair.key.mark, "expected a string key, found \(pair.key.kindDescription)", path: path))
-                continue
-            }
-            var message = "unknown key '\(name.replacingNewlines())'"
-            if let suggestion = KeySuggestion.nearest(to: name, among: candidates) {
-                message += ", did you mean '\(suggestion)'?"
-            }
-            errors.append(context.error(at: pair.key.mark, message, path: path.appending(StringKey(name))))
-        }
-        return errors
     }
-}
-
-/// A key made from a string, for paths of unknown keys.
-struct StringKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
 }

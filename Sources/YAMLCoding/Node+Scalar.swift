@@ -17,12 +17,12 @@ extension Node {
     public struct Scalar: Sendable, Hashable {
         /// The scalar's text.
         public var value: String
-        /// How it was written.
-        public var style: ScalarStyle
         /// The explicit tag in full form, if any (`!` alone is kept as `!`).
         public var tag: String?
         /// Where it starts.
         public var mark: Mark
+        /// How it was written. (Last: a one-byte field between the others would pad the node.)
+        public var style: ScalarStyle
 
         /// Creates a scalar.
         public init(value: String, style: ScalarStyle = .plain, tag: String? = nil, mark: Mark) {
@@ -36,8 +36,11 @@ extension Node {
         public var isNull: Bool {
             if let tag { return tag == Node.Tags.null }
             guard style == .plain else { return false }
-            switch value {
-            case "", "~", "null", "Null", "NULL": return true
+            // By length first: every scalar is asked, and few are this short.
+            switch value.utf8.count {
+            case 0: return true
+            case 1: return value == "~"
+            case 4: return value == "null" || value == "Null" || value == "NULL"
             default: return false
             }
         }

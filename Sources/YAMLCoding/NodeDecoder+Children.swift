@@ -39,17 +39,10 @@ extension NodeDecoder {
         return try decodePresent(T.self, child, key: key)
     }
 
-    /// A stand-in value, decoded from nothing: "" / 0 / false / nil / empty collections, and
-    /// every key of a mapping missing. The node's content is ignored on purpose: what failed
-    /// there would fail again, and nested optionals then never reach validating code.
+    /// A stand-in value (see `DecodingContext.standIn`). The node's content is ignored on
+    /// purpose: what failed there would fail again, and nested optionals then never reach
+    /// validating code.
     private func lenientValue<T: Decodable>(_ type: T.Type, at mark: Mark, key: (any CodingKey)?) throws -> T {
-        if let scalarType = T.self as? any ScalarValue.Type {
-            return Self.lenientDefault(scalarType) as! T  // cannot fail: the default is a `T`
-        }
-        return try T(from: NodeDecoder(node: .null(at: mark), parentPath: path, key: key, context: context, lenient: true))
-    }
-
-    private static func lenientDefault<S: ScalarValue>(_ type: S.Type) -> any ScalarValue {
-        S.lenientDefault
+        try context.standIn(T.self, at: mark, parentPath: path, key: key)
     }
 }

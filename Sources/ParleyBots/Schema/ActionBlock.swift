@@ -5,9 +5,10 @@ struct ActionBlock: Sendable {
     var items: [ActionItem]
     var issues: [SchemaIssue]
 
-    init(_ container: KeyedDecodingContainer<SchemaKey>, at mark: Mark, keys: KeyPresence) throws {
-        let direct = try ActionKeys(container, at: mark, keys: keys)
-        let list = try keys.decodeIfPresent(Located<ActionList>.self, "do", in: container)
+    /// Reads the actions of `reader`'s mapping (`expectMapping` already called).
+    init(_ reader: NodeReader) {
+        let direct = ActionKeys(reader)
+        let list = reader.decodeIfPresent(Located<ActionList>.self, forKey: "do")
         items = direct.items
         issues = direct.issues
         if let list {

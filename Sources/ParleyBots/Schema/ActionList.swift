@@ -5,7 +5,7 @@ import YAMLCoding
 ///
 ///     - reply: "Let's sort this out."
 ///       quote: true
-public struct ActionList: Decodable, Sendable {
+public struct ActionList: YAMLNodeDecodable, Sendable {
     /// The actions in order.
     public var items: [ActionItem]
     var issues: [SchemaIssue]
@@ -16,13 +16,11 @@ public struct ActionList: Decodable, Sendable {
         issues = []
     }
 
-    public init(from decoder: any Decoder) throws {
-        var container = try decoder.unkeyedContainer()
+    /// Reads the list's items; items that fail record their errors and the list fails.
+    public init(yaml reader: NodeReader) throws {
         var items: [ActionItem] = []
         var issues: [SchemaIssue] = []
-        // `isAtEnd` bounds the loop: every decode advances the container.
-        while !container.isAtEnd {
-            let item = try container.decode(ListItem.self)
+        for item in try reader.decode([ListItem].self) {
             issues += item.keys.issues
             if item.keys.items.count > 1 {
                 let names = item.keys.items.map { "'\($0.action.key)'" }.joined(separator: " and ")
@@ -38,12 +36,13 @@ public struct ActionList: Decodable, Sendable {
         self.issues = issues
     }
 
-    private struct ListItem: Decodable {
+    private struct ListItem: YAMLNodeDecodable {
         var mark: Mark
         var keys: ActionKeys
-        init(from decoder: any Decoder) throws {
-            mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
-            keys = try ActionKeys(decoder.container(keyedBy: SchemaKey.self), at: mark, keys: KeyPresence(decoder))
+        init(yaml reader: NodeReader) throws {
+            mark = reader.mark
+            try reader.expectMapping()
+            keys = ActionKeys(reader)
         }
     }
 }

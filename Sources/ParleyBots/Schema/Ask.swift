@@ -1,7 +1,7 @@
 import YAMLCoding
 
 /// `ask:` — wait for the user's next message in this conversation.
-public struct Ask: Decodable, Sendable {
+public struct Ask: YAMLNodeDecodable, Sendable {
     /// Variable that receives the answer (`{{vars.NAME}}`).
     public var save: Located<String>?
     /// PCRE2 pattern the answer must match; named groups are saved as variables too.
@@ -13,8 +13,14 @@ public struct Ask: Decodable, Sendable {
     /// Run when the timeout passes.
     public var onTimeout: Located<ActionList>?
 
-    enum CodingKeys: String, CodingKey {
-        case save, match, retry, timeout, onTimeout = "on_timeout"
+    /// Reads the `ask:` mapping.
+    public init(yaml reader: NodeReader) throws {
+        try reader.expectMapping()
+        save = reader.decodeIfPresent(Located<String>.self, forKey: "save")
+        match = reader.decodeIfPresent(Located<String>.self, forKey: "match")
+        retry = reader.decodeIfPresent(Located<String>.self, forKey: "retry")
+        timeout = reader.decodeIfPresent(Located<String>.self, forKey: "timeout")
+        onTimeout = reader.decodeIfPresent(Located<ActionList>.self, forKey: "on_timeout")
     }
 
     /// The parsed timeout, if given and valid.

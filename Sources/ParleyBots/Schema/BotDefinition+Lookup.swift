@@ -4,14 +4,21 @@ extension BotDefinition {
     /// the target names nothing.
     public func stepTarget(_ target: String, inFlow flow: String?) -> StepTarget? {
         if target == "end" { return .end }
-        let parts = target.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        if parts.count == 2 {
-            return flows[parts[0]]?[parts[1]] != nil ? .step(flow: parts[0], step: parts[1]) : nil
+        if let dot = target.utf8.firstIndex(of: UInt8(ascii: ".")) {
+            // FLOW.STEP: exactly one dot (empty names allowed, as a split would give them).
+            let flowName = String(target[..<dot]), stepName = String(target[target.utf8.index(after: dot)...])
+            guard !stepName.utf8.contains(UInt8(ascii: ".")) else { return nil }
+            return hasStep(stepName, inFlow: flowName) ? .step(flow: flowName, step: stepName) : nil
         }
-        guard parts.count == 1 else { return nil }
-        if let flow, flows[flow]?[target] != nil { return .step(flow: flow, step: target) }
-        if let first = flows[target]?.entries.first { return .step(flow: target, step: first.name) }
+        if let flow, hasStep(target, inFlow: flow) { return .step(flow: flow, step: target) }
+        if let first = flows.entries.first(where: { $0.name == target })?.value.entries.first { return .step(flow: target, step: first.name) }
         return nil
+    }
+
+    /// Whether flow `flow` has step `step`, looked up in place (`flows[flow]?[step]` would copy
+    /// the flow and the step).
+    private func hasStep(_ step: String, inFlow flow: String) -> Bool {
+        flows.entries.contains { $0.name == flow && $0.value.entries.contains { $0.name == step } }
     }
 
     /// The command a user typed, by name or alias (without the prefix).

@@ -1,7 +1,7 @@
 import YAMLCoding
 /// One bot file (`bots/<id>.yaml`), exactly as written. `BotValidator` checks the references
 /// between its parts; the engine should only run definitions that validated cleanly.
-public struct BotDefinition: Decodable, Sendable {
+public struct BotDefinition: YAMLNodeDecodable, Sendable {
     /// The bot's id; default: the file name without `.yaml` (see `BotFile`).
     public var id: Located<String>?
     /// Display name (`{{bot.name}}`); default: the id.
@@ -27,24 +27,21 @@ public struct BotDefinition: Decodable, Sendable {
     /// Custom card types by name.
     public var cards: OrderedMap<CardDefinition>
 
-    enum CodingKeys: String, CodingKey {
-        case id, name, avatar, prefix, allow, greeting, commands, triggers, flows, fallback, schedules, cards
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decodeIfPresent(Located<String>.self, forKey: .id)
-        name = try container.decodeIfPresent(Located<String>.self, forKey: .name)
-        avatar = try container.decodeIfPresent(Located<String>.self, forKey: .avatar)
-        prefix = try container.decodeIfPresent(Located<String>.self, forKey: .prefix)
-        allow = try container.decodeIfPresent(AllowList.self, forKey: .allow)
-        greeting = try container.decodeIfPresent(Located<ActionList>.self, forKey: .greeting)
-        commands = try container.decodeIfPresent(OrderedMap<Command>.self, forKey: .commands) ?? OrderedMap()
-        triggers = try container.decodeIfPresent([Trigger].self, forKey: .triggers) ?? []
-        flows = try container.decodeIfPresent(OrderedMap<OrderedMap<Step>>.self, forKey: .flows) ?? OrderedMap()
-        fallback = try container.decodeIfPresent(Located<ActionList>.self, forKey: .fallback)
-        schedules = try container.decodeIfPresent([Schedule].self, forKey: .schedules) ?? []
-        cards = try container.decodeIfPresent(OrderedMap<CardDefinition>.self, forKey: .cards) ?? OrderedMap()
+    /// Reads a bot file's top-level mapping (an empty file is an empty bot).
+    public init(yaml reader: NodeReader) throws {
+        try reader.expectMapping()
+        id = reader.decodeIfPresent(Located<String>.self, forKey: "id")
+        name = reader.decodeIfPresent(Located<String>.self, forKey: "name")
+        avatar = reader.decodeIfPresent(Located<String>.self, forKey: "avatar")
+        prefix = reader.decodeIfPresent(Located<String>.self, forKey: "prefix")
+        allow = reader.decodeIfPresent(AllowList.self, forKey: "allow")
+        greeting = reader.decodeIfPresent(Located<ActionList>.self, forKey: "greeting")
+        commands = reader.decodeIfPresent(OrderedMap<Command>.self, forKey: "commands") ?? OrderedMap()
+        triggers = reader.decodeIfPresent([Trigger].self, forKey: "triggers") ?? []
+        flows = reader.decodeIfPresent(OrderedMap<OrderedMap<Step>>.self, forKey: "flows") ?? OrderedMap()
+        fallback = reader.decodeIfPresent(Located<ActionList>.self, forKey: "fallback")
+        schedules = reader.decodeIfPresent([Schedule].self, forKey: "schedules") ?? []
+        cards = reader.decodeIfPresent(OrderedMap<CardDefinition>.self, forKey: "cards") ?? OrderedMap()
     }
 
     /// The command prefix (`/` unless set).

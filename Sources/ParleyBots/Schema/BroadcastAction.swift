@@ -1,7 +1,7 @@
 import YAMLCoding
 
 /// `broadcast:` — send one content to many targets in rate-limited batches.
-public struct BroadcastAction: Decodable, Sendable {
+public struct BroadcastAction: YAMLNodeDecodable, Sendable {
     /// Targets `user:ID` / `group:ID` (or `to_file`).
     public var to: [Located<String>]?
     /// A file with one target a line, relative to the bot file's folder.
@@ -11,8 +11,13 @@ public struct BroadcastAction: Decodable, Sendable {
     /// Rate such as `20/s`; default: the host's broadcast rate.
     public var rate: Located<String>?
 
-    enum CodingKeys: String, CodingKey {
-        case to, toFile = "to_file", send, rate
+    /// Reads `to`, `to_file`, `send` (required) and `rate`.
+    public init(yaml reader: NodeReader) throws {
+        try reader.expectMapping()
+        to = reader.decodeIfPresent([Located<String>].self, forKey: "to")
+        toFile = reader.decodeIfPresent(Located<String>.self, forKey: "to_file")
+        send = try reader.decode(SendAction.self, forKey: "send")
+        rate = reader.decodeIfPresent(Located<String>.self, forKey: "rate")
     }
 
     /// The parsed rate, if given and valid.

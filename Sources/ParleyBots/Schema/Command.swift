@@ -1,7 +1,7 @@
 import YAMLCoding
 
 /// A command (`/name args…`): its help text, aliases, positional args and actions.
-public struct Command: Decodable, Sendable {
+public struct Command: YAMLNodeDecodable, Sendable {
     /// Shown in `{{help}}`.
     public var description: Located<String>?
     /// Other names that run the same command.
@@ -14,14 +14,14 @@ public struct Command: Decodable, Sendable {
     public var mark: Mark
     var issues: [SchemaIssue]
 
-    public init(from decoder: any Decoder) throws {
-        mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
-        let container = try decoder.container(keyedBy: SchemaKey.self)
-        let keys = KeyPresence(decoder)
-        description = try keys.decodeIfPresent(Located<String>.self, "description", in: container)
-        aliases = try keys.decodeIfPresent([Located<String>].self, "aliases", in: container) ?? []
-        args = try keys.decodeIfPresent([Located<String>].self, "args", in: container) ?? []
-        let block = try ActionBlock(container, at: mark, keys: keys)
+    /// Reads the command's mapping.
+    public init(yaml reader: NodeReader) throws {
+        mark = reader.mark
+        try reader.expectMapping()
+        description = reader.decodeIfPresent(Located<String>.self, forKey: "description")
+        aliases = reader.decodeIfPresent([Located<String>].self, forKey: "aliases") ?? []
+        args = reader.decodeIfPresent([Located<String>].self, forKey: "args") ?? []
+        let block = ActionBlock(reader)
         actions = block.items
         issues = block.issues
     }

@@ -2,7 +2,7 @@ import YAMLCoding
 import Foundation
 
 /// A timed job: a cron expression in a time zone, and a broadcast or actions.
-public struct Schedule: Decodable, Sendable {
+public struct Schedule: YAMLNodeDecodable, Sendable {
     /// Unique within the bot; keys the last-fired time in storage.
     public var name: Located<String>
     /// Five-field cron expression or a shortcut such as `@daily`.
@@ -20,20 +20,17 @@ public struct Schedule: Decodable, Sendable {
     /// Where the schedule's mapping starts.
     public var mark: Mark
 
-    enum CodingKeys: String, CodingKey {
-        case name, cron, timezone, catchUp = "catch_up", catchUpWindow = "catch_up_window", broadcast, actions = "do"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        name = try container.decode(Located<String>.self, forKey: .name)
-        cron = try container.decode(Located<String>.self, forKey: .cron)
-        timezone = try container.decodeIfPresent(Located<String>.self, forKey: .timezone)
-        catchUp = try container.decodeIfPresent(Located<String>.self, forKey: .catchUp)
-        catchUpWindow = try container.decodeIfPresent(Located<String>.self, forKey: .catchUpWindow)
-        broadcast = try container.decodeIfPresent(Located<BroadcastAction>.self, forKey: .broadcast)
-        actions = try container.decodeIfPresent(Located<ActionList>.self, forKey: .actions)
+    /// Reads the schedule's mapping.
+    public init(yaml reader: NodeReader) throws {
+        mark = reader.mark
+        try reader.expectMapping()
+        name = try reader.decode(Located<String>.self, forKey: "name")
+        cron = try reader.decode(Located<String>.self, forKey: "cron")
+        timezone = reader.decodeIfPresent(Located<String>.self, forKey: "timezone")
+        catchUp = reader.decodeIfPresent(Located<String>.self, forKey: "catch_up")
+        catchUpWindow = reader.decodeIfPresent(Located<String>.self, forKey: "catch_up_window")
+        broadcast = reader.decodeIfPresent(Located<BroadcastAction>.self, forKey: "broadcast")
+        actions = reader.decodeIfPresent(Located<ActionList>.self, forKey: "do")
     }
 
     /// What to do about runs missed while the host was down.

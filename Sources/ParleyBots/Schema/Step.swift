@@ -1,7 +1,7 @@
 import YAMLCoding
 
 /// One step of a flow: actions, an optional question (`ask`), and where to go next.
-public struct Step: Decodable, Sendable {
+public struct Step: YAMLNodeDecodable, Sendable {
     /// Run when the step is entered.
     public var actions: [ActionItem]
     /// Wait for the user's answer before going on.
@@ -12,15 +12,15 @@ public struct Step: Decodable, Sendable {
     public var mark: Mark
     var issues: [SchemaIssue]
 
-    public init(from decoder: any Decoder) throws {
-        mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
-        let container = try decoder.container(keyedBy: SchemaKey.self)
-        let keys = KeyPresence(decoder)
-        let block = try ActionBlock(container, at: mark, keys: keys)
+    /// Reads the step's mapping.
+    public init(yaml reader: NodeReader) throws {
+        mark = reader.mark
+        try reader.expectMapping()
+        let block = ActionBlock(reader)
         actions = block.items
         issues = block.issues
-        ask = try keys.decodeIfPresent(Ask.self, "ask", in: container)
-        next = try keys.decodeIfPresent(Located<String>.self, "next", in: container)
+        ask = reader.decodeIfPresent(Ask.self, forKey: "ask")
+        next = reader.decodeIfPresent(Located<String>.self, forKey: "next")
         if let ask { issues += ask.onTimeout?.value.issues ?? [] }
     }
 }

@@ -1,7 +1,7 @@
 import YAMLCoding
 
 /// A free-text trigger: a regex (`match`) or a case-insensitive substring (`contains`), and actions.
-public struct Trigger: Decodable, Sendable {
+public struct Trigger: YAMLNodeDecodable, Sendable {
     /// PCRE2 pattern; named groups become `{{match.NAME}}`.
     public var match: Located<String>?
     /// Case-insensitive substring.
@@ -12,13 +12,13 @@ public struct Trigger: Decodable, Sendable {
     public var mark: Mark
     var issues: [SchemaIssue]
 
-    public init(from decoder: any Decoder) throws {
-        mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
-        let container = try decoder.container(keyedBy: SchemaKey.self)
-        let keys = KeyPresence(decoder)
-        match = try keys.decodeIfPresent(Located<String>.self, "match", in: container)
-        contains = try keys.decodeIfPresent(Located<String>.self, "contains", in: container)
-        let block = try ActionBlock(container, at: mark, keys: keys)
+    /// Reads the trigger's mapping.
+    public init(yaml reader: NodeReader) throws {
+        mark = reader.mark
+        try reader.expectMapping()
+        match = reader.decodeIfPresent(Located<String>.self, forKey: "match")
+        contains = reader.decodeIfPresent(Located<String>.self, forKey: "contains")
+        let block = ActionBlock(reader)
         actions = block.items
         issues = block.issues
     }

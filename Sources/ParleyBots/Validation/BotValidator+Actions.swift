@@ -72,7 +72,7 @@ extension BotValidator {
             }
             return
         }
-        guard let fields = bot.fields(ofCard: card.value) else {
+        guard let fields = cardFields[card.value] else {
             let known = BuiltInCards.names + bot.cards.names
             fail(card.mark, "unknown card '\(card.value)': expected one of " + known.joined(separator: ", "))
             return

@@ -70,7 +70,7 @@ extension BotValidator {
                     fail(window.mark, "'catch_up_window' has no effect with 'catch_up: none': remove it or use 'catch_up: once'")
                 }
             }
-            let scope = TemplateScope(place: place, conversation: false)
+            let scope = TemplateScope(place: .text(place), conversation: false)
             switch (schedule.broadcast, schedule.actions) {
             case (let broadcast?, nil):
                 checkActions([ActionItem(action: .broadcast(broadcast.value), mark: broadcast.mark)], scope: scope)

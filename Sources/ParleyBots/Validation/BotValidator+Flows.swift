@@ -14,7 +14,7 @@ extension BotValidator {
                 }
                 let value = step.value
                 report(value.issues)
-                let scope = TemplateScope(place: place, flow: flow.name)
+                let scope = TemplateScope(place: .text(place), flow: flow.name)
                 checkActions(value.actions, scope: scope)
                 if let ask = value.ask { checkAsk(ask, scope: scope) }
                 if let next = value.next { checkStepTarget(next, key: "next", flow: flow.name) }

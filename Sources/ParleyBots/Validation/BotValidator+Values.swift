@@ -48,7 +48,7 @@ extension BotValidator {
     /// Parses a template, reporting a syntax error at its column.
     mutating func parseTemplate(_ text: Located<String>) -> Template? {
         // Most texts have no placeholder at all: nothing to parse or check.
-        guard text.value.utf8.contains(UInt8(ascii: "{")) else { return nil }
+        guard text.value.containsByte(UInt8(ascii: "{")) else { return nil }
         do {
             return try Template(text.value)
         } catch {
@@ -66,5 +66,13 @@ extension BotValidator {
             let scalarOffset = ScalarPosition.scalarOffset(ofCharacter: offset, in: text.value)
             fail(ScalarPosition.mark(of: scalarOffset, in: text, source: source), problem)
         }
+    }
+}
+
+extension String {
+    /// Whether the UTF-8 text contains `byte`, scanned as one buffer (most values are checked
+    /// for `{` or a line break, and most have neither).
+    func containsByte(_ byte: UInt8) -> Bool {
+        utf8.withContiguousStorageIfAvailable { $0.contains(byte) } ?? utf8.contains(byte)
     }
 }

@@ -8,11 +8,16 @@ public struct BotValidator {
     let bot: BotDefinition
     /// Variables any part of the bot sets (`ask.save`, `set:`, named groups of `ask.match`).
     let vars: Set<String>
+    /// The fields of every card a `send:` may name (built-in and the bot's own), looked up
+    /// once per bot instead of once per `send:`.
+    let cardFields: [String: [String]]
     var errors: [YAMLError] = []
 
     /// Validates `bot`, read from `source`; returns every problem found (empty when valid).
     public static func validate(_ bot: BotDefinition, source: SourceFile) -> [YAMLError] {
-        var validator = BotValidator(source: source, bot: bot, vars: BotValidator.collectVars(bot))
+        var cardFields = BuiltInCards.fields
+        for card in bot.cards.entries where cardFields[card.name] == nil { cardFields[card.name] = card.value.fields.map(\.value) }
+        var validator = BotValidator(source: source, bot: bot, vars: BotValidator.collectVars(bot), cardFields: cardFields)
         validator.run()
         return validator.errors.sortedByPosition()
     }
@@ -54,6 +59,7 @@ public struct BotValidator {
 
     private mutating func checkCommands() {
         var seen: [String: String] = [:]   // name or alias → command
+        seen.reserveCapacity(bot.commands.entries.count * 2)
         for entry in bot.commands.entries {
             let command = entry.value
             report(command.issues)
@@ -71,20 +77,20 @@ public struct BotValidator {
                 }
                 seen[alias.value] = entry.name
             }
-            var argNames: Set<String> = []
-            for arg in command.args {
+            for (index, arg) in command.args.enumerated() {
                 checkName(arg, what: "arg name")
-                if !argNames.insert(arg.value).inserted {
+                // A command has a few args: comparing with the earlier ones beats building a set.
+                if command.args[..<index].contains(where: { $0.value == arg.value }) {
                     fail(arg.mark, "duplicate arg '\(arg.value)' in command '\(entry.name)'")
                 }
             }
-            if let description = command.description, description.value.utf8.contains(UInt8(ascii: "\n")) {
+            if let description = command.description, description.value.containsByte(UInt8(ascii: "\n")) {
                 fail(description.mark, "the description of command '\(entry.name)' must be one line (it is a line of {{help}})")
             }
             if command.actions.isEmpty && command.issues.isEmpty {
                 fail(entry.keyMark, "command '\(entry.name)' does nothing: add an action (\(Action.keys.joined(separator: ", "))) or a 'do:' list")
             }
-            let scope = TemplateScope(place: "command '\(entry.name)'", args: command.args.map(\.value))
+            let scope = TemplateScope(place: .command(entry.name), args: command.args.map(\.value))
             checkActions(command.actions, scope: scope)
         }
     }
@@ -107,7 +113,7 @@ public struct BotValidator {
             if trigger.actions.isEmpty && trigger.issues.isEmpty {
                 fail(trigger.mark, "\(place) does nothing: add an action (\(Action.keys.joined(separator: ", "))) or a 'do:' list")
             }
-            checkActions(trigger.actions, scope: TemplateScope(place: place, matchGroups: groups))
+            checkActions(trigger.actions, scope: TemplateScope(place: .text(place), matchGroups: groups))
         }
     }
 

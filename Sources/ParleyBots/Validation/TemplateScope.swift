@@ -2,7 +2,7 @@ import YAMLCoding
 /// Which template variables a place in a bot file may use.
 struct TemplateScope: Sendable {
     /// Names for messages: "command 'card'", "trigger 2", "flow step 'refund.order'".
-    var place: String
+    var place: Place
     /// `{{args.NAME}}`: the command's args; nil outside commands.
     var args: [String]? = nil
     /// `{{match.NAME}}`: the trigger's named groups; nil outside triggers.
@@ -27,8 +27,7 @@ struct TemplateScope: Sendable {
 
     /// Why `path` is not allowed here, or nil when it is.
     func problem(with path: String, vars: Set<String>) -> String? {
-        let parts = path.split(separator: ".", maxSplits: 1).map(String.init)
-        let root = parts[0], leaf = parts.count > 1 ? parts[1] : nil
+        let (root, leaf) = Self.split(path)
         switch (root, leaf) {
         case ("bot", "id"?), ("bot", "name"?), ("help", nil):
             return nil
@@ -49,6 +48,42 @@ struct TemplateScope: Sendable {
                 : "unknown template variable '{{\(path)}}': no 'save', 'set' or named group in this bot sets '\(name)'"
         default:
             return "unknown template variable '{{\(path)}}': expected one of " + known(vars: vars).joined(separator: ", ")
+        }
+    }
+
+    /// The path's first name and the rest after its first dot (nil when there is none), as
+    /// `split(separator: ".", maxSplits: 1)` gives them (leading dots skipped, an empty rest is
+    /// none), without an array per placeholder. Names are short: small strings, no allocation.
+    private static func split(_ path: String) -> (root: String, leaf: String?) {
+        var path = path
+        path.makeContiguousUTF8()
+        let parts = path.utf8.withContiguousStorageIfAvailable { bytes -> (String, String?) in
+            let dot = UInt8(ascii: ".")
+            guard let start = bytes.firstIndex(where: { $0 != dot }) else { return ("", nil) }
+            guard let split = bytes[start...].firstIndex(of: dot) else { return (String(decoding: bytes[start...], as: UTF8.self), nil) }
+            let rest = bytes[(split + 1)...]
+            return (String(decoding: bytes[start..<split], as: UTF8.self), rest.isEmpty ? nil : String(decoding: rest, as: UTF8.self))
+        }
+        return parts ?? (path, nil)
+    }
+}
+
+extension TemplateScope {
+    /// A scope's place, spelled out only when a message needs it (every command has a scope;
+    /// few have an error).
+    enum Place: Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+        /// Spelled out already ("greeting", "trigger 2").
+        case text(String)
+        /// `command 'NAME'`.
+        case command(String)
+
+        init(stringLiteral value: String) { self = .text(value) }
+
+        var description: String {
+            switch self {
+            case .text(let text): text
+            case .command(let name): "command '\(name)'"
+            }
         }
     }
 }

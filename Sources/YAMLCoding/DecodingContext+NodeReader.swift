@@ -1,0 +1,56 @@
+extension DecodingContext {
+    /// Decodes a `YAMLNodeDecodable` value in one reading pass: the errors its children
+    /// recorded, then its unknown keys, fail it as a whole (as `decodeValue` does for
+    /// `init(from:)`, without the retries).
+    func decodeNodeValue<T: YAMLNodeDecodable>(_ type: T.Type, node: Node, parentPath: CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
+        let start = pendingErrors.count
+        let reader = NodeReader(node: node, context: self, parentPath: parentPath, key: key)
+        let value: T
+        do {
+            value = try T(yaml: reader)
+        } catch {
+            // Errors already recorded explain the failure (a stand-in rejected by later code).
+            let recorded = takePendingErrors(from: start)
+            guard recorded.isEmpty else { throw ValueFailure(errors: recorded) }
+            throw ValueFailure(errors: errors(from: error, node: node, path: reader.path))
+        }
+        if !ignoresUnknownKeys, reader.hasUnknownKeys {
+            let unknown = unknownKeyErrors(T.self, reader: reader)
+            pendingErrors += unknown
+        }
+        let recorded = takePendingErrors(from: start)
+        guard recorded.isEmpty else { throw ValueFailure(errors: recorded) }
+        return value
+    }
+
+    /// Unknown keys with suggestions: a second reading pass records the keys the type asked
+    /// about that the mapping lacks (not recorded normally, to save work when all is well).
+    private func unknownKeyErrors<T: YAMLNodeDecodable>(_ type: T.Type, reader: NodeReader) -> [YAMLError] {
+        let start = pendingErrors.count
+        defer { pendingErrors.removeSubrange(start...) }
+        let recorder = NodeReader(node: reader.node, context: self, parentPath: reader.path, key: nil, recordsQueries: true)
+        guard (try? T(yaml: recorder)) != nil, recorder.mappingUse != nil else { return reader.unknownKeyErrors() }
+        return recorder.unknownKeyErrors()
+    }
+
+    /// The errors recorded since `start`, removed from the pending list.
+    private func takePendingErrors(from start: Int) -> [YAMLError] {
+        guard pendingErrors.count > start else { return [] }
+        let taken = Array(pendingErrors[start...])
+        pendingErrors.removeSubrange(start...)
+        return taken
+    }
+
+    /// A stand-in `T` for a value that failed or is missing, decoded from nothing: "" / 0 /
+    /// false / nil / empty collections, every key of a mapping missing.
+    func standIn<T: Decodable>(_ type: T.Type, at mark: Mark, parentPath: CodingPathLink?, key: (any CodingKey)?) throws -> T {
+        if let scalarType = T.self as? any ScalarValue.Type, let value = Self.lenientDefault(scalarType) as? T {
+            return value
+        }
+        return try T(from: NodeDecoder(node: .null(at: mark), parentPath: parentPath, key: key, context: self, lenient: true))
+    }
+
+    private static func lenientDefault<S: ScalarValue>(_ type: S.Type) -> any ScalarValue {
+        S.lenientDefault
+    }
+}

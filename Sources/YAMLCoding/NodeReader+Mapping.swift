@@ -1,0 +1,95 @@
+extension NodeReader {
+    /// Fails unless the node is a mapping ("expected a mapping, found …"); call it before
+    /// reading keys. An empty document reads as an empty mapping, as with `init(from:)`.
+    public func expectMapping() throws {
+        let mapping: Node.Mapping
+        if case .mapping(let found) = node {
+            mapping = found
+        } else if isStandIn || (path == nil && node.isNull) {
+            mapping = Node.Mapping([], mark: node.mark)
+        } else {
+            throw NodeProblem(error: context.error(at: node.mark, "expected a mapping, found \(node.kindDescription)", path: path))
+        }
+        if mappingUse == nil {
+            mappingUse = MappingUse(mapping, recordsQueries: recordsQueries)
+        }
+    }
+
+    /// Whether the mapping has `key` (asking counts as using it, for unknown-key checks).
+    public func contains(_ key: String) -> Bool {
+        lookUp(key) != nil
+    }
+
+    /// The value of a key that must be there. Missing or failing: the error is recorded and a
+    /// stand-in returned; throws only when even the stand-in fails.
+    public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T {
+        try required(T.self, key) { (child) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
+    }
+
+    /// A required key's value decoded by `body`, or a stand-in with the error recorded.
+    func required<T: Decodable>(_ type: T.Type, _ key: String, _ body: (Node) throws(ValueFailure) -> T) throws -> T {
+        guard let child = lookUp(key) else {
+            let mark = mappingUse?.mapping.mark ?? node.mark
+            if !isStandIn {
+                context.pendingErrors.append(context.error(at: mark, "missing required key '\(key)'", path: path.appending(StringKey(key))))
+            }
+            return try context.standIn(T.self, at: mark, parentPath: path, key: StringKey(key))
+        }
+        do {
+            return try body(child)
+        } catch {
+            context.pendingErrors += error.errors
+            return try context.standIn(T.self, at: child.mark, parentPath: path, key: StringKey(key))
+        }
+    }
+
+    /// The value of a key that may be missing or null (both nil). Failing: the errors are
+    /// recorded and the result is nil.
+    public func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: String) -> T? {
+        ifPresent(key) { (child) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
+    }
+
+    /// An optional key's value decoded by `body`; nil when missing, null or failing (recorded).
+    func ifPresent<T>(_ key: String, _ body: (Node) throws(ValueFailure) -> T) -> T? {
+        guard let child = presentChild(key) else { return nil }
+        do {
+            return try body(child)
+        } catch {
+            context.pendingErrors += error.errors
+            return nil
+        }
+    }
+
+    /// The value node of `key`, marked used; nil when the key is missing or its value null.
+    private func presentChild(_ key: String) -> Node? {
+        guard let child = lookUp(key) else { return nil }
+        return child.isNull ? nil : child
+    }
+
+    /// Calls `body` with each scalar key of the mapping, the key's mark and its value's mark,
+    /// in file order (merged `<<` entries where the merge key stood). Asks about nothing by
+    /// itself.
+    public func forEachKey(_ body: (_ key: String, _ keyMark: Mark, _ valueMark: Mark) throws -> Void) rethrows {
+        for pair in mappingUse?.mapping.pairs ?? [] {
+            if case .scalar(let key) = pair.key { try body(key.value, key.mark, pair.value.mark) }
+        }
+    }
+
+    /// The value node of `key`, marked used (absent keys recorded in the recording pass); a
+    /// reader that never called `expectMapping` has no keys.
+    private func lookUp(_ key: String) -> Node? {
+        guard let position = mappingUse?.lookUp(key) else { return nil }
+        return mappingUse?.mapping.pairs[position].value
+    }
+
+    /// Whether the mapping has keys nobody asked about.
+    var hasUnknownKeys: Bool {
+        guard let mappingUse, !isStandIn else { return false }
+        return !mappingUse.allUsed
+    }
+
+    /// An error for every key nobody asked about, with suggestions.
+    func unknownKeyErrors() -> [YAMLError] {
+        mappingUse?.unknownKeyErrors(context, path: path) ?? []
+    }
+}

@@ -1,0 +1,42 @@
+extension NodeReader {
+    // The overloads below are what schema types call most. Chosen at compile time over the
+    // generic ones, they skip the type tests and the search for a decoding protocol that
+    // `decodeAny` makes for any `T`; what they decode and report is the same. (No overload for
+    // `Located<T>` of a generic `T`: it would look up `Located<T>`'s metadata on every call,
+    // also for absent keys, which costs more than it saves.)
+
+    /// `decode(_:forKey:)` for the most common value, in concrete code.
+    public func decode(_ type: Located<String>.Type, forKey key: String) throws -> Located<String> {
+        try required(Located<String>.self, key) { (child) throws(ValueFailure) -> Located<String> in
+            try context.locatedString(child, parentPath: path, key: StringKey(key))
+        }
+    }
+
+    /// `decodeIfPresent` for the most common value, in concrete code.
+    public func decodeIfPresent(_ type: Located<String>.Type, forKey key: String) -> Located<String>? {
+        ifPresent(key) { (child) throws(ValueFailure) -> Located<String> in
+            try context.locatedString(child, parentPath: path, key: StringKey(key))
+        }
+    }
+
+    /// `decodeIfPresent` for lists of strings, in concrete code.
+    public func decodeIfPresent(_ type: [Located<String>].Type, forKey key: String) -> [Located<String>]? {
+        ifPresent(key) { (child) throws(ValueFailure) -> [Located<String>] in
+            try context.locatedStrings(child, parentPath: path, key: StringKey(key))
+        }
+    }
+
+    /// `decode(_:forKey:)` for a type that reads itself.
+    public func decode<T: YAMLNodeDecodable>(_ type: T.Type, forKey key: String) throws -> T {
+        try required(T.self, key) { (child) throws(ValueFailure) -> T in
+            try context.decodeNodeValue(T.self, node: child, parentPath: path, key: StringKey(key))
+        }
+    }
+
+    /// `decodeIfPresent` for a type that reads itself.
+    public func decodeIfPresent<T: YAMLNodeDecodable>(_ type: T.Type, forKey key: String) -> T? {
+        ifPresent(key) { (child) throws(ValueFailure) -> T in
+            try context.decodeNodeValue(T.self, node: child, parentPath: path, key: StringKey(key))
+        }
+    }
+}

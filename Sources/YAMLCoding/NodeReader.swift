@@ -1,0 +1,67 @@
+/// Typed access to one node for `YAMLNodeDecodable.init(yaml:)`: the node's own value, the
+/// values of a mapping's keys, with positions and coding paths for errors.
+///
+/// Failures of children are recorded, not thrown (see `YAMLNodeDecodable`), so one reading
+/// pass finds every error of a value. Not Sendable: it belongs to one decoding run.
+public final class NodeReader {
+    /// The node being read.
+    public let node: Node
+    let context: DecodingContext
+    /// True for a stand-in: every key reads as missing, every value as its stand-in, no errors.
+    let isStandIn: Bool
+    private let parentPath: CodingPathLink?
+    private let key: (any CodingKey)?
+    /// Built on first use: most values never need their path.
+    private(set) lazy var path: CodingPathLink? = parentPath.appending(key)
+    /// The keys asked about, set by `expectMapping` (kept inline: one allocation per value).
+    /// Unchecked exclusivity: every key read mutates it, the dynamic check cost more than the
+    /// read, and nothing can overlap (the reader is not Sendable and calls out to nothing while
+    /// the use is being changed).
+    @exclusivity(unchecked) var mappingUse: MappingUse?
+    /// Set for the extra reading pass that records absent keys, for "did you mean" suggestions.
+    let recordsQueries: Bool
+
+    init(node: Node, context: DecodingContext, parentPath: CodingPathLink?, key: (any CodingKey)?, recordsQueries: Bool = false) {
+        self.node = node
+        self.context = context
+        self.parentPath = parentPath
+        self.key = key
+        self.recordsQueries = recordsQueries
+        isStandIn = false
+    }
+
+    /// A reader that produces a stand-in value (lenient: nothing fails, nothing is present).
+    init(standInAt mark: Mark, context: DecodingContext, parentPath: CodingPathLink?, key: (any CodingKey)? = nil) {
+        node = .null(at: mark)
+        self.context = context
+        self.parentPath = parentPath
+        self.key = key
+        recordsQueries = false
+        isStandIn = true
+    }
+
+    /// Where the node starts.
+    public var mark: Mark { node.mark }
+
+    /// The keys (and sequence indices) leading to this node, as in `YAMLError.codingPath`.
+    public var codingPath: [String] { path.strings }
+
+    /// The node's own value as `T` (e.g. a sequence as `[Item]`). On failure the errors are
+    /// recorded and a stand-in is returned; throws only when even the stand-in fails.
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if isStandIn { return try context.standIn(T.self, at: mark, parentPath: path, key: nil) }
+        do {
+            return try context.decodeAny(T.self, node: node, parentPath: path, key: nil)
+        } catch {
+            context.pendingErrors += error.errors
+            return try context.standIn(T.self, at: mark, parentPath: path, key: nil)
+        }
+    }
+
+    /// Records an error at `mark` (this node's path); the value then fails, after the rest of
+    /// it was read. For problems the types alone cannot express.
+    public func recordError(_ message: String, at mark: Mark) {
+        guard !isStandIn else { return }
+        context.pendingErrors.append(context.error(at: mark, message, path: path))
+    }
+}
