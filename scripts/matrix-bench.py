@@ -2,12 +2,14 @@
 """The client side of `parley-bench matrix`: a matrix-nio user drives a Parley bot, or a bare
 HTTP client measures how fast Synapse itself creates events (the ceiling).
 
-    matrix-bench.py bot     --homeserver URL --secret S --admin-token T --bot @support:localhost
+    matrix-bench.py bot     --homeserver URL --secret S --admin-token T --bot @support:localhost [--result-file F]
+    matrix-bench.py reference --homeserver URL --user @ref:localhost --token T [--seconds 900]
     matrix-bench.py ceiling --homeserver URL --token T --rooms-file FILE --count 5000 [--result-file F]
 
 `bot` prints one line per figure: command round trip p50/p99 one at a time, a 300-command burst
 in one room (all answered, time to last reply), 20 rooms x 30 commands at once (replies/s).
 The bot must run bots/support.yaml (its order trigger answers "Looking up order N ...").
+`reference` is the yardstick bot: matrix-nio, answering the order trigger one at a time.
 `ceiling` sends COUNT plain messages round-robin over the rooms with 16 requests in flight.
 Every wait is bounded. Run with the venv's python of scripts/synapse.
 """
@@ -134,7 +136,7 @@ async def bot_figures(args):
             latencies.append((answered - began) * 1000)
         latencies.sort()
         p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
-        print(f"matrix round trip: p50 {statistics.median(latencies):.0f} ms, p99 {p99:.0f} ms "
+        print(f"{args.label} round trip: p50 {statistics.median(latencies):.0f} ms, p99 {p99:.0f} ms "
               f"({len(latencies)} commands one at a time)", flush=True)
 
         # 2. A burst in one room.
@@ -145,7 +147,7 @@ async def bot_figures(args):
             await driver.order(room, n)
         done, pending = await asyncio.wait(futures, timeout=300)
         last = max((f.result() for f in done), default=began)
-        print(f"matrix burst: {len(done)}/{len(numbers)} answered in one room, last reply after {last - began:.1f} s "
+        print(f"{args.label} burst: {len(done)}/{len(numbers)} answered in one room, last reply after {last - began:.1f} s "
               f"({len(done) / max(last - began, 1e-9):.1f} replies/s)", flush=True)
 
         # 3. Many rooms at once.
@@ -166,12 +168,16 @@ async def bot_figures(args):
         await asyncio.gather(*(drive(r, ns) for r, ns in zip(rooms, per_room)))
         done, pending = await asyncio.wait(futures, timeout=300)
         last = max((f.result() for f in done), default=began)
-        print(f"matrix multi-room: {len(done)}/{len(futures)} answered in {args.rooms} rooms x {args.per_room}, "
+        multi_room = len(done) / max(last - began, 1e-9)
+        print(f"{args.label} multi-room: {len(done)}/{len(futures)} answered in {args.rooms} rooms x {args.per_room}, "
               f"{len(done) / max(last - began, 1e-9):.1f} replies/s (last after {last - began:.1f} s)", flush=True)
 
         await asyncio.sleep(2)  # late duplicates would show up here
         twice = sum(1 for c in driver.answers.values() if c > 1)
-        print(f"matrix answers: {len(driver.answers)} orders answered, {twice} answered more than once", flush=True)
+        print(f"{args.label} answers: {len(driver.answers)} orders answered, {twice} answered more than once", flush=True)
+        if args.result_file:
+            with open(args.result_file, "w") as f:
+                json.dump({"answered": len(driver.answers), "multi_room": multi_room}, f)
         return 0 if twice == 0 and not pending else 1
     finally:
         driver.task and driver.task.cancel()
@@ -215,24 +221,66 @@ async def ceiling(args):
     return 0 if errors == 0 else 1
 
 
+async def reference_bot(args):
+    """The yardstick: a hand-written matrix-nio bot that answers the order trigger one message
+    at a time (await each send), as a small Python bot would. Runs for --seconds at most."""
+    client = AsyncClient(args.homeserver, args.user)
+    client.access_token = args.token
+    client.user_id = args.user
+    names = {}
+    first = await client.sync(timeout=0, sync_filter={"room": {"timeline": {"limit": 0}}})
+    since = first.next_batch
+    deadline = time.monotonic() + args.seconds
+    try:
+        while time.monotonic() < deadline:
+            response = await client.sync(timeout=30000, since=since, sync_filter={"room": {"timeline": {"limit": 500}}})
+            if not isinstance(response, SyncResponse):
+                await asyncio.sleep(0.2)
+                continue
+            since = response.next_batch
+            for room_id in response.rooms.invite:
+                await client.join(room_id)
+            for room_id, room in response.rooms.join.items():
+                for event in room.timeline.events:
+                    source = event.source
+                    sender = source.get("sender")
+                    if sender == args.user or source.get("type") != "m.room.message":
+                        continue
+                    match = re.search(r"(?i)\border (?P<number>[0-9]{6})\b", source.get("content", {}).get("body", ""))
+                    if not match:
+                        continue
+                    if sender not in names:
+                        profile = await client.get_displayname(sender)
+                        names[sender] = getattr(profile, "displayname", None) or sender
+                    await client.room_send(room_id, "m.room.message", {
+                        "msgtype": "m.text", "body": f"Looking up order {match.group('number')} for you, {names[sender]}."})
+    finally:
+        await client.close()
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["bot", "ceiling"])
+    parser.add_argument("mode", choices=["bot", "ceiling", "reference"])
     parser.add_argument("--homeserver", required=True)
     parser.add_argument("--secret")
     parser.add_argument("--admin-token")
     parser.add_argument("--bot")
     parser.add_argument("--token")
+    parser.add_argument("--user", help="reference: the bot's user id (with --token)")
+    parser.add_argument("--seconds", type=float, default=900, help="reference: stop after this long")
     parser.add_argument("--rooms-file")
     parser.add_argument("--count", type=int, default=5000)
-    parser.add_argument("--result-file", help="ceiling: also write the events/s figure to this file")
+    parser.add_argument("--result-file", help="also write the figures to this file (ceiling: events/s; bot: JSON)")
+    parser.add_argument("--label", default="matrix", help="bot: the first word of each line")
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--latency-count", type=int, default=100)
     parser.add_argument("--burst", type=int, default=300)
     parser.add_argument("--rooms", type=int, default=20)
     parser.add_argument("--per-room", type=int, default=30)
     args = parser.parse_args()
-    return asyncio.run(bot_figures(args) if args.mode == "bot" else ceiling(args))
+    runs = {"bot": bot_figures, "ceiling": ceiling, "reference": reference_bot}
+    return asyncio.run(runs[args.mode](args))
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ private func benchMatrix(bot: Bool, broadcast: Bool) async throws {
     let tag = String(UUID().uuidString.lowercased().prefix(8))
     let admin = try await registrar.register("bench-admin-\(tag)", password: "pw-\(tag)", admin: true)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-matrix-\(tag)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     if bot {
         try await benchMatrixBot(registrar: registrar, secret: secret, adminToken: admin.accessToken, python: python,
                                  folder: folder, tag: tag, environment: environment)
@@ -42,7 +43,9 @@ private func benchMatrix(bot: Bool, broadcast: Bool) async throws {
     }
 }
 
-/// The support bot driven by a matrix-nio user: round trips, a burst, many rooms.
+/// The support bot driven by a matrix-nio user: round trips, a burst, many rooms; then the same
+/// drive against the yardstick, a hand-written matrix-nio bot answering one message at a time
+/// (`scripts/matrix-bench.py reference`), so the multi-room ratio comes from one run.
 private func benchMatrixBot(registrar: MatrixRegistrar, secret: String, adminToken: String, python: String, folder: String,
                             tag: String, environment: [String: String]) async throws {
     let homeserver = registrar.homeserver
@@ -68,11 +71,33 @@ private func benchMatrixBot(registrar: MatrixRegistrar, secret: String, adminTok
     try host.add(try CompiledBot(id: support.id, definition: support.definition, file: support.file),
                  connection: accounts.bots[0].connection)
     await host.start()
-    let driven = try runBenchScript([python, "scripts/matrix-bench.py", "bot", "--homeserver", homeserver.absoluteString,
-                                     "--secret", secret, "--admin-token", adminToken, "--bot", account.userID],
-                                    timeout: 900)
+    func drive(_ bot: String, label: String) async throws -> [String: Double] {
+        let synapse = SynapseCPU()
+        let cpu = synapse.seconds()
+        let resultFile = folder + "/\(label.replacingOccurrences(of: " ", with: "-")).json"
+        let status = try await runBenchScript([python, "scripts/matrix-bench.py", "bot", "--homeserver", homeserver.absoluteString,
+                                               "--secret", secret, "--admin-token", adminToken, "--bot", bot,
+                                               "--result-file", resultFile, "--label", label], timeout: 900)
+        if status != 0 { benchLine("\(label): the driver reported a problem (exit \(status))") }
+        guard let data = FileManager.default.contents(atPath: resultFile),
+              let figures = try? JSONDecoder().decode([String: Double].self, from: data) else { return [:] }
+        // A round trip is two events (the command and the answer) plus both sides' syncs.
+        synapse.report("\(label), per command round trip", since: cpu, events: Int(figures["answered"] ?? 0))
+        return figures
+    }
+    let parley = try await drive(account.userID, label: "matrix")
     await host.stop()
-    if driven != 0 { benchLine("matrix: the driver reported a problem (exit \(driven))") }
+
+    let reference = try await registrar.register("bench-reference-\(tag)", password: "pw-\(tag)")
+    try await registrar.overrideRateLimit(of: reference.userID, adminToken: adminToken)
+    let yardstick = try startBenchScript([python, "scripts/matrix-bench.py", "reference", "--homeserver", homeserver.absoluteString,
+                                          "--user", reference.userID, "--token", reference.accessToken, "--seconds", "900"])
+    let nio = try await drive(reference.userID, label: "matrix reference nio bot")
+    yardstick.terminate()
+    yardstick.waitUntilExit()
+    if let ours = parley["multi_room"], let theirs = nio["multi_room"], theirs > 0 {
+        benchLine(String(format: "matrix multi-room vs reference nio bot: %.1f× (%.1f vs %.1f replies/s)", ours / theirs, ours, theirs))
+    }
 }
 
 /// 5,000 deliveries (100 rooms × 50 messages) through `ChatClient.batchSend`, between two
@@ -95,16 +120,16 @@ private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String
     let roomsFile = folder + "/rooms.txt"
     try Data(rooms.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: roomsFile))
     let synapse = SynapseCPU()
-    func ceiling(_ name: String) throws -> Double? {
+    func ceiling(_ name: String) async throws -> Double? {
         let cpu = synapse.seconds()
         defer { synapse.report("ceiling \(name)", since: cpu, events: 2_500) }
         let resultFile = folder + "/ceiling-\(name).txt"
-        _ = try runBenchScript([python, "scripts/matrix-bench.py", "ceiling", "--homeserver", registrar.homeserver.absoluteString,
+        _ = try await runBenchScript([python, "scripts/matrix-bench.py", "ceiling", "--homeserver", registrar.homeserver.absoluteString,
                                 "--token", sender.accessToken, "--rooms-file", roomsFile, "--count", "2500",
                                 "--result-file", resultFile], timeout: 600)
         return (try? String(contentsOfFile: resultFile, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
-    let before = try ceiling("before")
+    let before = try await ceiling("before")
 
     var configuration = MatrixConfiguration(homeserver: registrar.homeserver, userID: sender.userID,
                                             credentials: .accessToken(sender.accessToken), databasePath: folder + "/news.db")
@@ -123,7 +148,7 @@ private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String
                  results.count, seconds, rate, failed, configuration.concurrentRooms))
     synapse.report("broadcast", since: cpu, events: results.count)
 
-    let after = try ceiling("after")
+    let after = try await ceiling("after")
     if let before, let after {
         let mean = (before + after) / 2
         benchLine(String(format: "matrix broadcast vs ceiling: %.0f%% (ceiling %.0f before, %.0f after, mean %.0f events/s)",
@@ -131,20 +156,32 @@ private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String
     }
 }
 
-/// Runs a driver script with its output passed through; kills it after `timeout` seconds.
-private func runBenchScript(_ arguments: [String], timeout: Double) throws -> Int32 {
+/// Starts a driver script with its output passed through.
+private func startBenchScript(_ arguments: [String]) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: arguments[0])
     process.arguments = Array(arguments.dropFirst())
     try process.run()
-    let deadline = Date().addingTimeInterval(timeout)
-    // A bench, not a test: polling the child every 100 ms for at most `timeout` is fine here.
-    while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
-    if process.isRunning {
-        process.terminate()
-        benchLine("matrix: \(arguments[1]) did not finish within \(Int(timeout)) s")
+    return process
+}
+
+/// Runs a driver script to its end; kills it after `timeout` seconds. Waits without blocking
+/// a thread of the cooperative pool (the bot under test runs in this process).
+private func runBenchScript(_ arguments: [String], timeout: Double) async throws -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: arguments[0])
+    process.arguments = Array(arguments.dropFirst())
+    let exited = AsyncStream<Void> { continuation in
+        process.terminationHandler = { _ in continuation.finish() }
     }
-    process.waitUntilExit()
+    try process.run()
+    let killer = Task {
+        try await Task.sleep(for: .seconds(timeout))
+        benchLine("matrix: \(arguments[1]) did not finish within \(Int(timeout)) s")
+        process.terminate()
+    }
+    for await _ in exited {}
+    killer.cancel()
     return process.terminationStatus
 }
 
