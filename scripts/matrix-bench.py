@@ -18,6 +18,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import signal
 import re
 import statistics
 import sys
@@ -284,4 +285,7 @@ def main():
 
 
 if __name__ == "__main__":
+    # A Swift parent (Foundation's Process) starts us with its dispatch threads' signal mask,
+    # SIGTERM blocked: unblock, so SIGTERM stops us and the processes we start (Synapse).
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     sys.exit(main())

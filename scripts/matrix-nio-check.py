@@ -17,6 +17,7 @@ import asyncio
 import hashlib
 import hmac
 import json
+import signal
 import shlex
 import subprocess
 import sys
@@ -249,4 +250,7 @@ async def main():
 
 
 if __name__ == "__main__":
+    # A Swift parent (Foundation's Process) starts us with its dispatch threads' signal mask,
+    # SIGTERM blocked: unblock, so SIGTERM stops us and the processes we start (Synapse).
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     sys.exit(asyncio.run(main()))

@@ -93,7 +93,8 @@ private func benchMatrixBot(registrar: MatrixRegistrar, secret: String, adminTok
     let yardstick = try startBenchScript([python, "scripts/matrix-bench.py", "reference", "--homeserver", homeserver.absoluteString,
                                           "--user", reference.userID, "--token", reference.accessToken, "--seconds", "900"])
     let nio = try await drive(reference.userID, label: "matrix reference nio bot")
-    yardstick.terminate()
+    // SIGKILL: a child of a Swift process may have SIGTERM blocked (inherited mask).
+    kill(yardstick.processIdentifier, SIGKILL)
     yardstick.waitUntilExit()
     if let ours = parley["multi_room"], let theirs = nio["multi_room"], theirs > 0 {
         benchLine(String(format: "matrix multi-room vs reference nio bot: %.1f× (%.1f vs %.1f replies/s)", ours / theirs, ours, theirs))
@@ -178,7 +179,7 @@ private func runBenchScript(_ arguments: [String], timeout: Double) async throws
     let killer = Task {
         try await Task.sleep(for: .seconds(timeout))
         benchLine("matrix: \(arguments[1]) did not finish within \(Int(timeout)) s")
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
     }
     for await _ in exited {}
     killer.cancel()

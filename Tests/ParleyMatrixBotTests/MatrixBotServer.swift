@@ -108,7 +108,8 @@ enum MatrixBotServer {
             group.cancelAll()
             return first
         }
-        if timedOut { process.terminate() }
+        // SIGKILL: a child of a Swift process may have SIGTERM blocked (inherited mask).
+        if timedOut { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         pipe.fileHandleForReading.readabilityHandler = nil
         collected.append(pipe.fileHandleForReading.readDataToEndOfFile())
