@@ -82,8 +82,13 @@ extension ChatClient {
 
     /// The send options' extensions plus the sender's name and avatar.
     func outgoingExtensions(_ options: SendOptions) -> [String: JSONValue] {
-        var extensions = options.extensions
-        if let sender = configuration.senderProfile {
+        options.extensions.isEmpty ? senderExtensions : Self.extensions(options.extensions, sender: configuration.senderProfile)
+    }
+
+    /// `extensions` plus the sender's name and avatar.
+    static func extensions(_ extensions: [String: JSONValue], sender: Profile?) -> [String: JSONValue] {
+        var extensions = extensions
+        if let sender {
             if let name = sender.name { extensions["sender.name"] = .string(name) }
             if let avatar = sender.avatar { extensions["sender.avatar"] = .string(avatar) }
         }

@@ -43,6 +43,7 @@ extension HubState {
             receipts[receiptKey] = nil
             return .failed(error)
         }
+        rememberReceipt(receiptKey)
 
         channels[index].seq = seq
         let message = HubMessage(
@@ -52,7 +53,7 @@ extension HubState {
         let losesAck = !faults.lostAcks.isEmpty && faults.losesAck(user: sender)
 
         guard persistent, let waiter else {
-            if !message.flags.contains(.noPersist) { channels[index].messages.append(message) }
+            if !message.flags.contains(.noPersist) { keepInMemory(message, in: index) }
             deliver(message, in: index, from: transport)
             return .done(Self.receipt(index: index, seq: seq, time: now), losesAck: losesAck)
         }
@@ -77,6 +78,20 @@ extension HubState {
             return .pending(startFlush: false, losesAck: false)
         }
         return .done(receipt, losesAck: false)
+    }
+
+    /// Adds a message to an in-memory channel, forgetting the oldest messages of the hub
+    /// beyond `memoryHistoryLimit`.
+    private mutating func keepInMemory(_ message: HubMessage, in index: Int) {
+        channels[index].messages.append(message)
+        for (channel, count) in retention.noteMessage(in: index, limit: configuration.memoryHistoryLimit) {
+            channels[channel].messages.removeFirst(min(count, channels[channel].messages.count))
+        }
+    }
+
+    /// Counts a receipt into the window, forgetting the oldest beyond `receiptWindow`.
+    mutating func rememberReceipt(_ key: ReceiptKey) {
+        for old in retention.noteReceipt(key, window: configuration.receiptWindow) { receipts[old] = nil }
     }
 
     static func receipt(index: Int, seq: Int64, time: Date) -> SendReceipt {

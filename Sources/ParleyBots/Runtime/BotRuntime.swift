@@ -28,6 +28,9 @@ actor BotRuntime {
     var reconnecting = false
     /// Messages the bot's client keeps per conversation when its storage is in memory.
     static let memoryHistoryLimit = 256
+    /// Decoded messages the bot's client keeps by id: the runtime hands each handler its
+    /// trigger message itself, so the cache serves only reaction events.
+    static let cacheLimits = MessageCache.Limits(count: 64)
 
     init(bot: CompiledBot, connection: BotConnection, store: any EngineStore, scheduler: Scheduler, tracker: IdleTracker,
          logger: EngineLogger, options: BotHostOptions, clock: any ParleyClock) throws {
@@ -41,7 +44,7 @@ actor BotRuntime {
         transport = ObservedTransport(connection.transport, deliveredEventCount: connection.deliveredEventCount)
         let configuration = ChatClientConfiguration(
             registry: bot.registry, storage: connection.storage, clock: clock, profileProvider: connection.profileProvider,
-            senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar),
+            cacheLimits: Self.cacheLimits, senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar),
             // The runtime never reads its client's history: with memory storage a short
             // window per conversation is enough, instead of 10,000 messages each.
             memoryHistoryLimit: Self.memoryHistoryLimit)
@@ -60,11 +63,12 @@ actor BotRuntime {
     /// Subscribes, connects, and re-arms the `ask` timeouts a previous run left.
     func start(peers: Set<String>) async throws {
         self.peers = peers.subtracting([client.userID])
-        let events = await client.events()
+        let batches = await client.eventBatches()
         eventLoop = Task { [weak self] in
-            for await event in events {
+            // One actor hop per batch: everything the client published meanwhile.
+            for await batch in batches {
                 guard let self else { return }
-                await self.dispatch(event)
+                await self.dispatch(batch)
             }
         }
         try await client.connect()
@@ -85,6 +89,10 @@ actor BotRuntime {
     }
 
     // MARK: - Inbound
+
+    func dispatch(_ batch: [ChatEvent]) {
+        for event in batch { dispatch(event) }
+    }
 
     func dispatch(_ event: ChatEvent) {
         switch event {
