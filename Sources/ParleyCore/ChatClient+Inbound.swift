@@ -70,7 +70,8 @@ extension ChatClient {
         var message = cache.message(id: reaction.messageID, now: now)
         if message == nil {
             flushWrites()
-            message = (try? store.message(id: reaction.messageID)).flatMap { try? Message(envelope: $0, registry: configuration.registry) }
+            message = (try? store.message(id: reaction.messageID, in: reaction.channel))
+                .flatMap { try? Message(envelope: $0, registry: configuration.registry) }
         }
         guard var message else { return nil }
         message.apply(reaction)

@@ -67,7 +67,9 @@ public actor ChatClient {
                                   clock: configuration.clock, expiry: configuration.profileExpiry)
         senderExtensions = Self.extensions([:], sender: configuration.senderProfile)
         seen = RecentIDs(capacity: configuration.duplicateWindow)
-        cache = MessageCache(limits: configuration.cacheLimits)
+        // In memory the history already holds the recent messages: a decoded copy of each
+        // would double what a client keeps (the store answers look-ups by id instead).
+        cache = MessageCache(limits: persistsConversations ? configuration.cacheLimits : MessageCache.Limits(count: 0))
     }
 
     // MARK: - Connection

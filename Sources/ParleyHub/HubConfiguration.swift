@@ -19,7 +19,7 @@ public struct HubConfiguration: Sendable, Hashable {
 
     /// Creates a configuration; the defaults suit tests and development.
     public init(payloadLimit: Int = 1 << 20, rateLimit: HubRateLimit? = nil, eventBufferLimit: Int = 65_536,
-                memoryHistoryLimit: Int = 50_000, receiptWindow: Int = 100_000) {
+                memoryHistoryLimit: Int = 10_000, receiptWindow: Int = 40_000) {
         self.payloadLimit = payloadLimit
         self.rateLimit = rateLimit
         self.eventBufferLimit = max(1, eventBufferLimit)

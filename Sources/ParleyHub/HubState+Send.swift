@@ -85,7 +85,10 @@ extension HubState {
     private mutating func keepInMemory(_ message: HubMessage, in index: Int) {
         channels[index].messages.append(message)
         for (channel, count) in retention.noteMessage(in: index, limit: configuration.memoryHistoryLimit) {
-            channels[channel].messages.removeFirst(min(count, channels[channel].messages.count))
+            // A copy of the rest rather than `removeFirst`, which would keep the capacity
+            // the channel once needed (the memory this is meant to give back).
+            let kept = max(0, channels[channel].messages.count - count)
+            channels[channel].messages = Array(channels[channel].messages.suffix(kept))
         }
     }
 

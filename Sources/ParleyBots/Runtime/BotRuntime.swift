@@ -27,7 +27,7 @@ actor BotRuntime {
     var peers: Set<String> = []
     var reconnecting = false
     /// Messages the bot's client keeps per conversation when its storage is in memory.
-    static let memoryHistoryLimit = 256
+    static let memoryHistoryLimit = 64
     /// Decoded messages the bot's client keeps by id: the runtime hands each handler its
     /// trigger message itself, so the cache serves only reaction events.
     static let cacheLimits = MessageCache.Limits(count: 64)
@@ -46,7 +46,7 @@ actor BotRuntime {
             registry: bot.registry, storage: connection.storage, clock: clock, profileProvider: connection.profileProvider,
             cacheLimits: Self.cacheLimits, senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar),
             // The runtime never reads its client's history: with memory storage a short
-            // window per conversation is enough, instead of 10,000 messages each.
+            // window per conversation is enough (reactions find their recent message there).
             memoryHistoryLimit: Self.memoryHistoryLimit)
         client = try ChatClient(transport: transport, configuration: configuration)
     }
