@@ -28,7 +28,18 @@ public final class BatchQueue<Element: Sendable>: Sendable {
     /// buffer is full or the queue has finished: nothing was added.
     @discardableResult
     public func push(_ element: Element) -> Bool {
-        push(contentsOf: CollectionOfOne(element))
+        // Its own path: the generic one costs a collection copy per element.
+        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<[Element]?, Never>?) in
+            guard !state.finished, state.elements.count < limit else { return (false, nil) }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return (true, waiter)
+            }
+            state.elements.append(element)
+            return (true, nil)
+        }
+        waiter?.resume(returning: [element])
+        return accepted
     }
 
     /// Buffers `elements` in order, all or none. False when they do not fit or the queue

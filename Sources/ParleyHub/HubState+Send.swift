@@ -85,10 +85,14 @@ extension HubState {
     private mutating func keepInMemory(_ message: HubMessage, in index: Int) {
         channels[index].messages.append(message)
         for (channel, count) in retention.noteMessage(in: index, limit: configuration.memoryHistoryLimit) {
-            // A copy of the rest rather than `removeFirst`, which would keep the capacity
-            // the channel once needed (the memory this is meant to give back).
+            // `removeFirst` keeps the array's capacity: when most of it would stand empty, a
+            // copy of the rest gives the memory back instead.
             let kept = max(0, channels[channel].messages.count - count)
-            channels[channel].messages = Array(channels[channel].messages.suffix(kept))
+            if kept * 4 < channels[channel].messages.capacity {
+                channels[channel].messages = Array(channels[channel].messages.suffix(kept))
+            } else {
+                channels[channel].messages.removeFirst(channels[channel].messages.count - kept)
+            }
         }
     }
 

@@ -64,13 +64,9 @@ actor BotRuntime {
     func start(peers: Set<String>) async throws {
         self.peers = peers.subtracting([client.userID])
         let batches = await client.eventBatches()
-        eventLoop = Task { [weak self] in
-            // One actor hop per batch: everything the client published meanwhile.
-            for await batch in batches {
-                guard let self else { return }
-                await self.dispatch(batch)
-            }
-        }
+        // Isolated to this actor, so each batch wakes the loop right here (no hop from a
+        // plain task). The loop ends when the client closes its streams (`stop()`).
+        eventLoop = Task { await self.runEventLoop(batches) }
         try await client.connect()
         for (target, state) in try store.statesWithDeadline(bot: bot.id) {
             guard let channel = Channel(target: target), let position = state.waiting, let deadline = state.deadline else { continue }
@@ -90,8 +86,11 @@ actor BotRuntime {
 
     // MARK: - Inbound
 
-    func dispatch(_ batch: [ChatEvent]) {
-        for event in batch { dispatch(event) }
+    private func runEventLoop(_ batches: AsyncStream<[ChatEvent]>) async {
+        // Bounded by the stream: it ends when the client closes.
+        for await batch in batches {
+            for event in batch { dispatch(event) }
+        }
     }
 
     func dispatch(_ event: ChatEvent) {
