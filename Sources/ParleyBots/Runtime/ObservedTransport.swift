@@ -147,6 +147,12 @@ final class ObservedTransport: BatchedEventSource {
 
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt { try await inner.send(message) }
 
+    /// The server's own batch send (one critical section on the hub, per-channel concurrency
+    /// on Matrix), not the protocol's one-by-one default.
+    func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        await inner.sendBatch(messages)
+    }
+
     func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
         try await inner.setReaction(emoji, on: messageID, in: channel, added: added)
     }
