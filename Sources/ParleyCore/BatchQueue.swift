@@ -7,17 +7,24 @@ import Synchronization
 /// `limit` counts elements (not batches): a push that would leave more than `limit`
 /// elements not yet taken is refused, so a producer can tell a stalled consumer. After
 /// `finish()` the consumer gets what is buffered, then the end.
+///
+/// Inlinable, so the hub and the bot runtime get code specialised for their element type
+/// (a generic class called across modules would otherwise go through metadata look-ups
+/// and value witnesses on every push).
 public final class BatchQueue<Element: Sendable>: Sendable {
-    private struct State: ~Copyable {
-        var elements: [Element] = []
+    @usableFromInline
+    struct State: ~Copyable {
+        @usableFromInline var elements: [Element] = []
         /// The consumer, while it waits on an empty buffer.
-        var waiter: CheckedContinuation<[Element]?, Never>?
-        var finished = false
+        @usableFromInline var waiter: CheckedContinuation<[Element]?, Never>?
+        @usableFromInline var finished = false
+
+        @usableFromInline init() {}
     }
 
     /// The most elements the buffer holds before a push is refused.
     public let limit: Int
-    private let state = Mutex(State())
+    @usableFromInline let state = Mutex(State())
 
     /// An empty queue holding at most `limit` elements not yet taken (at least 1).
     public init(limit: Int = .max) {
@@ -26,7 +33,7 @@ public final class BatchQueue<Element: Sendable>: Sendable {
 
     /// Buffers `element` (or hands it straight to a waiting consumer). False when the
     /// buffer is full or the queue has finished: nothing was added.
-    @discardableResult
+    @inlinable @discardableResult
     public func push(_ element: Element) -> Bool {
         // Its own path: the generic one costs a collection copy per element.
         let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<[Element]?, Never>?) in
@@ -44,7 +51,7 @@ public final class BatchQueue<Element: Sendable>: Sendable {
 
     /// Buffers `elements` in order, all or none. False when they do not fit or the queue
     /// has finished.
-    @discardableResult
+    @inlinable @discardableResult
     public func push<Elements: Collection<Element>>(contentsOf elements: Elements) -> Bool {
         guard !elements.isEmpty else { return true }
         let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<[Element]?, Never>?) in
@@ -61,6 +68,7 @@ public final class BatchQueue<Element: Sendable>: Sendable {
     }
 
     /// Ends the queue: the consumer gets what is buffered, then nil.
+    @inlinable
     public func finish() {
         let waiter = state.withLock { state -> CheckedContinuation<[Element]?, Never>? in
             state.finished = true
@@ -71,10 +79,12 @@ public final class BatchQueue<Element: Sendable>: Sendable {
     }
 
     /// True once `finish()` was called (elements may still be buffered).
+    @inlinable
     public var isFinished: Bool { state.withLock { $0.finished } }
 
     /// Everything buffered (waiting while empty), or nil once finished and drained. A
     /// cancelled consumer finishes the queue, as a plain `AsyncStream` ends.
+    @inlinable
     public func next() async -> [Element]? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<[Element]?, Never>) in
@@ -96,6 +106,7 @@ public final class BatchQueue<Element: Sendable>: Sendable {
     }
 
     /// The stream the consumer iterates: one non-empty array per element.
+    @inlinable
     public func stream() -> AsyncStream<[Element]> {
         AsyncStream(unfolding: { [self] in await next() })
     }
