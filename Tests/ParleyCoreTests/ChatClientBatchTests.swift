@@ -43,20 +43,4 @@ import Testing
         }
         #expect(ended)
     }
-
-    @Test func aMemoryClientFindsTheMessageOfAReactionInItsHistory() async throws {
-        let setup = try HubSetup()
-        let (alice, aliceEvents) = try await setup.online("alice")
-        let (bob, bobEvents) = try await setup.online("bob")
-        let sent = try await alice.send(TextContent("react to me"), to: .person("bob"))
-        let received = try await collectMessages(bobEvents, count: 1)[0]
-        try await bob.react("👍", to: received)
-        let event = try await firstEvent(aliceEvents) { if case .reaction = $0 { true } else { false } }
-        guard case .reaction(_, let updated) = event else { Issue.record("no reaction event"); return }
-        #expect(updated?.id == sent.id)
-        #expect(updated?.reactions == [ReactionSummary(emoji: "👍", users: ["bob"])])
-        #expect(try await alice.message(id: sent.id)?.reactions == [ReactionSummary(emoji: "👍", users: ["bob"])])
-        await alice.close()
-        await bob.close()
-    }
 }
