@@ -116,6 +116,10 @@ extension ChatClient {
 
     func submit(_ prepared: [Prepared]) async -> [Result<Message, ParleyError>] {
         let results = await outbox.submit(prepared.map(\.item))
+        // One message (every send and reply): no per-channel bookkeeping needed.
+        if prepared.count == 1, results.count == 1, case .success(.sent(let receipt)) = results[0] {
+            return [.success(recordSent(prepared[0].envelope, content: prepared[0].content, receipt: receipt))]
+        }
         var messages: [Result<Message, ParleyError>] = []
         messages.reserveCapacity(prepared.count)
         // The conversation list needs only the newest message of each channel of the batch.
