@@ -18,14 +18,12 @@ extension HubDatabase {
                     state.channels[index].members[user] = row[2].int64 ?? 0
                     state.userChannels[user, default: []].append(index)
                 }
-                // Oldest first: the receipt window keeps the newest.
-                try connection.prepare("SELECT channel, seq, sender, client_id, time FROM hub_messages ORDER BY time").query { row in
+                try connection.prepare("SELECT channel, seq, sender, client_id, time FROM hub_messages").query { row in
                     guard let index = row[0].int, index < state.channels.count, let seq = row[1].int64,
                           let sender = row[2].string, let bytes = row[3].data, let time = row[4].double else { return }
                     let key = HubState.ReceiptKey(sender: sender, clientMessageID: MessageRow.uuid(from: bytes))
                     let date = Date(timeIntervalSince1970: time)
                     state.receipts[key] = HubState.StoredReceipt(channel: Int32(index), seq: seq, time: date.timeIntervalSinceReferenceDate)
-                    state.rememberReceipt(key)
                     // A crash can leave a message whose channel row lags behind: trust the message.
                     if seq > state.channels[index].seq {
                         state.channels[index].seq = seq

@@ -96,8 +96,11 @@ extension HubState {
         }
     }
 
-    /// Counts a receipt into the window, forgetting the oldest beyond `receiptWindow`.
+    /// Counts a receipt into the window, forgetting the oldest beyond `receiptWindow` — in
+    /// memory only: a persistent hub keeps every receipt of its file (exactly once across
+    /// restarts and however old the resend).
     mutating func rememberReceipt(_ key: ReceiptKey) {
+        guard !persistent else { return }
         for old in retention.noteReceipt(key, window: configuration.receiptWindow) { receipts[old] = nil }
     }
 
