@@ -70,7 +70,8 @@ extension ChatClient {
         var message = cache.message(id: reaction.messageID, now: now)
         if message == nil {
             flushWrites()
-            message = (try? store.message(id: reaction.messageID)).flatMap { try? Message(envelope: $0, registry: configuration.registry) }
+            message = (try? store.message(id: reaction.messageID, in: reaction.channel))
+                .flatMap { try? Message(envelope: $0, registry: configuration.registry) }
         }
         guard var message else { return nil }
         message.apply(reaction)
@@ -97,7 +98,9 @@ extension ChatClient {
 
     /// Writes pending history at the next chance (or now, once enough has piled up).
     func scheduleFlush() {
-        if pendingWrites.count >= 1024 {
+        // In memory a write is an append under a lock: cheaper done now than batched by a
+        // task that yields up to 16 times first (that batching pays off for SQLite only).
+        if !persistsConversations || pendingWrites.count >= 1024 {
             flushWrites()
             return
         }

@@ -82,8 +82,13 @@ extension ChatClient {
 
     /// The send options' extensions plus the sender's name and avatar.
     func outgoingExtensions(_ options: SendOptions) -> [String: JSONValue] {
-        var extensions = options.extensions
-        if let sender = configuration.senderProfile {
+        options.extensions.isEmpty ? senderExtensions : Self.extensions(options.extensions, sender: configuration.senderProfile)
+    }
+
+    /// `extensions` plus the sender's name and avatar.
+    static func extensions(_ extensions: [String: JSONValue], sender: Profile?) -> [String: JSONValue] {
+        var extensions = extensions
+        if let sender {
             if let name = sender.name { extensions["sender.name"] = .string(name) }
             if let avatar = sender.avatar { extensions["sender.avatar"] = .string(avatar) }
         }
@@ -111,6 +116,10 @@ extension ChatClient {
 
     func submit(_ prepared: [Prepared]) async -> [Result<Message, ParleyError>] {
         let results = await outbox.submit(prepared.map(\.item))
+        // One message (every send and reply): no per-channel bookkeeping needed.
+        if prepared.count == 1, results.count == 1, case .success(.sent(let receipt)) = results[0] {
+            return [.success(recordSent(prepared[0].envelope, content: prepared[0].content, receipt: receipt))]
+        }
         var messages: [Result<Message, ParleyError>] = []
         messages.reserveCapacity(prepared.count)
         // The conversation list needs only the newest message of each channel of the batch.

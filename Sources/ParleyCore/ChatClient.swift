@@ -22,11 +22,16 @@ public actor ChatClient {
     let store: any MessageStore
     /// Memory storage keeps the conversation list only in `conversationList`.
     let persistsConversations: Bool
+    /// `sender.name` / `sender.avatar`: built once and shared (copy-on-write) by every
+    /// message sent without extra extensions, instead of a dictionary per message.
+    let senderExtensions: [String: JSONValue]
 
     var state: ConnectionState = .disconnected
     var inbound: Task<Void, Never>?
     var outboxStarted = false
     var subscribers: [Int: AsyncStream<ChatEvent>.Continuation] = [:]
+    /// Subscribers that take events in batches (`eventBatches()`).
+    var batchSubscribers: [BatchQueue<ChatEvent>] = []
     var nextSubscriber = 0
     var errorHandler: (@Sendable (ParleyError) -> Void)?
     var filter: (@Sendable (Message) -> FilterDecision)?
@@ -60,8 +65,11 @@ public actor ChatClient {
         outbox = Outbox(transport: transport, store: outboxStore, clock: configuration.clock, configuration: configuration.outbox)
         profiles = ProfileService(provider: configuration.profileProvider ?? TransportProfileProvider(transport: transport),
                                   clock: configuration.clock, expiry: configuration.profileExpiry)
+        senderExtensions = Self.extensions([:], sender: configuration.senderProfile)
         seen = RecentIDs(capacity: configuration.duplicateWindow)
-        cache = MessageCache(limits: configuration.cacheLimits)
+        // In memory the history already holds the recent messages: a decoded copy of each
+        // would double what a client keeps (the store answers look-ups by id instead).
+        cache = MessageCache(limits: persistsConversations ? configuration.cacheLimits : MessageCache.Limits(count: 0))
     }
 
     // MARK: - Connection
@@ -128,6 +136,8 @@ public actor ChatClient {
         flushWrites()
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
+        for queue in batchSubscribers { queue.finish() }
+        batchSubscribers.removeAll()
     }
 
     func streamEnded() {
@@ -156,10 +166,25 @@ public actor ChatClient {
         return stream
     }
 
+    /// Like `events()`, but each element holds every event that happened since the consumer
+    /// last took one (in order, never empty): a consumer that handles a burst at once (a bot
+    /// runtime) pays one wake-up per burst instead of one per event. Ends when the client
+    /// closes or the consumer's task is cancelled.
+    public func eventBatches() -> AsyncStream<[ChatEvent]> {
+        let queue = BatchQueue<ChatEvent>()
+        batchSubscribers.append(queue)
+        return queue.stream()
+    }
+
     func removeSubscriber(_ id: Int) { subscribers.removeValue(forKey: id) }
 
     func emit(_ event: ChatEvent) {
         for continuation in subscribers.values { continuation.yield(event) }
+        guard !batchSubscribers.isEmpty else { return }
+        var ended = false
+        for queue in batchSubscribers where !queue.push(event) { ended = true }
+        // A queue refuses only once finished (it has no limit): its consumer is gone.
+        if ended { batchSubscribers.removeAll { $0.isFinished } }
     }
 
     /// Called with every background error (also published as `.error` events).

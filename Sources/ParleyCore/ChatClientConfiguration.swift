@@ -20,7 +20,8 @@ public struct ChatClientConfiguration: Sendable {
     public var profileProvider: (any ProfileProvider)?
     /// How long a fetched profile is used before it is fetched again.
     public var profileExpiry: Duration
-    /// How many recent messages, for how long, stay decoded in memory.
+    /// How many recent messages, for how long, stay decoded in memory (with SQLite storage;
+    /// with memory storage the history itself serves look-ups by id).
     public var cacheLimits: MessageCache.Limits
     /// What happens to group messages not meant for this account.
     public var hiddenMessages: HiddenMessagePolicy
@@ -30,7 +31,8 @@ public struct ChatClientConfiguration: Sendable {
     /// How many recent message ids are remembered to drop duplicates.
     public var duplicateWindow: Int
     /// With memory storage: the newest messages kept per channel (older ones are dropped,
-    /// so a long-running client does not grow without bound).
+    /// so a long-running client does not grow without bound). Like the seeds' in-memory
+    /// message cache, it is a recent window; a durable history needs SQLite storage.
     public var memoryHistoryLimit: Int
 
     /// Defaults: built-in contents, memory storage, the system clock, no rate limits.
@@ -38,7 +40,7 @@ public struct ChatClientConfiguration: Sendable {
                 outbox: Outbox.Configuration = Outbox.Configuration(), profileProvider: (any ProfileProvider)? = nil,
                 profileExpiry: Duration = .seconds(600), cacheLimits: MessageCache.Limits = MessageCache.Limits(),
                 hiddenMessages: HiddenMessagePolicy = .drop, senderProfile: Profile? = nil, duplicateWindow: Int = 100_000,
-                memoryHistoryLimit: Int = 10_000) {
+                memoryHistoryLimit: Int = 100) {
         self.registry = registry
         self.storage = storage
         self.clock = clock

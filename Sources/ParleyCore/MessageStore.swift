@@ -10,6 +10,8 @@ public protocol MessageStore: Sendable {
     func history(of channel: Channel, in range: ClosedRange<Int64>, limit: Int) throws -> [Envelope]
     /// One message by server id.
     func message(id: String) throws -> Envelope?
+    /// One message by server id, when its channel is known (a store may look only there).
+    func message(id: String, in channel: Channel) throws -> Envelope?
     /// True if the message with this id (at this seq in this channel) is stored.
     func contains(id: String, channel: Channel, seq: Int64) throws -> Bool
     /// Inserts or replaces conversations.
@@ -21,6 +23,11 @@ public protocol MessageStore: Sendable {
 }
 
 extension MessageStore {
+    /// The id alone finds it (stores with an index by id).
+    public func message(id: String, in channel: Channel) throws -> Envelope? {
+        try message(id: id)
+    }
+
     /// Two separate writes, for stores with nothing to gain from joining them.
     public func save(_ messages: [Envelope], conversations: [Conversation]) throws {
         try save(messages)
@@ -30,8 +37,8 @@ extension MessageStore {
 
 /// History kept in memory (nothing survives the process): per channel, an array sorted by
 /// seq, at most `limitPerChannel` newest messages. Saving is an append in the usual case;
-/// `message(id:)` scans (it is rare: reactions on messages that left the recent-message
-/// cache), which saves an index entry per message.
+/// look-ups by id scan (newest first; `message(id:in:)` only the one channel), which saves
+/// an index entry per message. A memory client uses it as its recent-message cache too.
 public final class MemoryMessageStore: MessageStore {
     private struct State {
         var byChannel: [Channel: [Envelope]] = [:]
@@ -70,10 +77,10 @@ public final class MemoryMessageStore: MessageStore {
     private static func upsert(_ message: Envelope, into list: inout [Envelope], limit: Int) {
         guard let lastSeq = list.last?.seq, lastSeq >= message.seq else {
             list.append(message)
-            // Trimmed in steps of half the limit: each trim moves `limit` messages, so this
-            // costs two moves per message (steps of a tenth cost ten). Reads see only the
-            // newest `limit`.
-            if list.count - limit > max(1, limit / 2) { list.removeFirst(list.count - limit) }
+            // Trimmed in steps of a quarter of the limit: each trim moves `limit` messages,
+            // so this costs four moves per message and holds at most 1.25 × limit. Reads see
+            // only the newest `limit`.
+            if list.count - limit > max(1, limit / 4) { list.removeFirst(list.count - limit) }
             return
         }
         var index = firstIndex(ofSeq: message.seq, in: list)
@@ -111,6 +118,11 @@ public final class MemoryMessageStore: MessageStore {
             }
             return nil
         }
+    }
+
+    /// Scans only `channel`, newest first: the message a reaction is about is usually recent.
+    public func message(id: String, in channel: Channel) throws -> Envelope? {
+        state.withLock { $0.byChannel[channel]?.last { $0.id == id } }
     }
 
     public func contains(id: String, channel: Channel, seq: Int64) throws -> Bool {

@@ -45,7 +45,8 @@ extension Outbox {
         incoming.removeAll(keepingCapacity: true)
         completedIDs.removeAll(keepingCapacity: true)
         do {
-            try store.commit(inserting: inserting.map(\.item), deleting: deleting)
+            // A store that keeps nothing is spared building the rows.
+            if storeKeepsItems { try store.commit(inserting: inserting.map(\.item), deleting: deleting) }
         } catch {
             let failure = ParleyError.wrapping(error, as: .storage)
             for queued in inserting { finish(queued, .failure(failure)) }

@@ -78,6 +78,8 @@ public actor Outbox {
 
     let transport: any Transport
     let store: any OutboxStore
+    /// False for a store that keeps nothing (a memory client's): its rows need no writing.
+    let storeKeepsItems: Bool
     let clock: any ParleyClock
     let configuration: Configuration
     var orphanHandler: Completion?
@@ -112,6 +114,7 @@ public actor Outbox {
                 configuration: Configuration = Configuration()) {
         self.transport = transport
         self.store = store
+        storeKeepsItems = !(store is VolatileOutboxStore)
         self.clock = clock
         self.configuration = configuration
         self.accountBucket = configuration.rateLimits.perAccount.map(TokenBucket.init(rate:))

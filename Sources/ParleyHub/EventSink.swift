@@ -4,7 +4,7 @@ import ParleyCore
 /// or a batched one (`connectBatched()`). Both refuse events past the buffer limit.
 enum EventSink: Sendable {
     case single(AsyncStream<TransportEvent>.Continuation)
-    case batched(EventQueue)
+    case batched(BatchQueue<TransportEvent>)
 
     /// True if the event was buffered; false if the buffer is full or the stream ended.
     func yield(_ event: TransportEvent) -> Bool {

@@ -12,7 +12,7 @@ extension Hub {
     /// Opens the batched event stream of `transport` with its catch-up.
     func subscribeBatched(_ transport: HubTransport) throws -> AsyncStream<[TransportEvent]> {
         try subscribe(transport) { limit in
-            let queue = EventQueue(limit: limit)
+            let queue = BatchQueue<TransportEvent>(limit: limit)
             return (queue.stream(), .batched(queue))
         }
     }

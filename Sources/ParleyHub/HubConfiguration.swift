@@ -8,12 +8,23 @@ public struct HubConfiguration: Sendable, Hashable {
     /// behind is disconnected (its stream finishes) instead of growing memory without bound;
     /// it reconnects and catches up by sequence number, so no stored message is lost.
     public var eventBufferLimit: Int
+    /// An in-memory hub keeps this many newest messages (all channels together) for
+    /// catch-up and history; older ones are forgotten, so a long run holds bounded memory.
+    /// A persistent hub reads history from its file instead.
+    public var memoryHistoryLimit: Int
+    /// Idempotency receipts an in-memory hub keeps (the newest, all senders together): a
+    /// resend of one of the last `receiptWindow` messages answers its first receipt. Retries
+    /// come within seconds or minutes, far inside the window. A persistent hub keeps all.
+    public var receiptWindow: Int
 
     /// Creates a configuration; the defaults suit tests and development.
-    public init(payloadLimit: Int = 1 << 20, rateLimit: HubRateLimit? = nil, eventBufferLimit: Int = 65_536) {
+    public init(payloadLimit: Int = 1 << 20, rateLimit: HubRateLimit? = nil, eventBufferLimit: Int = 65_536,
+                memoryHistoryLimit: Int = 10_000, receiptWindow: Int = 40_000) {
         self.payloadLimit = payloadLimit
         self.rateLimit = rateLimit
         self.eventBufferLimit = max(1, eventBufferLimit)
+        self.memoryHistoryLimit = max(1, memoryHistoryLimit)
+        self.receiptWindow = max(1, receiptWindow)
     }
 }
 

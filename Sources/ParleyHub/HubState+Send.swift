@@ -43,6 +43,7 @@ extension HubState {
             receipts[receiptKey] = nil
             return .failed(error)
         }
+        rememberReceipt(receiptKey)
 
         channels[index].seq = seq
         let message = HubMessage(
@@ -52,7 +53,7 @@ extension HubState {
         let losesAck = !faults.lostAcks.isEmpty && faults.losesAck(user: sender)
 
         guard persistent, let waiter else {
-            if !message.flags.contains(.noPersist) { channels[index].messages.append(message) }
+            if !message.flags.contains(.noPersist) { keepInMemory(message, in: index) }
             deliver(message, in: index, from: transport)
             return .done(Self.receipt(index: index, seq: seq, time: now), losesAck: losesAck)
         }
@@ -77,6 +78,30 @@ extension HubState {
             return .pending(startFlush: false, losesAck: false)
         }
         return .done(receipt, losesAck: false)
+    }
+
+    /// Adds a message to an in-memory channel, forgetting the oldest messages of the hub
+    /// beyond `memoryHistoryLimit`.
+    private mutating func keepInMemory(_ message: HubMessage, in index: Int) {
+        channels[index].messages.append(message)
+        for (channel, count) in retention.noteMessage(in: index, limit: configuration.memoryHistoryLimit) {
+            // `removeFirst` keeps the array's capacity: when most of it would stand empty, a
+            // copy of the rest gives the memory back instead.
+            let kept = max(0, channels[channel].messages.count - count)
+            if kept * 4 < channels[channel].messages.capacity {
+                channels[channel].messages = Array(channels[channel].messages.suffix(kept))
+            } else {
+                channels[channel].messages.removeFirst(channels[channel].messages.count - kept)
+            }
+        }
+    }
+
+    /// Counts a receipt into the window, forgetting the oldest beyond `receiptWindow` — in
+    /// memory only: a persistent hub keeps every receipt of its file (exactly once across
+    /// restarts and however old the resend).
+    mutating func rememberReceipt(_ key: ReceiptKey) {
+        guard !persistent else { return }
+        for old in retention.noteReceipt(key, window: configuration.receiptWindow) { receipts[old] = nil }
     }
 
     static func receipt(index: Int, seq: Int64, time: Date) -> SendReceipt {

@@ -40,6 +40,8 @@ struct HubState: Sendable {
     /// The channels each user is a member of, in creation order.
     var userChannels: [String: [Int]] = [:]
     var receipts: [ReceiptKey: StoredReceipt] = [:]
+    /// Bounds the in-memory messages and the receipts.
+    var retention = HubRetention()
     var subscribers: [String: [Subscriber]] = [:]
     /// Events handed to each transport's streams so far (`HubTransport.deliveredEventCount`).
     var eventsYielded: [Int: Int] = [:]

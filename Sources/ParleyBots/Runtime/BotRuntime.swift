@@ -27,7 +27,10 @@ actor BotRuntime {
     var peers: Set<String> = []
     var reconnecting = false
     /// Messages the bot's client keeps per conversation when its storage is in memory.
-    static let memoryHistoryLimit = 256
+    static let memoryHistoryLimit = 64
+    /// Decoded messages the bot's client keeps by id: the runtime hands each handler its
+    /// trigger message itself, so the cache serves only reaction events.
+    static let cacheLimits = MessageCache.Limits(count: 64)
 
     init(bot: CompiledBot, connection: BotConnection, store: any EngineStore, scheduler: Scheduler, tracker: IdleTracker,
          logger: EngineLogger, options: BotHostOptions, clock: any ParleyClock) throws {
@@ -41,9 +44,9 @@ actor BotRuntime {
         transport = ObservedTransport(connection.transport, deliveredEventCount: connection.deliveredEventCount)
         let configuration = ChatClientConfiguration(
             registry: bot.registry, storage: connection.storage, clock: clock, profileProvider: connection.profileProvider,
-            senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar),
+            cacheLimits: Self.cacheLimits, senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar),
             // The runtime never reads its client's history: with memory storage a short
-            // window per conversation is enough, instead of 10,000 messages each.
+            // window per conversation is enough (reactions find their recent message there).
             memoryHistoryLimit: Self.memoryHistoryLimit)
         client = try ChatClient(transport: transport, configuration: configuration)
     }
@@ -60,13 +63,10 @@ actor BotRuntime {
     /// Subscribes, connects, and re-arms the `ask` timeouts a previous run left.
     func start(peers: Set<String>) async throws {
         self.peers = peers.subtracting([client.userID])
-        let events = await client.events()
-        eventLoop = Task { [weak self] in
-            for await event in events {
-                guard let self else { return }
-                await self.dispatch(event)
-            }
-        }
+        let batches = await client.eventBatches()
+        // Isolated to this actor, so each batch wakes the loop right here (no hop from a
+        // plain task). The loop ends when the client closes its streams (`stop()`).
+        eventLoop = Task { await self.runEventLoop(batches) }
         try await client.connect()
         for (target, state) in try store.statesWithDeadline(bot: bot.id) {
             guard let channel = Channel(target: target), let position = state.waiting, let deadline = state.deadline else { continue }
@@ -85,6 +85,13 @@ actor BotRuntime {
     }
 
     // MARK: - Inbound
+
+    private func runEventLoop(_ batches: AsyncStream<[ChatEvent]>) async {
+        // Bounded by the stream: it ends when the client closes.
+        for await batch in batches {
+            for event in batch { dispatch(event) }
+        }
+    }
 
     func dispatch(_ event: ChatEvent) {
         switch event {

@@ -2,16 +2,16 @@ import ParleyCore
 import Synchronization
 
 /// Wraps a bot's transport so the host can tell when every event the server sent has been
-/// taken: it relays the event stream, counting events, and can put a marker into the relayed
-/// stream behind them. With the server's own count (`deliveredEventCount`), "idle" needs no
-/// sleeping.
-final class ObservedTransport: Transport {
+/// taken: it relays the event stream in batches (as the server hands them over), counting
+/// events, and can put a marker into the relayed stream behind them. With the server's own
+/// count (`deliveredEventCount`), "idle" needs no sleeping.
+final class ObservedTransport: BatchedEventSource {
     /// The channel of marker events; never a real conversation.
     static let markerChannel = Channel(kind: .local, id: "parley.idle-marker")
 
     private struct State {
         var relayed = 0
-        var output: AsyncStream<TransportEvent>.Continuation?
+        var output: BatchQueue<TransportEvent>?
         var relay: Task<Void, Never>?
         var waiters: [Int: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
         var nextWaiter = 0
@@ -31,34 +31,66 @@ final class ObservedTransport: Transport {
     var payloadLimit: Int { inner.payloadLimit }
     var concurrentSends: Int { inner.concurrentSends }
 
+    /// The relayed events one by one (the client takes `connectBatched()`).
     func connect() async throws -> AsyncStream<TransportEvent> {
-        let source = try await inner.connect()
+        let batches = try await connectBatched()
         let (stream, continuation) = AsyncStream.makeStream(of: TransportEvent.self, bufferingPolicy: .unbounded)
-        let relay = Task { [weak self] in
-            for await event in source {
-                continuation.yield(event)
-                self?.count()
+        let flattening = Task {
+            for await batch in batches {
+                for event in batch { continuation.yield(event) }
             }
             continuation.finish()
+        }
+        continuation.onTermination = { _ in flattening.cancel() }
+        return stream
+    }
+
+    /// The relayed events, a batch per hop: one relay step and one consumer wake-up carry
+    /// everything the server handed over meanwhile.
+    func connectBatched() async throws -> AsyncStream<[TransportEvent]> {
+        let source: AsyncStream<[TransportEvent]>
+        if let batched = inner as? any BatchedEventSource {
+            source = try await batched.connectBatched()
+        } else {
+            let single = try await inner.connect()
+            source = AsyncStream { continuation in
+                let task = Task {
+                    for await event in single { continuation.yield([event]) }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
+        let output = BatchQueue<TransportEvent>()
+        let relay = Task { [weak self] in
+            for await batch in source {
+                output.push(contentsOf: batch)
+                self?.count(batch.count)
+            }
+            output.finish()
             self?.releaseWaiters()
         }
-        let old = state.withLock { state -> Task<Void, Never>? in
-            let old = state.relay
-            state.output = continuation
-            state.relay = relay
-            return old
+        let old = state.withLock { state -> (BatchQueue<TransportEvent>?, Task<Void, Never>?) in
+            defer {
+                state.output = output
+                state.relay = relay
+            }
+            return (state.output, state.relay)
         }
-        old?.cancel()
-        return stream
+        old.1?.cancel()
+        old.0?.finish()
+        return output.stream()
     }
 
     func disconnect() async {
         await inner.disconnect()
     }
 
-    private func count() {
+    private func count(_ events: Int) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.relayed += 1
+            state.relayed += events
+            // The usual case: nobody waits for the count (only idle checks do).
+            guard !state.waiters.isEmpty else { return [] }
             let ready = state.waiters.filter { $0.value.count <= state.relayed }
             for id in ready.keys { state.waiters.removeValue(forKey: id) }
             return ready.values.map(\.continuation)
@@ -110,13 +142,14 @@ final class ObservedTransport: Transport {
         let event = TransportEvent.membership(MembershipEvent(channel: Self.markerChannel, user: String(number), change: .joined))
         return state.withLock { state in
             guard let output = state.output else { return false }
-            if case .terminated = output.yield(event) { return false }
-            return true
+            return output.push(event)
         }
     }
 
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt { try await inner.send(message) }
 
+    /// The server's own batch send (one critical section on the hub, per-channel concurrency
+    /// on Matrix).
     func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
         await inner.sendBatch(messages)
     }

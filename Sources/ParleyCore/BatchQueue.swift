@@ -1,0 +1,113 @@
+import Synchronization
+
+/// A buffer between one producer side and one consumer that takes everything buffered at
+/// once: pushes are a short critical section, and a consumer that falls behind gets its
+/// backlog as one array, so a burst of N elements costs one wake-up instead of N.
+///
+/// `limit` counts elements (not batches): a push that would leave more than `limit`
+/// elements not yet taken is refused, so a producer can tell a stalled consumer. After
+/// `finish()` the consumer gets what is buffered, then the end.
+///
+/// Inlinable, so the hub and the bot runtime get code specialised for their element type
+/// (a generic class called across modules would otherwise go through metadata look-ups
+/// and value witnesses on every push).
+public final class BatchQueue<Element: Sendable>: Sendable {
+    @usableFromInline
+    struct State: ~Copyable {
+        @usableFromInline var elements: [Element] = []
+        /// The consumer, while it waits on an empty buffer.
+        @usableFromInline var waiter: CheckedContinuation<[Element]?, Never>?
+        @usableFromInline var finished = false
+
+        @usableFromInline init() {}
+    }
+
+    /// The most elements the buffer holds before a push is refused.
+    public let limit: Int
+    @usableFromInline let state = Mutex(State())
+
+    /// An empty queue holding at most `limit` elements not yet taken (at least 1).
+    public init(limit: Int = .max) {
+        self.limit = max(1, limit)
+    }
+
+    /// Buffers `element` (or hands it straight to a waiting consumer). False when the
+    /// buffer is full or the queue has finished: nothing was added.
+    @inlinable @discardableResult
+    public func push(_ element: Element) -> Bool {
+        // Its own path: the generic one costs a collection copy per element.
+        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<[Element]?, Never>?) in
+            guard !state.finished, state.elements.count < limit else { return (false, nil) }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return (true, waiter)
+            }
+            state.elements.append(element)
+            return (true, nil)
+        }
+        waiter?.resume(returning: [element])
+        return accepted
+    }
+
+    /// Buffers `elements` in order, all or none. False when they do not fit or the queue
+    /// has finished.
+    @inlinable @discardableResult
+    public func push<Elements: Collection<Element>>(contentsOf elements: Elements) -> Bool {
+        guard !elements.isEmpty else { return true }
+        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<[Element]?, Never>?) in
+            guard !state.finished, elements.count <= limit - state.elements.count else { return (false, nil) }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return (true, waiter)
+            }
+            state.elements.append(contentsOf: elements)
+            return (true, nil)
+        }
+        waiter?.resume(returning: Array(elements))
+        return accepted
+    }
+
+    /// Ends the queue: the consumer gets what is buffered, then nil.
+    @inlinable
+    public func finish() {
+        let waiter = state.withLock { state -> CheckedContinuation<[Element]?, Never>? in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// True once `finish()` was called (elements may still be buffered).
+    @inlinable
+    public var isFinished: Bool { state.withLock { $0.finished } }
+
+    /// Everything buffered (waiting while empty), or nil once finished and drained. A
+    /// cancelled consumer finishes the queue, as a plain `AsyncStream` ends.
+    @inlinable
+    public func next() async -> [Element]? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<[Element]?, Never>) in
+                let ready = state.withLock { state -> [Element]?? in
+                    if !state.elements.isEmpty {
+                        var taken: [Element] = []
+                        swap(&taken, &state.elements)
+                        return .some(taken)
+                    }
+                    if state.finished { return .some(nil) }
+                    state.waiter = continuation
+                    return .none
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            finish()
+        }
+    }
+
+    /// The stream the consumer iterates: one non-empty array per element.
+    @inlinable
+    public func stream() -> AsyncStream<[Element]> {
+        AsyncStream(unfolding: { [self] in await next() })
+    }
+}
