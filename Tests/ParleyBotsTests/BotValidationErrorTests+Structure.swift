@@ -206,25 +206,21 @@ extension BotValidationErrorTests {
             # nothing here
             ^
             """#),
-        ValidationCase(name: "scheduleWithoutConversation", yaml: #"""
+        ValidationCase(name: "scheduleWithADoList", yaml: #"""
             schedules:
               - name: a
                 cron: "@daily"
                 do:
-                  - reply: hi
-                  - send: { text: "hi" }
                   - send: { text: "hi", to: "group:x" }
-                  - goto: end
+              - name: b
+                cron: "@daily"
             """#, expected: #"""
-            bots/t.yaml:5:16: error: 'reply' needs a conversation, but schedule 'a' runs on its own: use 'send' with 'to:' or 'broadcast'
-                  - reply: hi
-                           ^
-            bots/t.yaml:6:15: error: 'send' in schedule 'a' needs 'to:' (user:ID or group:ID): there is no conversation to send to
-                  - send: { text: "hi" }
-                          ^
-            bots/t.yaml:8:15: error: 'goto' needs a conversation, but schedule 'a' runs on its own: use 'send' with 'to:' or 'broadcast'
-                  - goto: end
-                          ^
+            bots/t.yaml:5:7: error: schedule 'a' cannot run a 'do:' list: a schedule sends a 'broadcast' (to: a list of user:ID or group:ID targets, even a single one)
+                  - send: { text: "hi", to: "group:x" }
+                  ^
+            bots/t.yaml:6:5: error: schedule 'b' needs a 'broadcast'
+              - name: b
+                ^
             """#),
         ValidationCase(name: "reactions", yaml: #"""
             commands:

@@ -88,12 +88,13 @@ struct ValidationCase: Sendable, CustomStringConvertible {
             schedules:
               - name: nightly
                 cron: "@daily"
-                do:
-                  - send: { text: "Hi {{user.name}}", to: "group:ops" }
+                broadcast:
+                  to: ["group:ops"]
+                  send: { text: "Hi {{user.name}}" }
             """#, expected: #"""
-            bots/t.yaml:5:27: error: '{{user.name}}' has no user or message here (schedule 'nightly' runs on a schedule)
-                  - send: { text: "Hi {{user.name}}", to: "group:ops" }
-                                      ^
+            bots/t.yaml:6:25: error: '{{user.name}}' has no user or message here (schedule 'nightly' runs on a schedule)
+                  send: { text: "Hi {{user.name}}" }
+                                    ^
             """#),
         ValidationCase(name: "regexCompileErrorColumn", yaml: #"""
             triggers:
@@ -113,13 +114,13 @@ struct ValidationCase: Sendable, CustomStringConvertible {
             schedules:
               - name: a
                 cron: "0 24 * * *"
-                do: [ { send: { text: x, to: "group:ops" } } ]
+                broadcast: { to: ["group:ops"], send: { text: x } }
               - name: b
                 cron: "*/5 * * * MON-FRY"
-                do: [ { send: { text: x, to: "group:ops" } } ]
+                broadcast: { to: ["group:ops"], send: { text: x } }
               - name: c
                 cron: "0 9 * *"
-                do: [ { send: { text: x, to: "group:ops" } } ]
+                broadcast: { to: ["group:ops"], send: { text: x } }
             """#, expected: #"""
             bots/t.yaml:3:14: error: invalid hour '24' in cron expression: out of range 0-23
                 cron: "0 24 * * *"
@@ -137,7 +138,7 @@ struct ValidationCase: Sendable, CustomStringConvertible {
                 cron: "0 9 * * 1-5"
                 timezone: Europe/Berlinn
                 catch_up: always
-                do: [ { send: { text: x, to: "group:ops" } } ]
+                broadcast: { to: ["group:ops"], send: { text: x } }
             """#, expected: #"""
             bots/t.yaml:4:15: error: unknown time zone 'Europe/Berlinn': expected an IANA name like Europe/Berlin, America/New_York or UTC
                 timezone: Europe/Berlinn
@@ -152,11 +153,11 @@ struct ValidationCase: Sendable, CustomStringConvertible {
                 cron: "0 9 * * 1-5"
                 catch_up: none
                 catch_up_window: 2h
-                do: [ { send: { text: x, to: "group:ops" } } ]
+                broadcast: { to: ["group:ops"], send: { text: x } }
               - name: b
                 cron: "0 9 * * 1-5"
                 catch_up_window: 2h
-                do: [ { send: { text: x, to: "group:ops" } } ]
+                broadcast: { to: ["group:ops"], send: { text: x } }
             """#, expected: #"""
             bots/t.yaml:5:22: error: 'catch_up_window' has no effect with 'catch_up: none': remove it or use 'catch_up: once'
                 catch_up_window: 2h

@@ -15,7 +15,7 @@ public struct Schedule: YAMLNodeDecodable, Sendable {
     public var catchUpWindow: Located<String>?
     /// The broadcast to run.
     public var broadcast: Located<BroadcastAction>?
-    /// Or actions to run (in the bot's own context, no conversation).
+    /// A `do:` list, read only so that validation can refuse it by name (see `checkSchedules`).
     public var actions: Located<ActionList>?
     /// Where the schedule's mapping starts.
     public var mark: Mark

@@ -12,7 +12,6 @@ extension BotValidator {
     }
 
     private mutating func checkAction(_ item: ActionItem, scope: TemplateScope) {
-        if !scope.conversation { checkWithoutConversation(item, scope: scope) }
         switch item.action {
         case .reply(let text, _):
             checkTemplate(text, scope: scope)
@@ -43,18 +42,6 @@ extension BotValidator {
             if let note = handoff.note { checkTemplate(note, scope: scope) }
         case .wait(let duration):
             checkDuration(duration)
-        }
-    }
-
-    /// A schedule has no conversation: nothing to reply or react to, no flow to go on in.
-    private mutating func checkWithoutConversation(_ item: ActionItem, scope: TemplateScope) {
-        switch item.action {
-        case .reply, .react, .unreact, .goto, .handoff:
-            fail(item.mark, "'\(item.action.key)' needs a conversation, but \(scope.place) runs on its own: use 'send' with 'to:' or 'broadcast'")
-        case .send(let send, _) where send.to == nil:
-            fail(send.mark, "'send' in \(scope.place) needs 'to:' (user:ID or group:ID): there is no conversation to send to")
-        default:
-            break
         }
     }
 

@@ -43,7 +43,9 @@ extension BotValidator {
         }
     }
 
-    /// Schedules: unique names, cron, time zone, catch-up, and one broadcast or `do:` list.
+    /// Schedules: unique names, cron, time zone, catch-up, and one broadcast. A `do:` list is
+    /// refused by name: with no conversation, all a schedule's actions could do is send to
+    /// named targets, which is what its broadcast does (durably, exactly once, resumable).
     mutating func checkSchedules() {
         var names: Set<String> = []
         for schedule in bot.schedules {
@@ -71,15 +73,14 @@ extension BotValidator {
                 }
             }
             let scope = TemplateScope(place: .text(place), conversation: false)
-            switch (schedule.broadcast, schedule.actions) {
-            case (let broadcast?, nil):
+            if let actions = schedule.actions {
+                fail(actions.mark, "\(place) cannot run a 'do:' list: a schedule sends a 'broadcast' "
+                    + "(to: a list of user:ID or group:ID targets, even a single one)")
+            }
+            if let broadcast = schedule.broadcast {
                 checkActions([ActionItem(action: .broadcast(broadcast.value), mark: broadcast.mark)], scope: scope)
-            case (nil, let actions?):
-                checkActions(actions.value, scope: scope)
-            case (_, let actions?):
-                fail(actions.mark, "\(place) has both 'broadcast' and 'do': use one of them")
-            case (nil, nil):
-                fail(schedule.mark, "\(place) needs 'broadcast' or a 'do:' list of actions")
+            } else if schedule.actions == nil {
+                fail(schedule.mark, "\(place) needs a 'broadcast'")
             }
         }
     }
