@@ -136,13 +136,14 @@ extension BroadcastsCommand {
         func close() { try? hub?.close() }
     }
 
-    /// The options `parley run` gives its `BotHost`: durable broadcasts and the cron
-    /// scheduler, both in the host's database (`:memory:` keeps nothing).
+    /// The options `parley run` gives its `BotHost`: the message size limit, durable
+    /// broadcasts and the cron scheduler, both in the host's database (`:memory:` keeps nothing).
     static func hostOptions(config: HostConfig?, storagePath: String, clock: any ParleyClock,
                             logger: EngineLogger) throws -> BotHostOptions {
         let store = try BroadcastStore(path: storagePath)
         let service = BroadcastService(store: store, clock: clock, configuration: BroadcastConfiguration(globalLimit: try Host.globalLimit(config)),
                                        log: { logger.log(.info, at: clock.now(), bot: nil, $0, [:]) })
-        return BotHostOptions(broadcasts: service, schedules: try SchedulerStore(path: storagePath))
+        return BotHostOptions(maxMessageBytes: config?.maxMessageBytes ?? HostConfig.defaultMaxMessageBytes,
+                              broadcasts: service, schedules: try SchedulerStore(path: storagePath))
     }
 }

@@ -87,3 +87,29 @@ import ParleyBots
             """)
     }
 }
+
+@Suite struct MessageSizeLimitTests {
+    @Test(arguments: [("4096", 4096), ("512B", 512), ("64KB", 65_536), ("2MB", 2_097_152), ("1GB", 1 << 30)])
+    func sizesParse(text: String, bytes: Int) throws {
+        #expect(try ByteSize.parse(text) == bytes)
+    }
+
+    @Test func theConfigSetsTheLimitAndDefaultsTo64KB() throws {
+        let decoder = YAMLDecoder(environment: [:])
+        #expect(try decoder.decode(HostConfig.self, from: "limits: { message_size: 2KB }", file: "config.yaml").maxMessageBytes == 2048)
+        #expect(try decoder.decode(HostConfig.self, from: "bots: bots", file: "config.yaml").maxMessageBytes == 65_536)
+    }
+
+    @Test func badSizesAndKeysAreErrorsAtTheirColumn() {
+        #expect(HostConfigValidatorTests.errors("""
+            limits: { message_size: 64XB }
+            """) == """
+            config.yaml:1:27: error: invalid size '64XB': unknown unit 'XB'; expected a whole number of bytes with an optional unit (B, KB, MB), like 4096, 64KB or 1MB
+            limits: { message_size: 64XB }
+                                      ^
+            """)
+        #expect(HostConfigValidatorTests.errors("limits: { message_size: 0 }").contains("config.yaml:1:25: error: size '0' must be more than 0"))
+        #expect(HostConfigValidatorTests.errors("limits: { message_size: 2GB }").contains("is too large: at most 1GB"))
+        #expect(HostConfigValidatorTests.errors("limits: { mesage_size: 1KB }").contains("did you mean 'message_size'"))
+    }
+}

@@ -38,7 +38,7 @@ public struct BotHostOptions: Sendable {
     public var schedules: SchedulerStore?
 
     /// Creates options; the defaults suit chat traffic.
-    public init(maxMessageBytes: Int = 64 * 1024, ticketHistory: Int = 5, stopGrace: Duration = .seconds(5),
+    public init(maxMessageBytes: Int = HostConfig.defaultMaxMessageBytes, ticketHistory: Int = 5, stopGrace: Duration = .seconds(5),
                 broadcasts: BroadcastService? = nil, schedules: SchedulerStore? = nil) {
         self.maxMessageBytes = maxMessageBytes
         self.ticketHistory = max(0, ticketHistory)

@@ -15,11 +15,21 @@ public struct HostConfig: Decodable, Sendable {
     public var log: LogConfig?
     /// Host-wide broadcast limits.
     public var broadcasts: BroadcastLimits?
+    /// What the host refuses (the size of incoming messages).
+    public var limits: LimitsConfig?
 
     /// The bots folder as written (`bots` unless set).
     public var botsFolder: String { bots?.value ?? "bots" }
     /// The storage path as written.
     public var storagePath: String { storage?.path.value ?? ".parley/parley.db" }
+    /// The largest incoming message handled, in bytes (`limits.message_size`, 64 KB unless set
+    /// or invalid, which validation reports).
+    public var maxMessageBytes: Int {
+        guard let text = limits?.messageSize?.value, let bytes = try? ByteSize.parse(text) else { return Self.defaultMaxMessageBytes }
+        return bytes
+    }
+    /// 64 KB.
+    public static let defaultMaxMessageBytes = 64 * 1024
     /// The transport kind (`local` unless set or invalid).
     public var transportKind: TransportConfig.Kind {
         transport?.kind.flatMap { TransportConfig.Kind(rawValue: $0.value) } ?? .local

@@ -57,6 +57,9 @@ public enum HostConfigValidator {
         if let rate = config.broadcasts?.rate, let error = ValueCheck.rate(rate, in: source) {
             errors.append(error)
         }
+        if let size = config.limits?.messageSize, let error = ValueCheck.size(size, in: source) {
+            errors.append(error)
+        }
         return errors.sortedByPosition()
     }
 }

@@ -27,6 +27,16 @@ public enum ValueCheck {
         }
     }
 
+    /// A size such as `64KB`, or the error.
+    public static func size(_ text: Located<String>, in source: SourceFile) -> YAMLError? {
+        do {
+            _ = try ByteSize.parse(text.value)
+            return nil
+        } catch {
+            return source.error(at: ScalarPosition.mark(of: error.offset, in: text, source: source), error.message)
+        }
+    }
+
     /// A rate such as `20/s`, or the error.
     public static func rate(_ text: Located<String>, in source: SourceFile) -> YAMLError? {
         do {
