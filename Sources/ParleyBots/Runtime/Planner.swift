@@ -39,11 +39,11 @@ struct Planner {
             case .matched(let found):
                 groups = found
             case .noMatch:
-                retry(ask)
+                retry(ask, at: position)
                 return
             case .limitExceeded(let reason):
                 effects.append(.log(.warn, "regex gave up on an answer", ["step": position.description, "reason": reason]))
-                retry(ask)
+                retry(ask, at: position)
                 return
             }
         }
@@ -54,8 +54,15 @@ struct Planner {
         if let next = step.next { enter(next) } else { leaveFlow() }
     }
 
-    private mutating func retry(_ ask: CompiledAsk) {
+    /// Asks again; the timeout starts over, as the user is answering (the earlier timer
+    /// finds a different deadline and is stale).
+    private mutating func retry(_ ask: CompiledAsk, at position: StepPosition) {
         if let retry = ask.retry { effects.append(.send(.text(render(retry.render)), to: nil, quote: false)) }
+        if let timeout = ask.timeout {
+            let deadline = now.addingTimeInterval(timeout.timeInterval)
+            state.deadline = deadline
+            effects.append(.armTimeout(position, deadline))
+        }
     }
 
     /// Enters a step and follows the flow until an `ask` waits, the flow ends, or the step
