@@ -13,7 +13,7 @@ extension BotHost {
         tasks.append(Task {
             defer { tracker.end() }
             do {
-                _ = try await service.runUnfinished { byBot[$0]?.client.transport }
+                _ = try await service.runUnfinished { bot in byBot[bot].map { BroadcastRoute.client($0.client) } }
             } catch {
                 self.logger.log(.error, at: self.clock.now(), bot: nil, "broadcasts not resumed", ["error": "\(error)"])
             }

@@ -25,7 +25,7 @@ extension BotRuntime {
         do {
             let job = try service.create(id: id.uuidString.lowercased(), bot: bot.id, origin: "action",
                                          message: BroadcastMessage(literal: first), recipients: recipients, payloads: payloads).job
-            _ = try await service.run(job.id, transport: client.transport)
+            _ = try await service.run(job.id, route: .client(client))
         } catch {
             log(.error, "broadcast failed", ["error": error.description])
         }
@@ -54,7 +54,7 @@ extension BotRuntime {
             let job = try service.create(id: fire.jobID, bot: bot.id, origin: "schedule:\(fire.schedule)",
                                          message: BroadcastMessage(payload: built.encoded()), recipients: recipients, rate: schedule.rate).job
             log(.info, "schedule fired", ["schedule": fire.schedule, "job": job.id, "catch_up": String(fire.isCatchUp)])
-            _ = try await service.run(job.id, transport: client.transport)
+            _ = try await service.run(job.id, route: .client(client))
         } catch {
             log(.error, "scheduled broadcast failed", ["schedule": fire.schedule, "error": error.description])
         }

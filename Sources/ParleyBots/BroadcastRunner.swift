@@ -6,7 +6,7 @@ import ParleyCore
 /// and writes outcomes in batches. Everything waits on the injected clock.
 struct BroadcastRunner: Sendable {
     let job: BroadcastJob
-    let transport: any Transport
+    let route: BroadcastRoute
     let store: BroadcastStore
     let clock: any ParleyClock
     let configuration: BroadcastConfiguration
@@ -125,7 +125,7 @@ struct BroadcastRunner: Sendable {
         while true {
             result.attempts += 1
             do {
-                let receipt = try await transport.send(envelope)
+                let receipt = try await route.send(envelope)
                 result.outcome = .sent(messageID: receipt.messageID)
                 return result
             } catch {
@@ -156,7 +156,7 @@ struct BroadcastRunner: Sendable {
         let ids = channels.filter { $0.kind == .person }.map(\.id)
         var names: [Channel: String] = [:]
         for start in stride(from: 0, to: ids.count, by: 100) {
-            guard let profiles = try? await transport.profiles(of: Array(ids[start..<min(start + 100, ids.count)])) else { continue }
+            guard let profiles = try? await route.profiles(Array(ids[start..<min(start + 100, ids.count)])) else { continue }
             for profile in profiles { names[.person(profile.id)] = profile.displayName }
         }
         return names

@@ -42,17 +42,23 @@ public final class BroadcastService: Sendable {
         return (job, created)
     }
 
-    /// Sends job `id`'s pending recipients through `transport` (the sending bot's) and
-    /// returns the report (also logged). Cancelling stops it; what is not recorded stays
-    /// pending, and a later `run` resends it with the same client message numbers, which
-    /// the server recognises. A job already running in this process is `alreadyRunning`.
+    /// Sends job `id`'s pending recipients straight through `transport` (the sending bot's
+    /// account); see `run(_:route:)`.
     public func run(_ id: String, transport: any Transport) async throws(BroadcastError) -> BroadcastReport {
+        try await run(id, route: .transport(transport))
+    }
+
+    /// Sends job `id`'s pending recipients along `route` and returns the report (also
+    /// logged). Cancelling stops it; what is not recorded stays pending, and a later `run`
+    /// resends it with the same client message numbers, which the server recognises. A job
+    /// already running in this process is `alreadyRunning`.
+    public func run(_ id: String, route: BroadcastRoute) async throws(BroadcastError) -> BroadcastReport {
         guard let job = try store.job(id) else { throw BroadcastError(.unknownJob, "no broadcast with id '\(id)'") }
         guard running.withLock({ $0.insert(id).inserted }) else {
             throw BroadcastError(.alreadyRunning, "broadcast '\(id)' is already running")
         }
         defer { _ = running.withLock { $0.remove(id) } }
-        let runner = BroadcastRunner(job: job, transport: transport, store: store, clock: clock, configuration: configuration)
+        let runner = BroadcastRunner(job: job, route: route, store: store, clock: clock, configuration: configuration)
         let report = try await runner.run()
         log(report.description)
         return report
@@ -61,14 +67,20 @@ public final class BroadcastService: Sendable {
     /// Resumes every unfinished job, one after another, each through its bot's transport
     /// (jobs of bots without one are left for later). Returns the reports.
     public func runUnfinished(transport: (String) -> (any Transport)?) async throws(BroadcastError) -> [BroadcastReport] {
+        try await runUnfinished(route: { transport($0).map(BroadcastRoute.transport) })
+    }
+
+    /// Resumes every unfinished job, one after another, each along its bot's route (jobs of
+    /// bots without one are left for later). Returns the reports.
+    public func runUnfinished(route: (String) -> BroadcastRoute?) async throws(BroadcastError) -> [BroadcastReport] {
         var reports: [BroadcastReport] = []
         for job in try store.unfinishedJobs() {
-            guard let transport = transport(job.bot) else {
+            guard let route = route(job.bot) else {
                 log("broadcast \(job.id): bot '\(job.bot)' is not running here; \(job.pending) recipients stay pending")
                 continue
             }
             do {
-                reports.append(try await run(job.id, transport: transport))
+                reports.append(try await run(job.id, route: route))
             } catch where error.code == .alreadyRunning {
                 continue
             }

@@ -31,6 +31,25 @@ extension ChatClient {
         return try await submit([prepared])[0].get()
     }
 
+    /// Sends an envelope built by the caller through the outbox at `priority` and returns the
+    /// server's receipt. Its client message number is the caller's (a durable job that numbers
+    /// its messages itself, so a resend after a crash is recognised by the server). It is not
+    /// added to this client's history: a broadcast to thousands would crowd it out.
+    public func send(_ envelope: OutgoingEnvelope, priority: SendPriority) async throws -> SendReceipt {
+        try checkSendable(envelope.payload, to: envelope.channel)
+        let item = OutboxItem(operation: .message(envelope), priority: priority, enqueuedAt: configuration.clock.now())
+        switch await outbox.submit([item]).first {
+        case .success(.sent(let receipt))?: return receipt
+        case .failure(let error)?: throw error
+        case .success(.reacted)?, nil: throw ParleyError(.notSent, "the outbox gave no receipt", context: ["channel": envelope.channel.target])
+        }
+    }
+
+    /// Sends and reactions queued in the outbox and not yet accepted by the server.
+    public var queuedSends: Int {
+        get async { await outbox.queuedCount }
+    }
+
     /// Sends every content to every channel (channel by channel, contents in order), broadcast
     /// priority by default. One result per pair, in that order; bad pairs fail alone.
     public func batchSend(_ contents: [any MessageContent], to channels: [Channel],
@@ -97,21 +116,27 @@ extension ChatClient {
 
     func prepare(_ content: any MessageContent, to channel: Channel, options: SendOptions, replyTo: ReplyReference?,
                  extensions: [String: JSONValue]? = nil) throws -> Prepared {
-        guard channel.kind != .local else {
-            throw ParleyError(.invalidArgument, "\(channel.target) is a local conversation: it exists only on this client",
-                              context: ["channel": channel.target])
-        }
         let payload = content.encoded()
-        let size = payload.encodedByteCount
-        guard size <= transport.payloadLimit else {
-            throw ParleyError(.messageTooLarge, "the message to \(channel.target) is \(size) bytes; the transport takes at most \(transport.payloadLimit)",
-                              context: ["channel": channel.target, "size": String(size), "limit": String(transport.payloadLimit)])
-        }
+        try checkSendable(payload, to: channel)
         let extensions = extensions ?? outgoingExtensions(options)
         let envelope = OutgoingEnvelope(channel: channel, clientMessageID: ids.next(), payload: payload, flags: options.flags,
                                         replyTo: replyTo, visibleTo: options.visibleTo, extensions: extensions)
         let item = OutboxItem(operation: .message(envelope), priority: options.priority, enqueuedAt: configuration.clock.now())
         return Prepared(item: item, envelope: envelope, content: content)
+    }
+
+    /// A local conversation exists only here, and too large a payload is refused before
+    /// anything is queued.
+    private func checkSendable(_ payload: JSONValue, to channel: Channel) throws {
+        guard channel.kind != .local else {
+            throw ParleyError(.invalidArgument, "\(channel.target) is a local conversation: it exists only on this client",
+                              context: ["channel": channel.target])
+        }
+        let size = payload.encodedByteCount
+        guard size <= transport.payloadLimit else {
+            throw ParleyError(.messageTooLarge, "the message to \(channel.target) is \(size) bytes; the transport takes at most \(transport.payloadLimit)",
+                              context: ["channel": channel.target, "size": String(size), "limit": String(transport.payloadLimit)])
+        }
     }
 
     func submit(_ prepared: [Prepared]) async -> [Result<Message, ParleyError>] {
