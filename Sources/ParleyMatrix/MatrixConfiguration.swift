@@ -53,6 +53,10 @@ public struct MatrixConfiguration: Sendable {
     public var syncTimeout: Duration = .seconds(30)
     /// How much longer than `syncTimeout` the client waits for a sync answer.
     public var syncMargin: Duration = .seconds(15)
+    /// The least time from one `/sync` request to the next. A busy account's long-poll returns
+    /// at once after every event (its own sends included), and each return costs the server a
+    /// sync computation; spacing them lets one sync carry what arrived meanwhile.
+    public var minimumSyncInterval: Duration = .milliseconds(100)
     /// Events per room per sync before the server sets `limited` (the rest is backfilled).
     public var timelineLimit = 50
     /// Backfill stops after this many `/messages` pages of 100 (a warning is logged).

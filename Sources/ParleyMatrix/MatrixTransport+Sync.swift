@@ -7,10 +7,13 @@ extension MatrixTransport {
     func syncLoop() async {
         var delay = config.reconnectBackoff.initial
         while !Task.isCancelled {
+            let started = config.clock.now()
             do {
                 try await syncOnce(timeout: config.syncTimeout)
                 setState(.connected)
                 delay = config.reconnectBackoff.initial
+                let rest = config.minimumSyncInterval.timeInterval - config.clock.now().timeIntervalSince(started)
+                if rest > 0 { try await config.clock.sleep(for: .milliseconds(Int64(rest * 1000))) }
             } catch {
                 if Task.isCancelled { return }
                 let error = error as? ParleyError ?? ParleyError(.serverError, "\(error)")

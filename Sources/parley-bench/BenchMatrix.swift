@@ -121,16 +121,9 @@ private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String
     let roomsFile = folder + "/rooms.txt"
     try Data(rooms.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: roomsFile))
     let synapse = SynapseCPU()
-    func ceiling(_ name: String) async throws -> Double? {
-        let cpu = synapse.seconds()
-        defer { synapse.report("ceiling \(name)", since: cpu, events: 2_500) }
-        let resultFile = folder + "/ceiling-\(name).txt"
-        _ = try await runBenchScript([python, "scripts/matrix-bench.py", "ceiling", "--homeserver", registrar.homeserver.absoluteString,
-                                "--token", sender.accessToken, "--rooms-file", roomsFile, "--count", "2500",
-                                "--result-file", resultFile], timeout: 600)
-        return (try? String(contentsOfFile: resultFile, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    }
-    let before = try await ceiling("before")
+    let ceilingArguments = [python, "scripts/matrix-bench.py", "ceiling", "--homeserver", registrar.homeserver.absoluteString,
+                            "--token", sender.accessToken, "--rooms-file", roomsFile, "--count", "2500"]
+    let before = try await benchCeiling(ceilingArguments, name: "before", folder: folder, synapse: synapse)
 
     var configuration = MatrixConfiguration(homeserver: registrar.homeserver, userID: sender.userID,
                                             credentials: .accessToken(sender.accessToken), databasePath: folder + "/news.db")
@@ -149,12 +142,21 @@ private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String
                  results.count, seconds, rate, failed, configuration.concurrentRooms))
     synapse.report("broadcast", since: cpu, events: results.count)
 
-    let after = try await ceiling("after")
+    let after = try await benchCeiling(ceilingArguments, name: "after", folder: folder, synapse: synapse)
     if let before, let after {
         let mean = (before + after) / 2
         benchLine(String(format: "matrix broadcast vs ceiling: %.0f%% (ceiling %.0f before, %.0f after, mean %.0f events/s)",
                          rate / mean * 100, before, after, mean))
     }
+}
+
+/// One run of the bare client's ceiling (2,500 events); its events/s, and Synapse's CPU per event.
+private func benchCeiling(_ arguments: [String], name: String, folder: String, synapse: SynapseCPU) async throws -> Double? {
+    let cpu = synapse.seconds()
+    let resultFile = folder + "/ceiling-\(name).txt"
+    _ = try await runBenchScript(arguments + ["--result-file", resultFile], timeout: 600)
+    synapse.report("ceiling \(name)", since: cpu, events: 2_500)
+    return (try? String(contentsOfFile: resultFile, encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
 }
 
 /// Starts a driver script with its output passed through.
