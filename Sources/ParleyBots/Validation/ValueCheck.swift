@@ -19,28 +19,24 @@ public enum ValueCheck {
 
     /// A duration such as `10m`, or the error.
     public static func duration(_ text: Located<String>, in source: SourceFile) -> YAMLError? {
-        do {
-            _ = try DurationFormat.parse(text.value)
-            return nil
-        } catch {
-            return source.error(at: ScalarPosition.mark(of: error.offset, in: text, source: source), error.message)
-        }
+        check(text, in: source) { (value: String) throws(ValueSyntaxError) in _ = try DurationFormat.parse(value) }
     }
 
     /// A size such as `64KB`, or the error.
     public static func size(_ text: Located<String>, in source: SourceFile) -> YAMLError? {
-        do {
-            _ = try ByteSize.parse(text.value)
-            return nil
-        } catch {
-            return source.error(at: ScalarPosition.mark(of: error.offset, in: text, source: source), error.message)
-        }
+        check(text, in: source) { (value: String) throws(ValueSyntaxError) in _ = try ByteSize.parse(value) }
     }
 
     /// A rate such as `20/s`, or the error.
     public static func rate(_ text: Located<String>, in source: SourceFile) -> YAMLError? {
+        check(text, in: source) { (value: String) throws(ValueSyntaxError) in _ = try Rate(parsing: value) }
+    }
+
+    /// Runs a value parser; its error at the column inside the value where it stopped.
+    private static func check(_ text: Located<String>, in source: SourceFile,
+                              _ parse: (String) throws(ValueSyntaxError) -> Void) -> YAMLError? {
         do {
-            _ = try Rate(parsing: text.value)
+            try parse(text.value)
             return nil
         } catch {
             return source.error(at: ScalarPosition.mark(of: error.offset, in: text, source: source), error.message)
