@@ -3,7 +3,7 @@ import ParleyCore
 
 /// The bot's transport in a flow test: passes everything to the hub's transport and records
 /// each accepted send and reaction (and each failed one) in an `OutputRecorder`.
-public final class RecordingTransport: Transport {
+public final class RecordingTransport: ForwardingTransport {
     /// The real connection.
     public let base: any Transport
     /// Where outputs go.
@@ -16,14 +16,6 @@ public final class RecordingTransport: Transport {
         self.recorder = recorder
         self.clock = clock
     }
-
-    public var userID: String { base.userID }
-    public var payloadLimit: Int { base.payloadLimit }
-    public var concurrentSends: Int { base.concurrentSends }
-
-    public func connect() async throws -> AsyncStream<TransportEvent> { try await base.connect() }
-
-    public func disconnect() async { await base.disconnect() }
 
     public func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
         do {
@@ -55,12 +47,4 @@ public final class RecordingTransport: Transport {
             throw error
         }
     }
-
-    public func history(of channel: Channel, after seq: Int64, limit: Int) async throws -> [Envelope] {
-        try await base.history(of: channel, after: seq, limit: limit)
-    }
-
-    public func profiles(of userIDs: [String]) async throws -> [Profile] { try await base.profiles(of: userIDs) }
-
-    public func members(of channel: Channel) async throws -> [String] { try await base.members(of: channel) }
 }

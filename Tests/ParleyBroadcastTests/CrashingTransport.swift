@@ -6,8 +6,8 @@ import Synchronization
 /// The bot's real hub transport that "crashes" the broadcast after `after` sends: from then
 /// on each send still reaches the hub (the message is stored) but the run is cancelled and
 /// the sender never hears back — the window between "sent" and "recorded".
-final class CrashingTransport: Transport {
-    let base: HubTransport
+final class CrashingTransport: ForwardingTransport {
+    let base: any Transport
     let after: Int
     private let state = Mutex<(count: Int, task: Task<Void, Never>?, tripped: Bool)>((0, nil, false))
 
@@ -24,13 +24,6 @@ final class CrashingTransport: Transport {
         }
         if cancelNow { task.cancel() }
     }
-
-    var userID: String { base.userID }
-    var payloadLimit: Int { base.payloadLimit }
-    var concurrentSends: Int { base.concurrentSends }
-
-    func connect() async throws -> AsyncStream<TransportEvent> { try await base.connect() }
-    func disconnect() async { await base.disconnect() }
 
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
         let receipt = try await base.send(message)
@@ -49,13 +42,4 @@ final class CrashingTransport: Transport {
     func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
         await sendEachInOrder(messages)
     }
-
-    func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
-        try await base.setReaction(emoji, on: messageID, in: channel, added: added)
-    }
-    func history(of channel: Channel, after seq: Int64, limit: Int) async throws -> [Envelope] {
-        try await base.history(of: channel, after: seq, limit: limit)
-    }
-    func profiles(of userIDs: [String]) async throws -> [Profile] { try await base.profiles(of: userIDs) }
-    func members(of channel: Channel) async throws -> [String] { try await base.members(of: channel) }
 }

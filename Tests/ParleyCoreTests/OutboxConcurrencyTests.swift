@@ -6,7 +6,7 @@ import Testing
 
 /// A hub transport that sends `width` channels at once and holds every send until the test
 /// opens the gate, so what the outbox has in flight can be counted.
-final class GatedTransport: Transport {
+final class GatedTransport: ForwardingTransport {
     struct State {
         var open = false
         var held: [CheckedContinuation<Void, Never>] = []
@@ -16,7 +16,7 @@ final class GatedTransport: Transport {
         var sameChannelTwice = false
     }
 
-    let base: HubTransport
+    let base: any Transport
     let width: Int
     let state = Mutex(State())
 
@@ -25,11 +25,7 @@ final class GatedTransport: Transport {
         self.width = width
     }
 
-    var userID: String { base.userID }
-    var payloadLimit: Int { base.payloadLimit }
     var concurrentSends: Int { width }
-    func connect() async throws -> AsyncStream<TransportEvent> { try await base.connect() }
-    func disconnect() async { await base.disconnect() }
 
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
         let mustWait = state.withLock { state in
@@ -68,15 +64,6 @@ final class GatedTransport: Transport {
         }
         for continuation in held { continuation.resume() }
     }
-
-    func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
-        try await base.setReaction(emoji, on: messageID, in: channel, added: added)
-    }
-    func history(of channel: Channel, after seq: Int64, limit: Int) async throws -> [Envelope] {
-        try await base.history(of: channel, after: seq, limit: limit)
-    }
-    func profiles(of userIDs: [String]) async throws -> [Profile] { try await base.profiles(of: userIDs) }
-    func members(of channel: Channel) async throws -> [String] { try await base.members(of: channel) }
 }
 
 @Suite struct OutboxConcurrencyTests {

@@ -6,18 +6,13 @@ import Testing
 
 /// A real hub transport seen only through `send` (so `sendBatchByChannel` does the work),
 /// counting the sends in flight at once.
-final class InFlightCountingTransport: Transport {
-    let base: HubTransport
+final class InFlightCountingTransport: ForwardingTransport {
+    let base: any Transport
     let inFlight = Atomic<Int>(0)
     let mostInFlight = Atomic<Int>(0)
 
     init(_ base: HubTransport) { self.base = base }
 
-    var userID: String { base.userID }
-    var payloadLimit: Int { base.payloadLimit }
-    var concurrentSends: Int { 1 }
-    func connect() async throws -> AsyncStream<TransportEvent> { try await base.connect() }
-    func disconnect() async { await base.disconnect() }
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
         let now = inFlight.add(1, ordering: .sequentiallyConsistent).newValue
         mostInFlight.max(now, ordering: .sequentiallyConsistent)
@@ -25,14 +20,6 @@ final class InFlightCountingTransport: Transport {
         return try await base.send(message)
     }
     func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] { await sendEachInOrder(messages) }
-    func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
-        try await base.setReaction(emoji, on: messageID, in: channel, added: added)
-    }
-    func history(of channel: Channel, after seq: Int64, limit: Int) async throws -> [Envelope] {
-        try await base.history(of: channel, after: seq, limit: limit)
-    }
-    func profiles(of userIDs: [String]) async throws -> [Profile] { try await base.profiles(of: userIDs) }
-    func members(of channel: Channel) async throws -> [String] { try await base.members(of: channel) }
 }
 
 @Suite struct TransportBatchByChannelTests {

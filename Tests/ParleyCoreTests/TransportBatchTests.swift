@@ -5,23 +5,10 @@ import ParleyHub
 
 /// A real hub transport seen only through `send`, so `Transport.sendEachInOrder` is what
 /// runs (the hub has its own batch).
-struct SendOnlyTransport: Transport {
-    let base: HubTransport
-    var userID: String { base.userID }
-    var payloadLimit: Int { base.payloadLimit }
-    var concurrentSends: Int { 1 }
-    func connect() async throws -> AsyncStream<TransportEvent> { try await base.connect() }
-    func disconnect() async { await base.disconnect() }
+struct SendOnlyTransport: ForwardingTransport {
+    let base: any Transport
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt { try await base.send(message) }
     func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] { await sendEachInOrder(messages) }
-    func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
-        try await base.setReaction(emoji, on: messageID, in: channel, added: added)
-    }
-    func history(of channel: Channel, after seq: Int64, limit: Int) async throws -> [Envelope] {
-        try await base.history(of: channel, after: seq, limit: limit)
-    }
-    func profiles(of userIDs: [String]) async throws -> [Profile] { try await base.profiles(of: userIDs) }
-    func members(of channel: Channel) async throws -> [String] { try await base.members(of: channel) }
 }
 
 @Suite struct TransportBatchTests {
