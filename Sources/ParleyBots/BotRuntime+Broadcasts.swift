@@ -7,7 +7,7 @@ extension BotRuntime {
     /// A `broadcast:` action: one job for the plan's rendered contents (each recipient's
     /// own payload), stored before the first send and awaited like any other action. Its id
     /// comes from the triggering message, so handling that message again finds the job.
-    func broadcastDurably(_ items: [(target: String, content: OutgoingContent)], service: BroadcastService,
+    func broadcastDurably(_ items: [BroadcastItem], service: BroadcastService,
                           trigger: Message?, effectIndex: Int) async {
         var recipients = BroadcastRecipients()
         var payloads: [JSONValue] = []

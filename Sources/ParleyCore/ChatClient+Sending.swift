@@ -61,6 +61,11 @@ extension ChatClient {
         prepared.reserveCapacity(contents.count * channels.count)
         // One extensions dictionary shared by the whole batch (copy-on-write), not one per message.
         let extensions = outgoingExtensions(options)
+        if options.clientMessageID != nil, contents.count * channels.count > 1 {
+            let refused = ParleyError(.invalidArgument, "a client message number names one message; this batch has \(contents.count * channels.count)",
+                                      context: ["field": "clientMessageID"])
+            return Array(repeating: .failure(refused), count: contents.count * channels.count)
+        }
         for channel in channels {
             for content in contents {
                 do {
@@ -119,7 +124,7 @@ extension ChatClient {
         let payload = content.encoded()
         try checkSendable(payload, to: channel)
         let extensions = extensions ?? outgoingExtensions(options)
-        let envelope = OutgoingEnvelope(channel: channel, clientMessageID: ids.next(), payload: payload, flags: options.flags,
+        let envelope = OutgoingEnvelope(channel: channel, clientMessageID: options.clientMessageID ?? ids.next(), payload: payload, flags: options.flags,
                                         replyTo: replyTo, visibleTo: options.visibleTo, extensions: extensions)
         let item = OutboxItem(operation: .message(envelope), priority: options.priority, enqueuedAt: configuration.clock.now())
         return Prepared(item: item, envelope: envelope, content: content)

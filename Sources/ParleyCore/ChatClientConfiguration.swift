@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a client keeps its outbox, history and conversation list.
 public enum ChatStorage: Sendable, Hashable {
     /// In memory: fast, nothing survives the process.
@@ -65,14 +67,19 @@ public struct SendOptions: Sendable, Hashable {
     public var visibleTo: [String]?
     /// Extra extension fields (`sender.*` are set by the client).
     public var extensions: [String: JSONValue]
+    /// The client message number of the one message sent (nil: a fresh one). A caller that
+    /// may repeat a send after a crash names it, so the server recognises the repeat instead
+    /// of showing it twice. `batchSend` refuses it (it would name many messages alike).
+    public var clientMessageID: UUID?
 
     /// Options with normal priority and no flags by default.
     public init(priority: SendPriority = .normal, flags: MessageFlags = [], visibleTo: [String]? = nil,
-                extensions: [String: JSONValue] = [:]) {
+                extensions: [String: JSONValue] = [:], clientMessageID: UUID? = nil) {
         self.priority = priority
         self.flags = flags
         self.visibleTo = visibleTo
         self.extensions = extensions
+        self.clientMessageID = clientMessageID
     }
 
     /// Options for interactive answers (replies, command responses): sent before broadcasts.

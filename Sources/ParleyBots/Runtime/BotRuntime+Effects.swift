@@ -3,9 +3,15 @@ import ParleyCore
 
 extension BotRuntime {
     /// Runs effects in order through the client. A failed send is logged and the plan goes
-    /// on; a `wait` hands the rest of the plan to the scheduler.
-    func execute(_ effects: [Effect], in channel: Channel, trigger: Message?, state: inout ConversationState) async {
+    /// on; a `wait` stores the rest of the plan in `state` and arms its timer. `resuming` is
+    /// the delayed plan these effects are the rest of (its progress is saved effect by effect).
+    func execute(_ effects: [Effect], in channel: Channel, trigger: Message?, state: inout ConversationState,
+                 resuming: DelayedPlan? = nil) async {
+        // Effects are named by their index in the whole plan (durable broadcast jobs, sends of
+        // a resumed plan): the same names after a restart, never two alike in one plan.
+        let offset = resuming?.offset ?? 0
         for (index, effect) in effects.enumerated() {
+            if let resuming { saveProgress(of: resuming.id, remaining: effects[index...], offset: offset + index, state: &state, channel) }
             switch effect {
             case .send(let content, let to, let quote):
                 var target = channel
@@ -16,7 +22,8 @@ extension BotRuntime {
                     }
                     target = parsed
                 }
-                let sent = await send(content, to: target, quoting: quote && target == channel ? trigger : nil)
+                let sent = await send(content, to: target, quoting: quote && target == channel ? trigger : nil,
+                                      clientMessageID: resuming?.clientMessageID(at: offset + index))
                 if let sent, target == channel { remember("\(bot.name): \(sent.fallback)", in: channel) }
             case .react(let emoji), .unreact(let emoji):
                 guard let trigger else { continue }
@@ -31,17 +38,14 @@ extension BotRuntime {
                     state.ticket = number
                 }
             case .wait(let duration):
-                let rest = Array(effects[(index + 1)...])
-                guard !rest.isEmpty else { return }
-                scheduler.schedule(at: clock.now().addingTimeInterval(duration.timeInterval)) { [weak self] in
-                    self?.acceptFromTimer(.resume(rest, trigger: trigger), in: channel)
-                }
+                delay(effects[(index + 1)...], offset: offset + index + 1, by: duration, replacing: resuming?.id,
+                      trigger: trigger, state: &state, channel)
                 return
             case .armTimeout(let position, let deadline):
                 armTimeout(position, deadline, in: channel)
             case .broadcast(let items):
                 if let service = options.broadcasts {
-                    await broadcastDurably(items, service: service, trigger: trigger, effectIndex: index)
+                    await broadcastDurably(items, service: service, trigger: trigger, effectIndex: offset + index)
                     continue
                 }
                 var failed = 0
@@ -59,16 +63,18 @@ extension BotRuntime {
         }
     }
 
-    /// Sends one content; quoting `quoted` when given. Errors are logged. Returns what was
-    /// sent, nil if nothing was.
+    /// Sends one content; quoting `quoted` when given, under `clientMessageID` when given.
+    /// Errors are logged. Returns what was sent, nil if nothing was.
     @discardableResult
-    func send(_ content: OutgoingContent, to channel: Channel, quoting quoted: Message?) async -> (any MessageContent)? {
+    func send(_ content: OutgoingContent, to channel: Channel, quoting quoted: Message?, clientMessageID: UUID? = nil) async -> (any MessageContent)? {
         guard let built = await makeContent(content) else { return nil }
+        var options = SendOptions.interactive
+        options.clientMessageID = clientMessageID
         do {
             if let quoted {
-                _ = try await client.reply(to: quoted, with: built)
+                _ = try await client.reply(to: quoted, with: built, options: options)
             } else {
-                _ = try await client.send(built, to: channel, options: .interactive)
+                _ = try await client.send(built, to: channel, options: options)
             }
             return built
         } catch {

@@ -13,10 +13,8 @@ extension BotRuntime {
             await run(.greeting(nil), in: channel, trigger: nil)
         case .timeout(let position, let deadline):
             await run(.timeout(position, deadline), in: channel, trigger: nil)
-        case .resume(let effects, let trigger):
-            var state = loadState(channel)
-            await execute(effects, in: channel, trigger: trigger, state: &state)
-            saveState(state, channel)
+        case .resume(let id):
+            await resumeDelayed(id, in: channel)
         case .resolved(let number):
             var state = loadState(channel)
             guard state.ticket == number else { return }

@@ -60,7 +60,7 @@ actor BotRuntime {
 
     // MARK: - Life cycle
 
-    /// Subscribes, connects, and re-arms the `ask` timeouts a previous run left.
+    /// Subscribes, connects, and re-arms the `ask` timeouts and delayed plans a previous run left.
     func start(peers: Set<String>) async throws {
         self.peers = peers.subtracting([client.userID])
         let batches = await client.eventBatches()
@@ -68,9 +68,10 @@ actor BotRuntime {
         // plain task). The loop ends when the client closes its streams (`stop()`).
         eventLoop = Task { await self.runEventLoop(batches) }
         try await client.connect()
-        for (target, state) in try store.statesWithDeadline(bot: bot.id) {
-            guard let channel = Channel(target: target), let position = state.waiting, let deadline = state.deadline else { continue }
-            armTimeout(position, deadline, in: channel)
+        for (target, state) in try store.statesWithTimers(bot: bot.id) {
+            guard let channel = Channel(target: target) else { continue }
+            if let position = state.waiting, let deadline = state.deadline { armTimeout(position, deadline, in: channel) }
+            for plan in state.delayed { armDelayed(plan, in: channel) }
         }
     }
 

@@ -11,6 +11,8 @@ public struct ConversationState: Codable, Sendable, Equatable {
     public var vars: [String: String]
     /// The hand-off ticket while human agents have the conversation (the bot stays silent).
     public var ticket: Int?
+    /// Rests of plans after a `wait`, not yet run.
+    var delayed: [DelayedPlan] = []
 
     /// A fresh conversation.
     public init(waiting: StepPosition? = nil, deadline: Date? = nil, vars: [String: String] = [:], ticket: Int? = nil) {
@@ -22,6 +24,24 @@ public struct ConversationState: Codable, Sendable, Equatable {
 
     /// True while a hand-off pauses the bot here.
     public var isPaused: Bool { ticket != nil }
+
+    /// The earliest moment a timer of this conversation is due: its `ask` timeout or a
+    /// delayed plan. Nil when nothing waits on the clock.
+    public var nextTimer: Date? {
+        delayed.reduce(deadline) { earliest, plan in min(earliest ?? plan.due, plan.due) }
+    }
+
+    private enum CodingKeys: String, CodingKey { case waiting, deadline, vars, ticket, delayed }
+
+    /// Decodes a stored state; one stored before delayed plans were kept has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        waiting = try container.decodeIfPresent(StepPosition.self, forKey: .waiting)
+        deadline = try container.decodeIfPresent(Date.self, forKey: .deadline)
+        vars = try container.decode([String: String].self, forKey: .vars)
+        ticket = try container.decodeIfPresent(Int.self, forKey: .ticket)
+        delayed = try container.decodeIfPresent([DelayedPlan].self, forKey: .delayed) ?? []
+    }
 }
 
 /// A step of a flow.

@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 
 /// Severity of a log line.
-public enum LogLevel: Int, Sendable, Comparable, CaseIterable {
+public enum LogLevel: Int, Sendable, Comparable, CaseIterable, Codable {
     case debug, info, warn, error
 
     /// Parses `debug`, `info`, `warn` or `error`.

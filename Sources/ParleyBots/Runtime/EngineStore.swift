@@ -39,8 +39,9 @@ public protocol EngineStore: Sendable {
     func state(bot: String, channel: String) throws -> ConversationState?
     /// Saves (or with nil, forgets) a conversation's state.
     func save(_ state: ConversationState?, bot: String, channel: String) throws
-    /// Conversations of `bot` whose `ask` has a deadline (to re-arm timeouts at start).
-    func statesWithDeadline(bot: String) throws -> [(channel: String, state: ConversationState)]
+    /// Conversations of `bot` with a timer: an `ask` deadline or a plan waiting after a
+    /// `wait` (`nextTimer` not nil), to re-arm them at start.
+    func statesWithTimers(bot: String) throws -> [(channel: String, state: ConversationState)]
     /// Records that `key` (`user:ID` or `group:ID`) was greeted; true if it was not before.
     func markGreeted(bot: String, key: String) throws -> Bool
     /// Stores a new ticket and returns it with its number.

@@ -28,9 +28,9 @@ public final class MemoryEngineStore: EngineStore {
         contents.withLock { $0.states[Key(bot: bot, item: channel)] = state }
     }
 
-    public func statesWithDeadline(bot: String) throws -> [(channel: String, state: ConversationState)] {
+    public func statesWithTimers(bot: String) throws -> [(channel: String, state: ConversationState)] {
         contents.withLock { contents in
-            contents.states.filter { $0.key.bot == bot && $0.value.deadline != nil }
+            contents.states.filter { $0.key.bot == bot && $0.value.nextTimer != nil }
                 .map { (channel: $0.key.item, state: $0.value) }
                 .sorted { $0.channel < $1.channel }
         }

@@ -14,6 +14,9 @@ struct Planner {
     var context = TemplateContext()
     var effects: [Effect] = []
     var route = ""
+    /// The `wait`s planned so far: an `ask` after them is asked that much later, so its
+    /// timeout counts from then, not from now.
+    private var waited: Duration = .zero
 
     init(bot: CompiledBot, state: ConversationState, now: Date) {
         self.bot = bot
@@ -59,7 +62,7 @@ struct Planner {
     private mutating func retry(_ ask: CompiledAsk, at position: StepPosition) {
         if let retry = ask.retry { effects.append(.send(.text(render(retry.render)), to: nil, quote: false)) }
         if let timeout = ask.timeout {
-            let deadline = now.addingTimeInterval(timeout.timeInterval)
+            let deadline = deadline(after: timeout)
             state.deadline = deadline
             effects.append(.armTimeout(position, deadline))
         }
@@ -81,7 +84,7 @@ struct Planner {
             if let ask = step.ask {
                 let position = StepPosition(flow: flow, step: name)
                 state.waiting = position
-                state.deadline = ask.timeout.map { now.addingTimeInterval($0.timeInterval) }
+                state.deadline = ask.timeout.map(deadline(after:))
                 if let deadline = state.deadline { effects.append(.armTimeout(position, deadline)) }
                 return
             }
@@ -93,6 +96,11 @@ struct Planner {
         }
         effects.append(.log(.warn, "flow stopped: more than \(Self.maxSteps) steps without waiting for the user", [:]))
         leaveFlow()
+    }
+
+    /// When an `ask` planned now times out: `timeout` after the waits before it.
+    private func deadline(after timeout: Duration) -> Date {
+        now.addingTimeInterval((waited + timeout).timeInterval)
     }
 
     private mutating func leaveFlow() {
@@ -120,12 +128,13 @@ struct Planner {
             case .handoff(let queue, let note):
                 effects.append(.handoff(queue: queue, note: note.map { render($0.render) } ?? ""))
             case .wait(let duration):
+                waited += duration
                 effects.append(.wait(duration))
             case .broadcast(let targets, let send):
-                var items: [(target: String, content: OutgoingContent)] = []
+                var items: [BroadcastItem] = []
                 for target in targets {
                     context.recipient = Channel(target: target).map { InboundUser(id: $0.id, name: $0.id) }
-                    items.append((target, content(send)))
+                    items.append(BroadcastItem(target: target, content: content(send)))
                 }
                 context.recipient = nil
                 effects.append(.broadcast(items))

@@ -56,7 +56,8 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
                 return
             }
             let text = String(decoding: try encoder.encode(state), as: UTF8.self)
-            let deadline: SQLiteValue = state.deadline.map { .real($0.timeIntervalSince1970) } ?? .null
+            // The column holds the earliest timer, so the start-up query finds every state with one.
+            let deadline: SQLiteValue = state.nextTimer.map { .real($0.timeIntervalSince1970) } ?? .null
             try connection.run("""
                 INSERT INTO engine_states (bot, channel, state, deadline) VALUES (?, ?, ?, ?)
                 ON CONFLICT(bot, channel) DO UPDATE SET state = excluded.state, deadline = excluded.deadline
@@ -64,7 +65,7 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
         }
     }
 
-    public func statesWithDeadline(bot: String) throws -> [(channel: String, state: ConversationState)] {
+    public func statesWithTimers(bot: String) throws -> [(channel: String, state: ConversationState)] {
         try locked {
             try connection.rows("SELECT channel, state FROM engine_states WHERE bot = ? AND deadline IS NOT NULL ORDER BY channel",
                                 [.text(bot)]).compactMap { row in

@@ -9,8 +9,9 @@ enum WorkItem: Sendable {
     case joined
     /// An `ask` timeout fired.
     case timeout(StepPosition, Date)
-    /// The rest of a plan after a `wait`, with the message that started it.
-    case resume([Effect], trigger: Message?)
+    /// The rest of a plan after a `wait` is due: the delayed plan with this id in the
+    /// conversation's state (gone if it already ran).
+    case resume(UUID)
     /// Agents resolved the ticket: the bot answers again.
     case resolved(ticket: Int)
 }

@@ -1,0 +1,54 @@
+import Foundation
+import ParleyCore
+
+/// The rest of a plan after a `wait`, kept in the conversation's state (so in the engine
+/// store) until it has run: a restart during the wait runs it when it is due.
+struct DelayedPlan: Sendable, Hashable, Codable {
+    /// Names the plan; its sends take client message numbers derived from it.
+    var id: UUID
+    /// When the rest runs.
+    var due: Date
+    /// What is left to run. Shortened as effects run, so a restart goes on from the effect
+    /// that was running rather than from the start.
+    var effects: [Effect]
+    /// Index of `effects[0]` in the whole plan: durable broadcast jobs and sends are named by
+    /// it, so two effects of one plan never share a name.
+    var offset: Int
+    /// The message that started the plan (to quote and react to), if any.
+    var trigger: StoredTrigger?
+
+    /// The client message number of the send at `index` of the whole plan: the same after a
+    /// restart, so a send repeated after a crash is recognised by the server, not shown twice.
+    func clientMessageID(at index: Int) -> UUID {
+        UUID(namespace: BroadcastUUID.namespace, name: "delayed\u{0}\(id.uuidString)\u{0}\(index)")
+    }
+}
+
+/// What the effects need of a triggering message: enough to quote it and react to it.
+struct StoredTrigger: Sendable, Hashable, Codable {
+    var id: String
+    var channel: Channel
+    var seq: Int64
+    var clientMessageID: UUID
+    var sender: String
+    var timestamp: Date
+    var payload: JSONValue
+
+    init(_ message: Message) {
+        id = message.id
+        channel = message.channel
+        seq = message.seq
+        clientMessageID = message.clientMessageID
+        sender = message.sender
+        timestamp = message.timestamp
+        payload = message.content.encoded()
+    }
+
+    /// The message again, its content decoded by `registry` (an unknown type stays as it
+    /// came; the payload was decoded once already, so it is not malformed).
+    func message(registry: ContentRegistry) -> Message {
+        let content: any MessageContent = (try? registry.decode(payload)) ?? UnknownContent(typeCode: 0, raw: [:])
+        return Message(id: id, channel: channel, seq: seq, clientMessageID: clientMessageID, sender: sender,
+                       timestamp: timestamp, content: content)
+    }
+}
