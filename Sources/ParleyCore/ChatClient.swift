@@ -27,6 +27,11 @@ public actor ChatClient {
     let senderExtensions: [String: JSONValue]
 
     var state: ConnectionState = .disconnected
+    /// True from a successful `connect()` until `disconnect()`: a dropped connection is then
+    /// reconnected.
+    var keepsConnection = false
+    /// The reconnect loop while one runs.
+    var reconnecting: Task<Void, Never>?
     var inbound: Task<Void, Never>?
     var outboxStarted = false
     var subscribers: [Int: AsyncStream<ChatEvent>.Continuation] = [:]
@@ -78,10 +83,23 @@ public actor ChatClient {
     public var connectionState: ConnectionState { state }
 
     /// Connects, starts the outbox (sending what a previous run left queued) and starts
-    /// receiving: catch-up first, then live events.
+    /// receiving: catch-up first, then live events. From then on a dropped connection is
+    /// reconnected by the client itself (`configuration.reconnect`) until `disconnect()`.
     public func connect() async throws {
         guard state == .disconnected else { return }
         setState(.connecting)
+        do {
+            try await open()
+        } catch {
+            setState(.disconnected)
+            throw error
+        }
+        keepsConnection = true
+    }
+
+    /// Opens the transport's stream, starts the outbox once, and starts the inbound task:
+    /// the part of `connect()` a reconnect attempt repeats.
+    func open() async throws {
         let stream: Inbound
         do {
             if let batched = transport as? any BatchedEventSource {
@@ -98,7 +116,6 @@ public actor ChatClient {
             }
         } catch {
             await transport.disconnect()
-            setState(.disconnected)
             throw ParleyError.wrapping(error, as: .networkUnavailable)
         }
         setState(.connected)
@@ -116,8 +133,12 @@ public actor ChatClient {
         }
     }
 
-    /// Closes the event stream. Queued sends stay queued (and keep being retried).
+    /// Closes the event stream (and stops reconnecting). Queued sends stay queued (and keep
+    /// being retried).
     public func disconnect() async {
+        keepsConnection = false
+        reconnecting?.cancel()
+        reconnecting = nil
         guard state != .disconnected else { return }
         setState(.disconnected)
         await transport.disconnect()
@@ -141,8 +162,9 @@ public actor ChatClient {
     }
 
     func streamEnded() {
-        // The transport ended the stream (a dropped connection): reconnecting is the owner's call.
+        // The transport ended the stream: a dropped connection, unless `disconnect()` asked.
         if state != .disconnected { setState(.disconnected) }
+        if keepsConnection { startReconnecting() }
     }
 
     func setState(_ newState: ConnectionState) {

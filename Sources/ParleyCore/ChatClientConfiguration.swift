@@ -36,13 +36,20 @@ public struct ChatClientConfiguration: Sendable {
     /// so a long-running client does not grow without bound). Like the seeds' in-memory
     /// message cache, it is a recent window; a durable history needs SQLite storage.
     public var memoryHistoryLimit: Int
+    /// How the client reconnects by itself when the server drops the connection: at once,
+    /// then with this backoff, until connected, `maxAttempts` failed in a row, or
+    /// `disconnect()`. Nil: the client stays disconnected and reconnecting is the owner's call.
+    public var reconnect: RetryPolicy?
+
+    /// The default reconnect backoff: 1 s doubling to 60 s, ±20 % jitter, no attempt limit.
+    public static let defaultReconnect = RetryPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(60), maxAttempts: .max)
 
     /// Defaults: built-in contents, memory storage, the system clock, no rate limits.
     public init(registry: ContentRegistry = .standard, storage: ChatStorage = .memory, clock: any ParleyClock = SystemClock(),
                 outbox: Outbox.Configuration = Outbox.Configuration(), profileProvider: (any ProfileProvider)? = nil,
                 profileExpiry: Duration = .seconds(600), cacheLimits: MessageCache.Limits = MessageCache.Limits(),
                 hiddenMessages: HiddenMessagePolicy = .drop, senderProfile: Profile? = nil, duplicateWindow: Int = 100_000,
-                memoryHistoryLimit: Int = 100) {
+                memoryHistoryLimit: Int = 100, reconnect: RetryPolicy? = ChatClientConfiguration.defaultReconnect) {
         self.registry = registry
         self.storage = storage
         self.clock = clock
@@ -54,6 +61,7 @@ public struct ChatClientConfiguration: Sendable {
         self.senderProfile = senderProfile
         self.duplicateWindow = max(1, duplicateWindow)
         self.memoryHistoryLimit = max(1, memoryHistoryLimit)
+        self.reconnect = reconnect
     }
 }
 

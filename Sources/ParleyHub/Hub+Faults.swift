@@ -10,6 +10,14 @@ extension Hub {
         state.withLock { $0.faults.failNext.append(HubFaults.FailNext(remaining: count, error: error, user: user)) }
     }
 
+    /// The next `count` connects (of `user`, or of anyone) fail with `error`, as a server
+    /// that is down or refuses the login would.
+    public func refuseNextConnects(_ count: Int, of user: String? = nil,
+                                   with error: ParleyError = ParleyError(.networkUnavailable, "connection refused")) {
+        guard count > 0 else { return }
+        state.withLock { $0.faults.refusedConnects.append(HubFaults.FailNext(remaining: count, error: error, user: user)) }
+    }
+
     /// Every send to `channel` (as the sender names it) fails with `error` until cleared
     /// (nil) — e.g. `notFound` or `permissionDenied` for a permanent failure.
     public func failSends(to channel: Channel, with error: ParleyError?) {

@@ -20,7 +20,8 @@ extension Hub {
     private func subscribe<Stream: Sendable>(_ transport: HubTransport, open: (Int) -> (Stream, EventSink)) throws -> Stream {
         let database = self.database
         return try state.withLock { state in
-            try state.subscribe(transport: transport.id, user: transport.userID, load: { index, after in
+            if let refusal = state.faults.connectRefusal(user: transport.userID) { throw refusal }
+            return try state.subscribe(transport: transport.id, user: transport.userID, load: { index, after in
                 guard let database else { return [] }
                 return try database.messages(channel: index, after: after, limit: .max)
             }, open: open)

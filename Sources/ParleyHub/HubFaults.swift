@@ -16,25 +16,32 @@ struct HubFaults: Sendable {
     var lostAcks: [FailNext] = []
     /// Every send waits this long (on the hub clock) before the hub handles it.
     var delay: Duration?
+    /// A number of upcoming connects that are refused.
+    var refusedConnects: [FailNext] = []
 
-    var isEmpty: Bool { failNext.isEmpty && failingChannels.isEmpty && lostAcks.isEmpty && delay == nil }
+    var isEmpty: Bool { failNext.isEmpty && failingChannels.isEmpty && lostAcks.isEmpty && delay == nil && refusedConnects.isEmpty }
 
     /// The error the next send of `user` to `channel` fails with, consuming one "fail next".
     mutating func failure(user: String, channel: Channel) -> ParleyError? {
-        if let index = failNext.firstIndex(where: { $0.user == nil || $0.user == user }) {
-            let error = failNext[index].error
-            failNext[index].remaining -= 1
-            if failNext[index].remaining <= 0 { failNext.remove(at: index) }
-            return error
-        }
-        return failingChannels[channel]
+        Self.consume(&failNext, user: user) ?? failingChannels[channel]
     }
 
     /// True when this (successful) send's receipt is to be lost, consuming one.
     mutating func losesAck(user: String) -> Bool {
-        guard let index = lostAcks.firstIndex(where: { $0.user == nil || $0.user == user }) else { return false }
-        lostAcks[index].remaining -= 1
-        if lostAcks[index].remaining <= 0 { lostAcks.remove(at: index) }
-        return true
+        Self.consume(&lostAcks, user: user) != nil
+    }
+
+    /// The error the next connect of `user` is refused with, consuming one.
+    mutating func connectRefusal(user: String) -> ParleyError? {
+        Self.consume(&refusedConnects, user: user)
+    }
+
+    /// Takes one from the first entry for `user` (or anyone) and returns its error.
+    private static func consume(_ entries: inout [FailNext], user: String) -> ParleyError? {
+        guard let index = entries.firstIndex(where: { $0.user == nil || $0.user == user }) else { return nil }
+        let error = entries[index].error
+        entries[index].remaining -= 1
+        if entries[index].remaining <= 0 { entries.remove(at: index) }
+        return error
     }
 }

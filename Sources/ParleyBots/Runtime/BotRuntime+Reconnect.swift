@@ -1,34 +1,46 @@
 import Foundation
 import ParleyCore
 
+/// The bot's client reconnects by itself after a dropped connection (`ChatClient`'s
+/// `configuration.reconnect`); the runtime logs it and counts an attempt under way as work,
+/// so the host is not idle before catch-up has delivered what was missed.
 extension BotRuntime {
-    /// The server dropped the connection: reconnect at once, then with backoff on the clock
-    /// (1 s doubling to 60 s). Catch-up then delivers what was missed. Counted as work, so
-    /// the host is not idle while a reconnect is under way.
-    func connectionLost() {
-        guard !stopping, !reconnecting else { return }
-        reconnecting = true
-        log(.warn, "connection lost: reconnecting")
-        tracker.begin()
-        Task { await self.reconnect(attempt: 0) }
+    /// Follows the client's connection state.
+    func connectionChanged(_ state: ConnectionState) {
+        let previous = connection
+        connection = state
+        switch state {
+        case .disconnected where !stopping && !reconnecting && previous == .connected:
+            // A drop (a failed first connect is the host's to report, not a reconnect).
+            reconnecting = true
+            reconnectFailures = 0
+            log(.warn, "connection lost: reconnecting")
+            countReconnect(true)
+        case .connected where reconnecting:
+            reconnecting = false
+            log(.info, "reconnected", ["attempts": String(reconnectFailures + 1)])
+            countReconnect(false)
+        case .disconnected where stopping:
+            reconnecting = false
+            countReconnect(false)
+        default:
+            break
+        }
     }
 
-    private func reconnect(attempt: Int) async {
-        defer { tracker.end() }
-        guard !stopping else { return }
-        do {
-            try await client.connect()
-            reconnecting = false
-            log(.info, "reconnected", ["attempts": String(attempt + 1)])
-        } catch {
-            let delay = Double(min(60, 1 << min(attempt, 6)))
-            log(.warn, "reconnect failed", ["error": "\(error)", "retry_in": "\(Int(delay))s"])
-            let tracker = self.tracker
-            scheduler.schedule(at: clock.now().addingTimeInterval(delay)) { [weak self] in
-                guard let self else { return }
-                tracker.begin()
-                Task { await self.reconnect(attempt: attempt + 1) }
-            }
-        }
+    /// A failed attempt (the client's error carries `attempt`): the client waits its backoff
+    /// on the clock, during which the host may be idle. True if `error` was one.
+    func reconnectFailed(_ error: ParleyError) -> Bool {
+        guard reconnecting, error.context["attempt"] != nil else { return false }
+        reconnectFailures += 1
+        log(.warn, "reconnect failed", ["error": error.description, "retry_in": error.context["retry_in"] ?? "-"])
+        countReconnect(false)
+        return true
+    }
+
+    private func countReconnect(_ busy: Bool) {
+        guard busy != reconnectCounted else { return }
+        reconnectCounted = busy
+        if busy { tracker.begin() } else { tracker.end() }
     }
 }

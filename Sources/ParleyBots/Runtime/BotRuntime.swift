@@ -26,6 +26,12 @@ actor BotRuntime {
     /// group cannot keep answering each other.
     var peers: Set<String> = []
     var reconnecting = false
+    /// The client's connection state, as last reported.
+    var connection: ConnectionState = .disconnected
+    /// Failed reconnect attempts since the connection was lost.
+    var reconnectFailures = 0
+    /// Whether a reconnect under way is counted as work by `tracker`.
+    var reconnectCounted = false
     /// Messages the bot's client keeps per conversation when its storage is in memory.
     static let memoryHistoryLimit = 64
     /// Decoded messages the bot's client keeps by id: the runtime hands each handler its
@@ -110,10 +116,10 @@ actor BotRuntime {
                 accept(.joined, in: membership.channel)
             }
         case .error(let error):
-            log(.warn, "inbound error", ["error": error.description])
+            if !reconnectFailed(error) { log(.warn, "inbound error", ["error": error.description]) }
         case .connectionState(let state):
             log(.debug, "connection", ["state": state.rawValue])
-            if state == .disconnected { connectionLost() }
+            connectionChanged(state)
         case .reaction:
             break
         }
