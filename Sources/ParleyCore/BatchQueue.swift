@@ -31,22 +31,45 @@ public final class BatchQueue<Element: Sendable>: Sendable {
         self.limit = max(1, limit)
     }
 
+    /// A waiting consumer's wake-up, held back by `pushHoldingWake(_:)` so that a caller
+    /// can run it after releasing a lock of its own (a wake-up is a system call, and a
+    /// woken thread that needs the same lock would only wait for it).
+    public struct Wake: Sendable {
+        @usableFromInline let waiter: CheckedContinuation<[Element]?, Never>
+        @usableFromInline let elements: [Element]
+
+        @inlinable init(waiter: CheckedContinuation<[Element]?, Never>, elements: [Element]) {
+            self.waiter = waiter
+            self.elements = elements
+        }
+
+        /// Hands the elements to the consumer.
+        @inlinable public func callAsFunction() { waiter.resume(returning: elements) }
+    }
+
     /// Buffers `element` (or hands it straight to a waiting consumer). False when the
     /// buffer is full or the queue has finished: nothing was added.
     @inlinable @discardableResult
     public func push(_ element: Element) -> Bool {
+        let (accepted, wake) = pushHoldingWake(element)
+        wake?()
+        return accepted
+    }
+
+    /// Like `push(_:)`, but a waiting consumer is not resumed: its wake-up is returned, to be
+    /// run by the caller (once, soon: the consumer waits until then).
+    @inlinable
+    public func pushHoldingWake(_ element: Element) -> (accepted: Bool, wake: Wake?) {
         // Its own path: the generic one costs a collection copy per element.
-        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<[Element]?, Never>?) in
+        state.withLock { state -> (Bool, Wake?) in
             guard !state.finished, state.elements.count < limit else { return (false, nil) }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return (true, waiter)
+                return (true, Wake(waiter: waiter, elements: [element]))
             }
             state.elements.append(element)
             return (true, nil)
         }
-        waiter?.resume(returning: [element])
-        return accepted
     }
 
     /// Buffers `elements` in order, all or none. False when they do not fit or the queue
@@ -109,5 +132,19 @@ public final class BatchQueue<Element: Sendable>: Sendable {
     @inlinable
     public func stream() -> AsyncStream<[Element]> {
         AsyncStream(unfolding: { [self] in await next() })
+    }
+}
+
+extension BatchQueue {
+    /// A queue fed from `batches` by a relay task; it finishes when `batches` ends, and the
+    /// relay stops once the queue refuses (finished by its consumer, or full).
+    public static func relaying(_ batches: AsyncStream<[Element]>) -> BatchQueue {
+        let queue = BatchQueue()
+        Task {
+            // Bounded by the source stream.
+            for await batch in batches where !queue.push(contentsOf: batch) { break }
+            queue.finish()
+        }
+        return queue
     }
 }

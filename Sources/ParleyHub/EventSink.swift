@@ -17,6 +17,15 @@ enum EventSink: Sendable {
         }
     }
 
+    /// Like `yield(_:)`, but a batched consumer's wake-up goes into `wakes` when that is not
+    /// nil, for the caller to run after it released the hub's lock.
+    func yield(_ event: TransportEvent, deferringWakeInto wakes: inout [BatchQueue<TransportEvent>.Wake]?) -> Bool {
+        guard case .batched(let queue) = self, wakes != nil else { return yield(event) }
+        let (accepted, wake) = queue.pushHoldingWake(event)
+        if let wake { wakes?.append(wake) }
+        return accepted
+    }
+
     /// Ends the stream after what is buffered.
     func finish() {
         switch self {
