@@ -8,6 +8,11 @@ extension Outbox {
     /// hand-off to the worker task and back. What is left afterwards (items queued meanwhile,
     /// lanes blocked or not taken, rows to delete) is the worker's, as are timers and retries.
     func runRoundInline() async {
+        // A transport that answers without suspending (the in-process hub) would let a
+        // submitter that sends in a loop keep its thread for as long as it likes: now and
+        // then it lets the tasks queued behind it (the receivers of its messages) run first.
+        inlineRoundsRun &+= 1
+        if inlineRoundsRun % Self.roundsBetweenYields == 0 { await Task.yield() }
         let width = max(1, transport.concurrentSends)
         guard running, roundsInFlight < width else {
             signal()
@@ -38,6 +43,9 @@ extension Outbox {
         }
         if hasQueuedWork { signal() }
     }
+
+    /// Inline rounds a submitter runs before it lets other tasks have its thread.
+    static var roundsBetweenYields: Int { 8 }
 
     /// True when the worker has something to do: items to persist, rows to delete, ready lanes.
     var hasQueuedWork: Bool {

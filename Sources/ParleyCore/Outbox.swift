@@ -104,6 +104,8 @@ public actor Outbox {
     var roundsInFlight = 0
     /// Rounds run by submitters; `stop()` waits for them through `inlineRoundsDone`.
     var inlineRounds = 0
+    /// Inline rounds started so far (now and then the submitter yields first).
+    var inlineRoundsRun = 0
     var inlineRoundsDone: [CheckedContinuation<Void, Never>] = []
 
     // MARK: - Worker state
