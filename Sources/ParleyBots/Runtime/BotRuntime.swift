@@ -18,7 +18,6 @@ actor BotRuntime {
     var lanes: [Channel: Lane] = [:]
     /// Users and groups known to be greeted already (saves a store round trip per message).
     var greeted: Set<String> = []
-    var eventLoop: Task<Void, Never>?
     var stopping = false
     var nextMarker = 0
     var markerWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
@@ -63,10 +62,9 @@ actor BotRuntime {
     /// Subscribes, connects, and re-arms the `ask` timeouts a previous run left.
     func start(peers: Set<String>) async throws {
         self.peers = peers.subtracting([client.userID])
-        let batches = await client.eventBatches()
-        // Isolated to this actor, so each batch wakes the loop right here (no hop from a
-        // plain task). The loop ends when the client closes its streams (`stop()`).
-        eventLoop = Task { await self.runEventLoop(batches) }
+        // The client's receiving task brings each batch over itself: no task of this actor
+        // to wake per batch.
+        await client.setEventHandler { [weak self] batch in await self?.dispatch(batch) }
         try await client.connect()
         for (target, state) in try store.statesWithDeadline(bot: bot.id) {
             guard let channel = Channel(target: target), let position = state.waiting, let deadline = state.deadline else { continue }
@@ -78,19 +76,15 @@ actor BotRuntime {
     func stop() async {
         stopping = true
         await client.close()
-        eventLoop?.cancel()
-        eventLoop = nil
+        await client.setEventHandler(nil)
         for waiter in markerWaiters.values { waiter.resume() }
         markerWaiters.removeAll()
     }
 
     // MARK: - Inbound
 
-    private func runEventLoop(_ batches: AsyncStream<[ChatEvent]>) async {
-        // Bounded by the stream: it ends when the client closes.
-        for await batch in batches {
-            for event in batch { dispatch(event) }
-        }
+    private func dispatch(_ batch: [ChatEvent]) {
+        for event in batch { dispatch(event) }
     }
 
     func dispatch(_ event: ChatEvent) {
