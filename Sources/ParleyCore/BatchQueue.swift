@@ -31,45 +31,47 @@ public final class BatchQueue<Element: Sendable>: Sendable {
         self.limit = max(1, limit)
     }
 
-    /// A waiting consumer's wake-up, held back by `pushHoldingWake(_:)` so that a caller
-    /// can run it after releasing a lock of its own (a wake-up is a system call, and a
-    /// woken thread that needs the same lock would only wait for it).
-    public struct Wake: Sendable {
-        @usableFromInline let waiter: CheckedContinuation<[Element]?, Never>
-        @usableFromInline let elements: [Element]
-
-        @inlinable init(waiter: CheckedContinuation<[Element]?, Never>, elements: [Element]) {
-            self.waiter = waiter
-            self.elements = elements
-        }
-
-        /// Hands the elements to the consumer.
-        @inlinable public func callAsFunction() { waiter.resume(returning: elements) }
-    }
-
     /// Buffers `element` (or hands it straight to a waiting consumer). False when the
     /// buffer is full or the queue has finished: nothing was added.
     @inlinable @discardableResult
     public func push(_ element: Element) -> Bool {
-        let (accepted, wake) = pushHoldingWake(element)
-        wake?()
-        return accepted
-    }
-
-    /// Like `push(_:)`, but a waiting consumer is not resumed: its wake-up is returned, to be
-    /// run by the caller (once, soon: the consumer waits until then).
-    @inlinable
-    public func pushHoldingWake(_ element: Element) -> (accepted: Bool, wake: Wake?) {
         // Its own path: the generic one costs a collection copy per element.
-        state.withLock { state -> (Bool, Wake?) in
+        let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<[Element]?, Never>?) in
             guard !state.finished, state.elements.count < limit else { return (false, nil) }
             if let waiter = state.waiter {
                 state.waiter = nil
-                return (true, Wake(waiter: waiter, elements: [element]))
+                return (true, waiter)
             }
             state.elements.append(element)
             return (true, nil)
         }
+        waiter?.resume(returning: [element])
+        return accepted
+    }
+
+    /// Like `push(_:)`, but a waiting consumer is not woken here: when `mustWake` is true the
+    /// caller calls `wake()` soon, once it has released a lock of its own (a wake-up is a
+    /// system call, and a woken thread that needs that lock would only wait for it).
+    @inlinable
+    public func pushLeavingWake(_ element: Element) -> (accepted: Bool, mustWake: Bool) {
+        state.withLock { state in
+            guard !state.finished, state.elements.count < limit else { return (false, false) }
+            state.elements.append(element)
+            return (true, state.waiter != nil)
+        }
+    }
+
+    /// Hands everything buffered to the consumer if it waits; nothing otherwise.
+    @inlinable
+    public func wake() {
+        let ready = state.withLock { state -> (CheckedContinuation<[Element]?, Never>, [Element])? in
+            guard let waiter = state.waiter, !state.elements.isEmpty else { return nil }
+            state.waiter = nil
+            var taken: [Element] = []
+            swap(&taken, &state.elements)
+            return (waiter, taken)
+        }
+        if let (waiter, elements) = ready { waiter.resume(returning: elements) }
     }
 
     /// Buffers `elements` in order, all or none. False when they do not fit or the queue

@@ -17,12 +17,13 @@ enum EventSink: Sendable {
         }
     }
 
-    /// Like `yield(_:)`, but a batched consumer's wake-up goes into `wakes` when that is not
-    /// nil, for the caller to run after it released the hub's lock.
-    func yield(_ event: TransportEvent, deferringWakeInto wakes: inout [BatchQueue<TransportEvent>.Wake]?) -> Bool {
+    /// Like `yield(_:)`, but a batched consumer that must be woken is added to `wakes` when
+    /// that is not nil, for the caller to wake after it released the hub's lock.
+    func yield(_ event: TransportEvent, deferringWakeInto wakes: inout [BatchQueue<TransportEvent>]?) -> Bool {
         guard case .batched(let queue) = self, wakes != nil else { return yield(event) }
-        let (accepted, wake) = queue.pushHoldingWake(event)
-        if let wake { wakes?.append(wake) }
+        let (accepted, mustWake) = queue.pushLeavingWake(event)
+        // Several events for one consumer in a critical section: one wake-up.
+        if mustWake, wakes?.last !== queue { wakes?.append(queue) }
         return accepted
     }
 

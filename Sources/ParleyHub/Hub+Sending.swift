@@ -36,7 +36,7 @@ extension Hub {
             defer { state.deferredWakes = nil }
             return (body(&state), state.deferredWakes ?? [])
         }
-        for wake in wakes { wake() }
+        for queue in wakes { queue.wake() }
         return value
     }
 

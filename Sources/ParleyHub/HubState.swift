@@ -54,9 +54,9 @@ struct HubState: Sendable {
     var closed = false
     var rateLimits: [String: HubRateLimit] = [:]
     var buckets: [String: TokenBucket] = [:]
-    /// While not nil, consumers' wake-ups collect here instead of running under the lock;
-    /// `Hub.withDeferredWakes` runs them once the lock is released.
-    var deferredWakes: [BatchQueue<TransportEvent>.Wake]?
+    /// While not nil, consumers to wake collect here instead of being woken under the lock;
+    /// `Hub.withDeferredWakes` wakes them once the lock is released.
+    var deferredWakes: [BatchQueue<TransportEvent>]?
     /// Messages waiting for their group commit (persistent hubs only).
     var pending: [PendingWrite] = []
     var flushing = false

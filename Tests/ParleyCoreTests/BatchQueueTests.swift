@@ -48,21 +48,21 @@ import Testing
         #expect(batches.allSatisfy { !$0.isEmpty })
     }
 
-    @Test func aHeldWakeHandsItsElementToTheWaitingConsumerWhenRun() async throws {
+    @Test func aPushLeavingTheWakeIsTakenAtTheWakeOrTheNextTake() async throws {
         let queue = BatchQueue<Int>()
         let consumer = Task { await queue.next() }
-        // If the consumer already waits, the push hands back its wake-up (run here, after
-        // the caller's own lock would be released); if not, 0 is buffered for it.
-        let (taken, held) = queue.pushHoldingWake(0)
-        #expect(taken)
-        held?()
+        // Whether the consumer already waits or not: the element is buffered, and either the
+        // wake hands it over or the consumer finds it when it looks.
+        let (accepted, mustWake) = queue.pushLeavingWake(0)
+        #expect(accepted)
+        if mustWake { queue.wake() }
         #expect(await consumer.value == [0])
-        // With nobody waiting, nothing is held: the element is buffered.
-        let (accepted, wake) = queue.pushHoldingWake(7)
-        #expect(accepted && wake == nil)
+        // Nobody waits: nothing to wake, and a wake changes nothing.
+        #expect(queue.pushLeavingWake(7) == (true, false))
+        queue.wake()
         #expect(await queue.next() == [7])
         queue.finish()
-        #expect(queue.pushHoldingWake(8).accepted == false)
+        #expect(queue.pushLeavingWake(8) == (false, false))
     }
 
     @Test func aRelayingQueueCarriesTheStreamThenFinishes() async throws {
