@@ -104,8 +104,8 @@ public actor Outbox {
     var roundsInFlight = 0
     /// Rounds run by submitters; `stop()` waits for them through `inlineRoundsDone`.
     var inlineRounds = 0
-    /// Inline rounds started so far (now and then the submitter yields first).
-    var inlineRoundsRun = 0
+    /// Submits so far (now and then the submitter yields first).
+    var submitsSoFar = 0
     var inlineRoundsDone: [CheckedContinuation<Void, Never>] = []
 
     // MARK: - Worker state
@@ -173,13 +173,13 @@ public actor Outbox {
     /// priority; a resubmitted client message number is deduplicated by the server.
     public func submit(_ items: [OutboxItem]) async -> [Result<OutboxResult, ParleyError>] {
         guard !items.isEmpty else { return [] }
+        await yieldNowAndThen()
         guard running else {
             return items.map { _ in .failure(ParleyError(.notConnected, "the outbox is not running")) }
         }
         let now = clock.now()
-        let batchID = nextBatchID
-        nextBatchID += 1
-        batches[batchID] = BatchWaiter(results: Array(repeating: nil, count: items.count), remaining: items.count, continuation: nil)
+        if items.count == 1, let result = await sendAlone(items[0], at: now) { return [result] }
+        let batchID = registerBatch(count: items.count)
         incoming.reserveCapacity(incoming.count + items.count)
         for (index, var item) in items.enumerated() {
             item.sequence = nextSequence
@@ -190,13 +190,26 @@ public actor Outbox {
         // The submitter sends a round itself when one may start: waking the worker task
         // (and being woken by it) would cost two thread hand-offs per send.
         await runRoundInline()
+        return await results(ofBatch: batchID, count: items.count)
+    }
+
+    /// A waiter for `count` results; its id.
+    func registerBatch(count: Int) -> Int {
+        let batchID = nextBatchID
+        nextBatchID += 1
+        batches[batchID] = BatchWaiter(results: Array(repeating: nil, count: count), remaining: count, continuation: nil)
+        return batchID
+    }
+
+    /// The results of a batch: at once if they are all in, else once they are.
+    func results(ofBatch batchID: Int, count: Int) async -> [Result<OutboxResult, ParleyError>] {
         if batches[batchID]?.remaining == 0, let batch = batches.removeValue(forKey: batchID) {
             return Self.results(of: batch)
         }
         return await withCheckedContinuation { continuation in
             // No suspension since the check above: the batch still waits for results.
             guard batches[batchID] != nil else {
-                continuation.resume(returning: items.map { _ in .failure(ParleyError(.cancelled, "no result")) })
+                continuation.resume(returning: (0..<count).map { _ in .failure(ParleyError(.cancelled, "no result")) })
                 return
             }
             batches[batchID]?.continuation = continuation
