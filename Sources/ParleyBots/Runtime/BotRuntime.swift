@@ -21,6 +21,10 @@ actor BotRuntime {
     var stopping = false
     var nextMarker = 0
     var markerWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// Items queued in the lanes and not yet handled, and the receiving task waiting for
+    /// them to drop (see `dispatch(_:)`).
+    var backlog = 0
+    var backlogWaiter: CheckedContinuation<Void, Never>?
     /// The other bots of the host: their messages are never answered, so two bots in one
     /// group cannot keep answering each other.
     var peers: Set<String> = []
@@ -75,6 +79,7 @@ actor BotRuntime {
     /// Stops taking new work and closes the client (queued sends stay in its outbox).
     func stop() async {
         stopping = true
+        releaseBacklogWaiter()
         await client.close()
         await client.setEventHandler(nil)
         for waiter in markerWaiters.values { waiter.resume() }
@@ -83,8 +88,18 @@ actor BotRuntime {
 
     // MARK: - Inbound
 
-    private func dispatch(_ batch: [ChatEvent]) {
+    /// Dispatches a batch; while more items wait in the lanes than `options.backlogLimit`, the
+    /// client's receiving task waits here, so a flood stays in the server's bounded queue
+    /// instead of piling up decoded in memory.
+    private func dispatch(_ batch: [ChatEvent]) async {
         for event in batch { dispatch(event) }
+        guard backlog > options.backlogLimit, !stopping else { return }
+        await withCheckedContinuation { backlogWaiter = $0 }
+    }
+
+    private func releaseBacklogWaiter() {
+        backlogWaiter?.resume()
+        backlogWaiter = nil
     }
 
     func dispatch(_ event: ChatEvent) {
@@ -121,6 +136,7 @@ actor BotRuntime {
         }
         // Mutated in place: copying the lane out and back would copy its queue each time.
         lanes[channel, default: Lane()].items.append(item)
+        backlog += 1
         let start = lanes[channel]?.running == false
         if start {
             lanes[channel]?.running = true
@@ -140,6 +156,8 @@ actor BotRuntime {
         while let item = lanes[channel]?.pop() {
             await process(item, in: channel)
             tracker.end()
+            backlog -= 1
+            if backlog <= options.backlogLimit / 2 { releaseBacklogWaiter() }
         }
         lanes[channel]?.running = false
     }
