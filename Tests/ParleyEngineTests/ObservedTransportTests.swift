@@ -84,6 +84,24 @@ import Testing
         await bot.observed.waitUntilRelayed()
     }
 
+    @Test func aBacklogIsHandedOverInPartsInOrderAndCounted() async throws {
+        let bot = try await Self.observedBot()
+        let count = ObservedTransport.largestBatch * 2 + 100
+        for index in 0..<count { _ = try await bot.alice.send(Self.text("m\(index)")) }
+        var iterator = bot.batches.makeAsyncIterator()
+        var texts: [String] = []
+        var sizes: [Int] = []
+        // Bounded: the connection event and `count` messages, in at most `count + 1` parts.
+        for _ in 0...count where texts.count < count {
+            guard let batch = await iterator.next() else { break }
+            sizes.append(batch.count)
+            for case .message(let envelope) in batch { texts.append(envelope.payload["text"]?.stringValue ?? "?") }
+        }
+        #expect(texts == (0..<count).map { "m\($0)" })
+        #expect(sizes.allSatisfy { $0 <= ObservedTransport.largestBatch })
+        #expect(bot.observed.isCaughtUp)
+    }
+
     @Test func aTransportWithoutBatchesIsRelayedAndCounted() async throws {
         let bot = try await Self.observedBot(wrap: { SingleEventTransport(base: $0) })
         for index in 1...2 { _ = try await bot.alice.send(Self.text("m\(index)")) }

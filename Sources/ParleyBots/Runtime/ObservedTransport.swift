@@ -16,6 +16,8 @@ final class ObservedTransport: BatchedEventSource {
         /// Markers pushed and not yet taken: only while there are some is a batch scanned.
         var markersQueued = 0
         var output: BatchQueue<TransportEvent>?
+        /// The rest of a batch taken from the queue past `largestBatch` events.
+        var held: ArraySlice<TransportEvent> = []
         var waiters: [Int: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
         var nextWaiter = 0
     }
@@ -68,18 +70,46 @@ final class ObservedTransport: BatchedEventSource {
             defer {
                 state.output = queue
                 state.markersQueued = 0
+                state.held = []
             }
             return state.output
         }
         old?.finish()
         return AsyncStream(unfolding: { [weak self] in
-            guard let batch = await queue.next() else {
-                self?.ended(queue)
-                return nil
-            }
-            self?.took(batch)
-            return batch
+            guard let self else { return await queue.next() }
+            return await self.nextBatch(from: queue)
         })
+    }
+
+    /// The most events handed over at once: a backlog is decoded and dispatched a part at a
+    /// time (the runtime can then hold the rest back), not all at once.
+    static let largestBatch = 512
+
+    /// The next part of what the queue had, counted as taken; nil once the stream ended.
+    private func nextBatch(from queue: BatchQueue<TransportEvent>) async -> [TransportEvent]? {
+        let rest = state.withLock { state -> [TransportEvent]? in
+            state.held.isEmpty || state.output !== queue ? nil : Self.cut(&state.held)
+        }
+        if let rest {
+            took(rest)
+            return rest
+        }
+        guard let taken = await queue.next() else {
+            ended(queue)
+            return nil
+        }
+        let batch = taken.count <= Self.largestBatch ? taken : state.withLock { state in
+            state.held = taken[...]
+            return Self.cut(&state.held)
+        }
+        took(batch)
+        return batch
+    }
+
+    private static func cut(_ held: inout ArraySlice<TransportEvent>) -> [TransportEvent] {
+        let part = Array(held.prefix(largestBatch))
+        held = held.count > largestBatch ? held.dropFirst(largestBatch) : []
+        return part
     }
 
     func disconnect() async {
