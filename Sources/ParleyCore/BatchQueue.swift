@@ -49,6 +49,31 @@ public final class BatchQueue<Element: Sendable>: Sendable {
         return accepted
     }
 
+    /// Like `push(_:)`, but a waiting consumer is not woken here: when `mustWake` is true the
+    /// caller calls `wake()` soon, once it has released a lock of its own (a wake-up is a
+    /// system call, and a woken thread that needs that lock would only wait for it).
+    @inlinable
+    public func pushLeavingWake(_ element: Element) -> (accepted: Bool, mustWake: Bool) {
+        state.withLock { state in
+            guard !state.finished, state.elements.count < limit else { return (false, false) }
+            state.elements.append(element)
+            return (true, state.waiter != nil)
+        }
+    }
+
+    /// Hands everything buffered to the consumer if it waits; nothing otherwise.
+    @inlinable
+    public func wake() {
+        let ready = state.withLock { state -> (CheckedContinuation<[Element]?, Never>, [Element])? in
+            guard let waiter = state.waiter, !state.elements.isEmpty else { return nil }
+            state.waiter = nil
+            var taken: [Element] = []
+            swap(&taken, &state.elements)
+            return (waiter, taken)
+        }
+        if let (waiter, elements) = ready { waiter.resume(returning: elements) }
+    }
+
     /// Buffers `elements` in order, all or none. False when they do not fit or the queue
     /// has finished.
     @inlinable @discardableResult
@@ -109,5 +134,19 @@ public final class BatchQueue<Element: Sendable>: Sendable {
     @inlinable
     public func stream() -> AsyncStream<[Element]> {
         AsyncStream(unfolding: { [self] in await next() })
+    }
+}
+
+extension BatchQueue {
+    /// A queue fed from `batches` by a relay task; it finishes when `batches` ends, and the
+    /// relay stops once the queue refuses (finished by its consumer, or full).
+    public static func relaying(_ batches: AsyncStream<[Element]>) -> BatchQueue {
+        let queue = BatchQueue()
+        Task {
+            // Bounded by the source stream.
+            for await batch in batches where !queue.push(contentsOf: batch) { break }
+            queue.finish()
+        }
+        return queue
     }
 }

@@ -8,4 +8,16 @@ public protocol BatchedEventSource: Transport {
     /// Like `connect()`, but each element holds one or more events, in the order
     /// `connect()` would deliver them one by one; a batch is never empty.
     func connectBatched() async throws -> AsyncStream<[TransportEvent]>
+
+    /// Like `connectBatched()`, but hands over the queue itself: a wrapper can take from it
+    /// directly (no relay task, so no extra wake-up per batch) and push events of its own
+    /// behind those already delivered. The default relays `connectBatched()` into a new queue.
+    func connectQueue() async throws -> BatchQueue<TransportEvent>
+}
+
+extension BatchedEventSource {
+    /// Relays `connectBatched()` into a new queue.
+    public func connectQueue() async throws -> BatchQueue<TransportEvent> {
+        BatchQueue.relaying(try await connectBatched())
+    }
 }

@@ -38,6 +38,14 @@ public actor ChatClient {
     /// Subscribers that take events in batches (`eventBatches()`).
     var batchSubscribers: [BatchQueue<ChatEvent>] = []
     var nextSubscriber = 0
+    /// The consumer the receiving task calls itself (`setEventHandler(_:)`), the events it
+    /// has not had yet, and whether a delivery to it is under way.
+    var eventHandler: (@Sendable ([ChatEvent]) async -> Void)?
+    var handlerEvents: [ChatEvent] = []
+    var handlerBusy = false
+    /// True while the receiving task handles a transport batch (its events go to the
+    /// handler together, once the batch is done).
+    var receiving = false
     var errorHandler: (@Sendable (ParleyError) -> Void)?
     var filter: (@Sendable (Message) -> FilterDecision)?
 
@@ -122,14 +130,13 @@ public actor ChatClient {
         inbound = Task {
             switch stream {
             case .single(let events):
-                for await event in events { self.handle(event) }
+                for await event in events { await self.receiveBatch([event]) }
             case .batched(let batches):
                 // One actor turn per batch: the events of a batch are handled back to back.
-                for await batch in batches {
-                    for event in batch { self.handle(event) }
-                }
+                for await batch in batches { await self.receiveBatch(batch) }
             }
             self.streamEnded()
+            await self.deliverToHandler()
         }
     }
 
@@ -201,6 +208,7 @@ public actor ChatClient {
     func removeSubscriber(_ id: Int) { subscribers.removeValue(forKey: id) }
 
     func emit(_ event: ChatEvent) {
+        if eventHandler != nil { queueForHandler(event) }
         for continuation in subscribers.values { continuation.yield(event) }
         guard !batchSubscribers.isEmpty else { return }
         var ended = false

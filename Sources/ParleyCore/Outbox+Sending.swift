@@ -48,7 +48,7 @@ extension Outbox {
             }
             switch outcome {
             case .success(let result):
-                completedIDs.append(entry.item.id)
+                if storeKeepsItems { completedIDs.append(entry.item.id) }
                 finish(entry, .success(result))
             case .failure(let error) where error.code == .notSent:
                 requeue.append(entry)
@@ -69,7 +69,7 @@ extension Outbox {
                                                       random: configuration.random())
                     requeue.append(entry)
                 } else {
-                    completedIDs.append(entry.item.id)
+                    if storeKeepsItems { completedIDs.append(entry.item.id) }
                     finish(entry, .failure(error))
                 }
             }

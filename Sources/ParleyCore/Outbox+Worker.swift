@@ -19,7 +19,9 @@ extension Outbox {
                     continue
                 }
                 if width == 1 {
+                    roundsInFlight += 1
                     await send(batch)
+                    roundsInFlight -= 1
                     continue
                 }
                 // One lane per round: the lane stays out of `ready` until its round is applied,

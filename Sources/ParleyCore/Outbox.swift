@@ -66,7 +66,8 @@ public actor Outbox {
     struct BatchWaiter {
         var results: [Result<OutboxResult, ParleyError>?]
         var remaining: Int
-        var continuation: CheckedContinuation<[Result<OutboxResult, ParleyError>], Never>
+        /// Nil while the submitter runs a round itself: it collects the results afterwards.
+        var continuation: CheckedContinuation<[Result<OutboxResult, ParleyError>], Never>?
 
         /// Stores one result; true once every item of the batch has one.
         mutating func record(_ result: Result<OutboxResult, ParleyError>, at index: Int) -> Bool {
@@ -99,7 +100,13 @@ public actor Outbox {
     var accountBucket: TokenBucket?
     /// Lanes whose round is being sent (only when the transport sends channels concurrently).
     var lanesInFlight: Set<LaneKey> = []
+    /// Rounds being sent, by the worker or by submitters (at most `concurrentSends`).
     var roundsInFlight = 0
+    /// Rounds run by submitters; `stop()` waits for them through `inlineRoundsDone`.
+    var inlineRounds = 0
+    /// Submits so far (now and then the submitter yields first).
+    var submitsSoFar = 0
+    var inlineRoundsDone: [CheckedContinuation<Void, Never>] = []
 
     // MARK: - Worker state
     var running = false
@@ -146,6 +153,9 @@ public actor Outbox {
         signal()
         await worker?.value
         worker = nil
+        // Bounded: no round starts once `running` is false, and each ending round resumes these.
+        while inlineRounds > 0 { await withCheckedContinuation { inlineRoundsDone.append($0) } }
+        persistCompleted()
         let stopped = ParleyError(.cancelled, "the outbox stopped before the transport accepted this item; a durable store keeps it for the next start")
         for queued in incoming { finish(queued, .failure(stopped)) }
         incoming.removeAll()
@@ -163,23 +173,46 @@ public actor Outbox {
     /// priority; a resubmitted client message number is deduplicated by the server.
     public func submit(_ items: [OutboxItem]) async -> [Result<OutboxResult, ParleyError>] {
         guard !items.isEmpty else { return [] }
+        await yieldNowAndThen()
         guard running else {
             return items.map { _ in .failure(ParleyError(.notConnected, "the outbox is not running")) }
         }
         let now = clock.now()
+        if items.count == 1, let result = await sendAlone(items[0], at: now) { return [result] }
+        let batchID = registerBatch(count: items.count)
+        incoming.reserveCapacity(incoming.count + items.count)
+        for (index, var item) in items.enumerated() {
+            item.sequence = nextSequence
+            nextSequence += 1
+            item.enqueuedAt = now
+            incoming.append(Queued(item: item, slot: Slot(batch: batchID, index: index)))
+        }
+        // The submitter sends a round itself when one may start: waking the worker task
+        // (and being woken by it) would cost two thread hand-offs per send.
+        await runRoundInline()
+        return await results(ofBatch: batchID, count: items.count)
+    }
+
+    /// A waiter for `count` results; its id.
+    func registerBatch(count: Int) -> Int {
         let batchID = nextBatchID
         nextBatchID += 1
+        batches[batchID] = BatchWaiter(results: Array(repeating: nil, count: count), remaining: count, continuation: nil)
+        return batchID
+    }
+
+    /// The results of a batch: at once if they are all in, else once they are.
+    func results(ofBatch batchID: Int, count: Int) async -> [Result<OutboxResult, ParleyError>] {
+        if batches[batchID]?.remaining == 0, let batch = batches.removeValue(forKey: batchID) {
+            return Self.results(of: batch)
+        }
         return await withCheckedContinuation { continuation in
-            batches[batchID] = BatchWaiter(results: Array(repeating: nil, count: items.count), remaining: items.count,
-                                           continuation: continuation)
-            incoming.reserveCapacity(incoming.count + items.count)
-            for (index, var item) in items.enumerated() {
-                item.sequence = nextSequence
-                nextSequence += 1
-                item.enqueuedAt = now
-                incoming.append(Queued(item: item, slot: Slot(batch: batchID, index: index)))
+            // No suspension since the check above: the batch still waits for results.
+            guard batches[batchID] != nil else {
+                continuation.resume(returning: (0..<count).map { _ in .failure(ParleyError(.cancelled, "no result")) })
+                return
             }
-            signal()
+            batches[batchID]?.continuation = continuation
         }
     }
 
@@ -196,9 +229,14 @@ public actor Outbox {
         }
         // Mutated in place (copying the batch would copy its result array per item), with
         // one dictionary access per item; a second only for the last one.
-        guard batches[slot.batch]?.record(result, at: slot.index) == true,
+        // A batch without a continuation stays: its submitter collects it after its round.
+        guard batches[slot.batch]?.record(result, at: slot.index) == true, batches[slot.batch]?.continuation != nil,
               let batch = batches.removeValue(forKey: slot.batch) else { return }
-        batch.continuation.resume(returning: batch.results.map { $0 ?? .failure(ParleyError(.cancelled, "no result")) })
+        batch.continuation?.resume(returning: Self.results(of: batch))
+    }
+
+    static func results(of batch: BatchWaiter) -> [Result<OutboxResult, ParleyError>] {
+        batch.results.map { $0 ?? .failure(ParleyError(.cancelled, "no result")) }
     }
 
     /// Wakes the worker (new items, a timer that fired, a stop).

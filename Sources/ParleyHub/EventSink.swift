@@ -17,6 +17,16 @@ enum EventSink: Sendable {
         }
     }
 
+    /// Like `yield(_:)`, but a batched consumer that must be woken is added to `wakes` when
+    /// that is not nil, for the caller to wake after it released the hub's lock.
+    func yield(_ event: TransportEvent, deferringWakeInto wakes: inout [BatchQueue<TransportEvent>]?) -> Bool {
+        guard case .batched(let queue) = self, wakes != nil else { return yield(event) }
+        let (accepted, mustWake) = queue.pushLeavingWake(event)
+        // Several events for one consumer in a critical section: one wake-up.
+        if mustWake, wakes?.last !== queue { wakes?.append(queue) }
+        return accepted
+    }
+
     /// Ends the stream after what is buffered.
     func finish() {
         switch self {

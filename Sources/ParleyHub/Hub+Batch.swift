@@ -31,7 +31,7 @@ extension Hub {
         let clock = self.clock
         let persistent = database != nil
         let user = transport.userID
-        let startFlush = state.withLock { state -> Bool in
+        let startFlush = withDeferredWakes { state -> Bool in
             let now = clock.now()
             var stopped: Set<Channel> = []
             var startFlush = false

@@ -25,7 +25,7 @@ extension Hub {
             }
             guard let batch else { return false }
             let result = Result { try database.write(batch) }.mapError(Hub.storageError)
-            let answers = state.withLock { $0.finishCommit(batch, result: result) }
+            let answers = withDeferredWakes { $0.finishCommit(batch, result: result) }
             for (waiter, answer) in answers { waiter.resume(answer) }
         }
         return true

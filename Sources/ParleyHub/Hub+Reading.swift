@@ -9,11 +9,11 @@ extension Hub {
         }
     }
 
-    /// Opens the batched event stream of `transport` with its catch-up.
-    func subscribeBatched(_ transport: HubTransport) throws -> AsyncStream<[TransportEvent]> {
+    /// Opens the batched event queue of `transport` with its catch-up.
+    func subscribeQueue(_ transport: HubTransport) throws -> BatchQueue<TransportEvent> {
         try subscribe(transport) { limit in
             let queue = BatchQueue<TransportEvent>(limit: limit)
-            return (queue.stream(), .batched(queue))
+            return (queue, .batched(queue))
         }
     }
 

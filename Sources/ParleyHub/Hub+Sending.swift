@@ -14,7 +14,7 @@ extension Hub {
         // The time is read under the lock, so timestamps never go backwards along seq.
         let clock = self.clock
         guard database != nil else {
-            let outcome = state.withLock { $0.send(outgoing, from: transport.userID, transport: transport.id, now: clock.now(), waiter: nil) }
+            let outcome = withDeferredWakes { $0.send(outgoing, from: transport.userID, transport: transport.id, now: clock.now(), waiter: nil) }
             return try Self.answer(outcome, user: transport.userID)
         }
         return try await withCheckedThrowingContinuation { waiter in
@@ -26,6 +26,18 @@ extension Hub {
                 waiter.resume(with: Result { try Self.answer(outcome, user: transport.userID) })
             }
         }
+    }
+
+    /// Runs `body` under the state lock with consumers' wake-ups held back, then wakes them:
+    /// a woken consumer that sends at once would otherwise find the lock still taken.
+    func withDeferredWakes<Value>(_ body: (inout HubState) -> Value) -> Value {
+        let (value, wakes) = state.withLock { state in
+            state.deferredWakes = []
+            defer { state.deferredWakes = nil }
+            return (body(&state), state.deferredWakes ?? [])
+        }
+        for queue in wakes { queue.wake() }
+        return value
     }
 
     /// The receipt of a finished send, or its error.

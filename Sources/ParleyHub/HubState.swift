@@ -54,6 +54,9 @@ struct HubState: Sendable {
     var closed = false
     var rateLimits: [String: HubRateLimit] = [:]
     var buckets: [String: TokenBucket] = [:]
+    /// While not nil, consumers to wake collect here instead of being woken under the lock;
+    /// `Hub.withDeferredWakes` wakes them once the lock is released.
+    var deferredWakes: [BatchQueue<TransportEvent>]?
     /// Messages waiting for their group commit (persistent hubs only).
     var pending: [PendingWrite] = []
     var flushing = false
@@ -160,7 +163,7 @@ struct HubState: Sendable {
         var overflowed: [Int] = []
         for stream in streams {
             if stream.transport == transport { delivered = true; continue }
-            if stream.sink.yield(event) {
+            if stream.sink.yield(event, deferringWakeInto: &deferredWakes) {
                 delivered = true
                 eventsYielded[stream.transport, default: 0] += 1
             } else {

@@ -32,7 +32,13 @@ public final class HubTransport: Transport, BatchedEventSource {
     /// Like `connect()`, with each element holding every event buffered since the consumer
     /// last took one. The buffer limit still counts events.
     public func connectBatched() async throws -> AsyncStream<[TransportEvent]> {
-        try hub.subscribeBatched(self)
+        try hub.subscribeQueue(self).stream()
+    }
+
+    /// Like `connectBatched()`, handing over the hub's queue for this stream itself (its
+    /// buffer limit counts events pushed into it by the taker too).
+    public func connectQueue() async throws -> BatchQueue<TransportEvent> {
+        try hub.subscribeQueue(self)
     }
 
     /// Finishes the event stream (after a `.connection(.disconnected)` event) and, on a

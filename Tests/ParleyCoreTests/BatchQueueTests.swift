@@ -47,4 +47,33 @@ import Testing
         #expect(batches.flatMap { $0 } == [1, 2, 3])
         #expect(batches.allSatisfy { !$0.isEmpty })
     }
+
+    @Test func aPushLeavingTheWakeIsTakenAtTheWakeOrTheNextTake() async throws {
+        let queue = BatchQueue<Int>()
+        let consumer = Task { await queue.next() }
+        // Whether the consumer already waits or not: the element is buffered, and either the
+        // wake hands it over or the consumer finds it when it looks.
+        let (accepted, mustWake) = queue.pushLeavingWake(0)
+        #expect(accepted)
+        if mustWake { queue.wake() }
+        #expect(await consumer.value == [0])
+        // Nobody waits: nothing to wake, and a wake changes nothing.
+        #expect(queue.pushLeavingWake(7) == (true, false))
+        queue.wake()
+        #expect(await queue.next() == [7])
+        queue.finish()
+        #expect(queue.pushLeavingWake(8) == (false, false))
+    }
+
+    @Test func aRelayingQueueCarriesTheStreamThenFinishes() async throws {
+        let (batches, continuation) = AsyncStream.makeStream(of: [Int].self)
+        let queue = BatchQueue.relaying(batches)
+        continuation.yield([1, 2])
+        continuation.yield([3])
+        continuation.finish()
+        var taken: [Int] = []
+        // Bounded: the relay finishes the queue when the stream ends.
+        while let batch = await queue.next() { taken += batch }
+        #expect(taken == [1, 2, 3])
+    }
 }

@@ -37,5 +37,84 @@ import Testing
         await observed.waitUntilRelayed()
         #expect(observed.isCaughtUp)
     }
+
+    /// A hub with `bot` and `alice`: the bot's transport (as `wrap` shows it) observed and
+    /// connected, and a transport for alice.
+    static func observedBot(wrap: (HubTransport) -> any Transport = { $0 }) async throws
+        -> (inner: HubTransport, observed: ObservedTransport, batches: AsyncStream<[TransportEvent]>, alice: HubTransport) {
+        let hub = try Hub()
+        for user in ["bot", "alice"] { try hub.addUser(Profile(id: user)) }
+        let inner = try hub.connect(user: "bot")
+        let observed = ObservedTransport(wrap(inner), deliveredEventCount: { inner.deliveredEventCount })
+        return (inner, observed, try await observed.connectBatched(), try hub.connect(user: "alice"))
+    }
+
+    /// Takes `count` events from `batches` (bounded: at most `count` batches).
+    static func take(_ count: Int, from batches: AsyncStream<[TransportEvent]>) async -> [TransportEvent] {
+        var iterator = batches.makeAsyncIterator()
+        var events: [TransportEvent] = []
+        for _ in 0..<count where events.count < count {
+            guard let batch = await iterator.next() else { break }
+            events += batch
+        }
+        return events
+    }
+
+    static func text(_ text: String) -> OutgoingEnvelope {
+        OutgoingEnvelope(channel: .person("bot"), payload: ["type": 1, "text": .string(text)])
+    }
+
+    @Test func markersFollowDeliveredEventsInTheServersQueueAndAreNotCounted() async throws {
+        let bot = try await Self.observedBot()
+        _ = try await bot.alice.send(Self.text("m1"))
+        #expect(bot.observed.sendMarker(1))
+        _ = try await bot.alice.send(Self.text("m2"))
+        let texts = await Self.take(4, from: bot.batches).map { event -> String in
+            switch event {
+            case .message(let envelope): envelope.payload["text"]?.stringValue ?? "?"
+            case .membership(let membership): membership.channel == ObservedTransport.markerChannel ? "marker" : "membership"
+            case .connection: "connection"
+            case .reaction: "reaction"
+            }
+        }
+        #expect(texts == ["connection", "m1", "marker", "m2"])
+        // Three server events taken, as the hub counts them: the marker is not one.
+        #expect(bot.inner.deliveredEventCount == 3)
+        #expect(bot.observed.isCaughtUp)
+        await bot.observed.waitUntilRelayed()
+    }
+
+    @Test func aBacklogIsHandedOverInPartsInOrderAndCounted() async throws {
+        let bot = try await Self.observedBot()
+        let count = ObservedTransport.largestBatch * 2 + 100
+        for index in 0..<count { _ = try await bot.alice.send(Self.text("m\(index)")) }
+        var iterator = bot.batches.makeAsyncIterator()
+        var texts: [String] = []
+        var sizes: [Int] = []
+        // Bounded: the connection event and `count` messages, in at most `count + 1` parts.
+        for _ in 0...count where texts.count < count {
+            guard let batch = await iterator.next() else { break }
+            sizes.append(batch.count)
+            for case .message(let envelope) in batch { texts.append(envelope.payload["text"]?.stringValue ?? "?") }
+        }
+        #expect(texts == (0..<count).map { "m\($0)" })
+        #expect(sizes.allSatisfy { $0 <= ObservedTransport.largestBatch })
+        #expect(bot.observed.isCaughtUp)
+    }
+
+    @Test func aTransportWithoutBatchesIsRelayedAndCounted() async throws {
+        let bot = try await Self.observedBot(wrap: { SingleEventTransport(base: $0) })
+        for index in 1...2 { _ = try await bot.alice.send(Self.text("m\(index)")) }
+        #expect(await Self.take(3, from: bot.batches).count == 3)
+        await bot.observed.waitUntilRelayed()
+        #expect(bot.observed.isCaughtUp)
+    }
 }
 
+/// The hub's transport seen through `Transport` alone (no batched stream).
+final class SingleEventTransport: ForwardingTransport {
+    let base: any Transport
+    init(base: any Transport) { self.base = base }
+    func send(_ message: OutgoingEnvelope) async throws -> SendReceipt { try await base.send(message) }
+    func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] { await base.sendBatch(messages) }
+}

@@ -36,14 +36,19 @@ public struct BotHostOptions: Sendable {
     public var broadcasts: BroadcastService?
     /// Where the cron scheduler keeps each schedule's last fire (needs `broadcasts`).
     public var schedules: SchedulerStore?
+    /// Messages a bot holds received and not yet handled before it stops taking more from
+    /// the server (until half are handled): a flood waits in the server's bounded queue
+    /// instead of in this process's memory.
+    public var backlogLimit: Int
 
     /// Creates options; the defaults suit chat traffic.
     public init(maxMessageBytes: Int = HostConfig.defaultMaxMessageBytes, ticketHistory: Int = 5, stopGrace: Duration = .seconds(5),
-                broadcasts: BroadcastService? = nil, schedules: SchedulerStore? = nil) {
+                broadcasts: BroadcastService? = nil, schedules: SchedulerStore? = nil, backlogLimit: Int = 512) {
         self.maxMessageBytes = maxMessageBytes
         self.ticketHistory = max(0, ticketHistory)
         self.stopGrace = stopGrace
         self.broadcasts = broadcasts
         self.schedules = schedules
+        self.backlogLimit = max(1, backlogLimit)
     }
 }

@@ -18,10 +18,13 @@ actor BotRuntime {
     var lanes: [Channel: Lane] = [:]
     /// Users and groups known to be greeted already (saves a store round trip per message).
     var greeted: Set<String> = []
-    var eventLoop: Task<Void, Never>?
     var stopping = false
     var nextMarker = 0
     var markerWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// Items queued in the lanes and not yet handled, and the receiving task waiting for
+    /// them to drop (see `dispatch(_:)`).
+    var backlog = 0
+    var backlogWaiter: CheckedContinuation<Void, Never>?
     /// The other bots of the host: their messages are never answered, so two bots in one
     /// group cannot keep answering each other.
     var peers: Set<String> = []
@@ -69,10 +72,9 @@ actor BotRuntime {
     /// Subscribes, connects, and re-arms the `ask` timeouts and delayed plans a previous run left.
     func start(peers: Set<String>) async throws {
         self.peers = peers.subtracting([client.userID])
-        let batches = await client.eventBatches()
-        // Isolated to this actor, so each batch wakes the loop right here (no hop from a
-        // plain task). The loop ends when the client closes its streams (`stop()`).
-        eventLoop = Task { await self.runEventLoop(batches) }
+        // The client's receiving task brings each batch over itself: no task of this actor
+        // to wake per batch.
+        await client.setEventHandler { [weak self] batch in await self?.dispatch(batch) }
         try await client.connect()
         for (target, state) in try store.statesWithTimers(bot: bot.id) {
             guard let channel = Channel(target: target) else { continue }
@@ -84,20 +86,27 @@ actor BotRuntime {
     /// Stops taking new work and closes the client (queued sends stay in its outbox).
     func stop() async {
         stopping = true
+        releaseBacklogWaiter()
         await client.close()
-        eventLoop?.cancel()
-        eventLoop = nil
+        await client.setEventHandler(nil)
         for waiter in markerWaiters.values { waiter.resume() }
         markerWaiters.removeAll()
     }
 
     // MARK: - Inbound
 
-    private func runEventLoop(_ batches: AsyncStream<[ChatEvent]>) async {
-        // Bounded by the stream: it ends when the client closes.
-        for await batch in batches {
-            for event in batch { dispatch(event) }
-        }
+    /// Dispatches a batch; while more items wait in the lanes than `options.backlogLimit`, the
+    /// client's receiving task waits here, so a flood stays in the server's bounded queue
+    /// instead of piling up decoded in memory.
+    private func dispatch(_ batch: [ChatEvent]) async {
+        for event in batch { dispatch(event) }
+        guard backlog > options.backlogLimit, !stopping else { return }
+        await withCheckedContinuation { backlogWaiter = $0 }
+    }
+
+    private func releaseBacklogWaiter() {
+        backlogWaiter?.resume()
+        backlogWaiter = nil
     }
 
     func dispatch(_ event: ChatEvent) {
@@ -134,6 +143,7 @@ actor BotRuntime {
         }
         // Mutated in place: copying the lane out and back would copy its queue each time.
         lanes[channel, default: Lane()].items.append(item)
+        backlog += 1
         let start = lanes[channel]?.running == false
         if start {
             lanes[channel]?.running = true
@@ -153,6 +163,8 @@ actor BotRuntime {
         while let item = lanes[channel]?.pop() {
             await process(item, in: channel)
             tracker.end()
+            backlog -= 1
+            if backlog <= options.backlogLimit / 2 { releaseBacklogWaiter() }
         }
         lanes[channel]?.running = false
     }

@@ -2,17 +2,22 @@ import ParleyCore
 import Synchronization
 
 /// Wraps a bot's transport so the host can tell when every event the server sent has been
-/// taken: it relays the event stream in batches (as the server hands them over), counting
-/// events, and can put a marker into the relayed stream behind them. With the server's own
-/// count (`deliveredEventCount`), "idle" needs no sleeping.
+/// taken: the consumer takes the server's event queue directly (the hub's own, so no relay
+/// task stands between them), counting events as it takes them, and a marker can be put
+/// into that queue behind them. With the server's own count (`deliveredEventCount`), "idle"
+/// needs no sleeping.
 final class ObservedTransport: BatchedEventSource {
     /// The channel of marker events; never a real conversation.
     static let markerChannel = Channel(kind: .local, id: "parley.idle-marker")
 
     private struct State {
+        /// Server events the consumer has taken (markers not counted).
         var relayed = 0
+        /// Markers pushed and not yet taken: only while there are some is a batch scanned.
+        var markersQueued = 0
         var output: BatchQueue<TransportEvent>?
-        var relay: Task<Void, Never>?
+        /// The rest of a batch taken from the queue past `largestBatch` events.
+        var held: ArraySlice<TransportEvent> = []
         var waiters: [Int: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
         var nextWaiter = 0
     }
@@ -31,7 +36,7 @@ final class ObservedTransport: BatchedEventSource {
     var payloadLimit: Int { inner.payloadLimit }
     var concurrentSends: Int { inner.concurrentSends }
 
-    /// The relayed events one by one (the client takes `connectBatched()`).
+    /// The events one by one (the client takes `connectBatched()`).
     func connect() async throws -> AsyncStream<TransportEvent> {
         let batches = try await connectBatched()
         let (stream, continuation) = AsyncStream.makeStream(of: TransportEvent.self, bufferingPolicy: .unbounded)
@@ -45,49 +50,80 @@ final class ObservedTransport: BatchedEventSource {
         return stream
     }
 
-    /// The relayed events, a batch per hop: one relay step and one consumer wake-up carry
-    /// everything the server handed over meanwhile.
+    /// The events, a batch per take: one consumer wake-up carries everything the server
+    /// handed over meanwhile. A server without a queue of its own is relayed into one.
     func connectBatched() async throws -> AsyncStream<[TransportEvent]> {
-        let source: AsyncStream<[TransportEvent]>
+        let queue: BatchQueue<TransportEvent>
         if let batched = inner as? any BatchedEventSource {
-            source = try await batched.connectBatched()
+            queue = try await batched.connectQueue()
         } else {
             let single = try await inner.connect()
-            source = AsyncStream { continuation in
+            queue = .relaying(AsyncStream { continuation in
                 let task = Task {
                     for await event in single { continuation.yield([event]) }
                     continuation.finish()
                 }
                 continuation.onTermination = { _ in task.cancel() }
-            }
+            })
         }
-        let output = BatchQueue<TransportEvent>()
-        let relay = Task { [weak self] in
-            for await batch in source {
-                output.push(contentsOf: batch)
-                self?.count(batch.count)
-            }
-            output.finish()
-            self?.releaseWaiters()
-        }
-        let old = state.withLock { state -> (BatchQueue<TransportEvent>?, Task<Void, Never>?) in
+        let old = state.withLock { state -> BatchQueue<TransportEvent>? in
             defer {
-                state.output = output
-                state.relay = relay
+                state.output = queue
+                state.markersQueued = 0
+                state.held = []
             }
-            return (state.output, state.relay)
+            return state.output
         }
-        old.1?.cancel()
-        old.0?.finish()
-        return output.stream()
+        old?.finish()
+        return AsyncStream(unfolding: { [weak self] in
+            guard let self else { return await queue.next() }
+            return await self.nextBatch(from: queue)
+        })
+    }
+
+    /// The most events handed over at once: a backlog is decoded and dispatched a part at a
+    /// time (the runtime can then hold the rest back), not all at once.
+    static let largestBatch = 512
+
+    /// The next part of what the queue had, counted as taken; nil once the stream ended.
+    private func nextBatch(from queue: BatchQueue<TransportEvent>) async -> [TransportEvent]? {
+        let rest = state.withLock { state -> [TransportEvent]? in
+            state.held.isEmpty || state.output !== queue ? nil : Self.cut(&state.held)
+        }
+        if let rest {
+            took(rest)
+            return rest
+        }
+        guard let taken = await queue.next() else {
+            ended(queue)
+            return nil
+        }
+        let batch = taken.count <= Self.largestBatch ? taken : state.withLock { state in
+            state.held = taken[...]
+            return Self.cut(&state.held)
+        }
+        took(batch)
+        return batch
+    }
+
+    private static func cut(_ held: inout ArraySlice<TransportEvent>) -> [TransportEvent] {
+        let part = Array(held.prefix(largestBatch))
+        held = held.count > largestBatch ? held.dropFirst(largestBatch) : []
+        return part
     }
 
     func disconnect() async {
         await inner.disconnect()
     }
 
-    private func count(_ events: Int) {
+    private func took(_ batch: [TransportEvent]) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            var events = batch.count
+            if state.markersQueued > 0 {
+                let markers = batch.count { if case .membership(let event) = $0 { event.channel == Self.markerChannel } else { false } }
+                state.markersQueued -= markers
+                events -= markers
+            }
             state.relayed += events
             // The usual case: nobody waits for the count (only idle checks do).
             guard !state.waiters.isEmpty else { return [] }
@@ -98,15 +134,18 @@ final class ObservedTransport: BatchedEventSource {
         for waiter in ready { waiter.resume() }
     }
 
-    private func releaseWaiters() {
-        let all = state.withLock { state in
+    /// The stream of `queue` ended: nobody waits for its events any more.
+    private func ended(_ queue: BatchQueue<TransportEvent>) {
+        let all = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard state.output === queue else { return [] }
+            state.output = nil
             defer { state.waiters.removeAll() }
             return state.waiters.values.map(\.continuation)
         }
         for waiter in all { waiter.resume() }
     }
 
-    /// Returns once the relay has taken every event the server delivered so far (at once
+    /// Returns once the consumer has taken every event the server delivered so far (at once
     /// when the server cannot count, the stream has ended, or the task is cancelled).
     func waitUntilRelayed() async {
         guard let deliveredEventCount else { return }
@@ -118,7 +157,7 @@ final class ObservedTransport: BatchedEventSource {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let done = state.withLock { state in
-                    if state.relayed >= target || state.output == nil || state.relay == nil || Task.isCancelled { return true }
+                    if state.relayed >= target || state.output == nil || Task.isCancelled { return true }
                     state.waiters[id] = (target, continuation)
                     return false
                 }
@@ -129,20 +168,23 @@ final class ObservedTransport: BatchedEventSource {
         }
     }
 
-    /// True when the server has delivered nothing the relay has not taken.
+    /// True when the server has delivered nothing the consumer has not taken.
     var isCaughtUp: Bool {
         guard let deliveredEventCount else { return true }
         let target = deliveredEventCount()
         return state.withLock { $0.relayed >= target }
     }
 
-    /// Puts marker `number` into the relayed stream, behind every event relayed so far.
-    /// Returns false if there is no stream.
+    /// Puts marker `number` into the event queue, behind every event delivered so far.
+    /// Returns false if there is no stream (or its queue is full).
     func sendMarker(_ number: Int) -> Bool {
         let event = TransportEvent.membership(MembershipEvent(channel: Self.markerChannel, user: String(number), change: .joined))
         return state.withLock { state in
-            guard let output = state.output else { return false }
-            return output.push(event)
+            // Under the lock that `took` counts under: the consumer may take the marker
+            // at once, but cannot count it before it is known to be one.
+            guard let output = state.output, output.push(event) else { return false }
+            state.markersQueued += 1
+            return true
         }
     }
 

@@ -1,0 +1,43 @@
+// MARK: - A consumer called by the receiving task
+
+extension ChatClient {
+    /// Hands every event to `handler`, in order and in batches, called by the client's own
+    /// receiving task: the events of one transport batch together, and the next transport
+    /// batch is taken only once `handler` returned. A consumer on another actor is reached by
+    /// that task hopping over (no task of its own to wake per batch, as `eventBatches()` has),
+    /// and a slow one holds the transport back instead of piling events up. Events raised
+    /// outside receiving (connection changes, background errors) reach it too, in order.
+    /// Never called twice at once. Nil removes the handler.
+    public func setEventHandler(_ handler: (@Sendable ([ChatEvent]) async -> Void)?) {
+        eventHandler = handler
+        if handler == nil { handlerEvents.removeAll() }
+    }
+
+    /// Handles one transport batch, then gives its events to the handler.
+    func receiveBatch(_ batch: [TransportEvent]) async {
+        receiving = true
+        for event in batch { handle(event) }
+        receiving = false
+        await deliverToHandler()
+    }
+
+    func queueForHandler(_ event: ChatEvent) {
+        handlerEvents.append(event)
+        // The receiving task delivers its batch's events itself; others need a task.
+        if !receiving, !handlerBusy { Task { await self.deliverToHandler() } }
+    }
+
+    /// Gives the handler what is pending until nothing is; at once if a delivery runs (it
+    /// takes these too, in order).
+    func deliverToHandler() async {
+        guard !handlerBusy else { return }
+        handlerBusy = true
+        // Bounded by the events raised meanwhile: each round takes all that are pending.
+        while !handlerEvents.isEmpty, let handler = eventHandler {
+            var events: [ChatEvent] = []
+            swap(&events, &handlerEvents)
+            await handler(events)
+        }
+        handlerBusy = false
+    }
+}

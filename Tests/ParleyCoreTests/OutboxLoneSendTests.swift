@@ -1,0 +1,58 @@
+import Foundation
+import ParleyCore
+import ParleyHub
+import Testing
+
+/// A memory client's lone send goes straight to the transport when its outbox is idle;
+/// anything but success falls back to the lanes, with the usual retries and order.
+@Suite struct OutboxLoneSendTests {
+    static func texts(_ setup: HubSetup) throws -> [String] {
+        try setup.hub.messages(in: .person("alice"), seenBy: "bob").compactMap { $0.payload["text"]?.stringValue }
+    }
+
+    @Test func aTransientFailureIsRetriedAndALaterSendWaitsBehindIt() async throws {
+        let setup = try HubSetup()
+        let (alice, _) = try await setup.online("alice")
+        setup.hub.failNextSends(1, with: ParleyError(.serverError, "try again"), from: "alice")
+        let first = Task { try await alice.send(TextContent("first"), to: .person("bob")) }
+        try await withTimeout { await setup.clock.waitForSleepers(1) }
+        // The lane now holds the first message: the second goes the usual way, behind it.
+        let second = Task { try await alice.send(TextContent("second"), to: .person("bob")) }
+        try await withTimeout {
+            while await alice.queuedSends < 2 { await Task.yield() }
+        }
+        #expect(try Self.texts(setup).isEmpty)
+        await setup.clock.advance(by: .seconds(1))
+        let sent = try await withTimeout { (try await first.value, try await second.value) }
+        #expect(sent.0.seq < sent.1.seq)
+        #expect(try Self.texts(setup) == ["first", "second"])
+        await alice.close()
+    }
+
+    @Test func aPermanentFailureFailsAtOnceAndTheNextSendGoesOut() async throws {
+        let setup = try HubSetup()
+        let (alice, _) = try await setup.online("alice")
+        setup.hub.failNextSends(1, with: ParleyError(.permissionDenied, "blocked"), from: "alice")
+        await #expect(throws: ParleyError(.permissionDenied, "blocked")) {
+            try await alice.send(TextContent("refused"), to: .person("bob"))
+        }
+        #expect(await alice.queuedSends == 0)
+        #expect(setup.clock.sleeperCount == 0)
+        _ = try await alice.send(TextContent("accepted"), to: .person("bob"))
+        #expect(try Self.texts(setup) == ["accepted"])
+        await alice.close()
+    }
+
+    @Test func aLostAcknowledgementIsResentOnce() async throws {
+        let setup = try HubSetup()
+        let (alice, _) = try await setup.online("alice")
+        setup.hub.loseNextAcks(1, from: "alice")
+        let sending = Task { try await alice.send(TextContent("once"), to: .person("bob")) }
+        try await withTimeout { await setup.clock.waitForSleepers(1) }
+        await setup.clock.advance(by: .seconds(1))
+        let message = try await withTimeout { try await sending.value }
+        #expect(try Self.texts(setup) == ["once"])
+        #expect(try setup.hub.storedCount(of: message.clientMessageID) == 1)
+        await alice.close()
+    }
+}
