@@ -96,13 +96,15 @@ public actor ChatClient {
     public func connect() async throws {
         guard state == .disconnected else { return }
         setState(.connecting)
+        // Set first: a stream that ends at once is already a drop to reconnect from.
+        keepsConnection = true
         do {
             try await open()
         } catch {
+            keepsConnection = false
             setState(.disconnected)
             throw error
         }
-        keepsConnection = true
     }
 
     /// Opens the transport's stream, starts the outbox once, and starts the inbound task:

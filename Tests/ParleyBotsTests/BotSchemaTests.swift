@@ -18,7 +18,7 @@ import ParleyBots
         #expect(BotValidator.validate(bot, source: SourceFile(name: "bots/support.yaml", text: text)).isEmpty)
         #expect(bot.name?.value == "Support")
         #expect(bot.commandPrefix == "/")
-        #expect(bot.commands.names == ["help", "card", "docs", "refund", "status"])
+        #expect(bot.commands.names == ["help", "card", "docs", "refund", "callback", "status"])
         #expect(bot.commands["docs"]?.aliases.map(\.value) == ["manual"])
         #expect(bot.commands["card"]?.args.map(\.value) == ["user"])
         #expect(bot.triggers.first?.match?.value == #"(?i)\bthanks?\b"#)
@@ -68,6 +68,7 @@ import ParleyBots
             /card <user> — Send someone's business card
             /docs — Link to the manual
             /refund — Ask for a refund
+            /callback — Ask for a call back
             /status <order> — Show the status of an order
             """)
     }
