@@ -2,7 +2,10 @@
 /// `Decoder` through `MappingState`): which of its keys were asked about, so the keys never
 /// asked about can be reported as unknown afterwards. A value, so a reader keeps it inline.
 struct MappingUse {
-    let mapping: Node.Mapping
+    /// The mapping (or, for an empty document or a stand-in, the null read as no pairs).
+    let mapping: NodeID
+    /// How many pairs it has.
+    let count: Int
     /// Which pairs were asked about: a bit mask for up to 64 pairs (no allocation), else flags.
     private var usedBits: UInt64 = 0
     private var usedFlags: [Bool]
@@ -15,15 +18,16 @@ struct MappingUse {
     /// Where the next key asked about most likely is.
     private var nextGuess = 0
 
-    init(_ mapping: Node.Mapping, recordsQueries: Bool = false) {
+    init(_ mapping: NodeID, count: Int, recordsQueries: Bool = false) {
         self.mapping = mapping
+        self.count = count
         self.recordsQueries = recordsQueries
-        usedFlags = mapping.pairs.count > 64 ? [Bool](repeating: false, count: mapping.pairs.count) : []
+        usedFlags = count > 64 ? [Bool](repeating: false, count: count) : []
     }
 
     /// The index of the pair with this key, marking it used; records absent keys.
-    mutating func lookUp(_ key: String) -> Int? {
-        let found = find(key)
+    mutating func lookUp(_ key: String, in tree: YAMLTree) -> Int? {
+        let found = find(key, in: tree)
         if let found {
             markUsed(found)
         } else if recordsQueries {
@@ -45,38 +49,34 @@ struct MappingUse {
         usedFlags.isEmpty ? usedBits & (1 << UInt64(position)) != 0 : usedFlags[position]
     }
 
-    private mutating func find(_ key: String) -> Int? {
-        let pairs = mapping.pairs
+    private mutating func find(_ key: String, in tree: YAMLTree) -> Int? {
+        guard count > 0 else { return nil }
         // Keys are mostly asked in file order (`allKeys` then one `decode` per key, or struct
         // fields written in declaration order): try the pair after the last one found first.
-        if nextGuess < pairs.count, case .scalar(let scalar) = pairs[nextGuess].key,
-           scalar.value.utf8.count == key.utf8.count, scalar.value == key {
+        if nextGuess < count, tree.scalar(tree.key(mapping, nextGuess), equals: key) {
             nextGuess += 1
             return nextGuess - 1
         }
-        let found = search(key, in: pairs)
+        let found = search(key, in: tree)
         if let found { nextGuess = found + 1 }
         return found
     }
 
-    private mutating func search(_ key: String, in pairs: [Node.Pair]) -> Int? {
-        if pairs.count <= 12 {
-            let length = key.utf8.count
+    private mutating func search(_ key: String, in tree: YAMLTree) -> Int? {
+        if count <= 12 {
+            // Byte comparisons against the key's UTF-8, lengths first: no strings made.
             var position = 0
-            while position < pairs.count {
-                // Comparing lengths first is cheap and rules out most keys.
-                if case .scalar(let scalar) = pairs[position].key, scalar.value.utf8.count == length, scalar.value == key {
-                    return position
-                }
+            while position < count {
+                if tree.scalar(tree.key(mapping, position), equals: key) { return position }
                 position += 1
             }
             return nil
         }
         if index == nil {
             var built: [String: Int] = [:]
-            built.reserveCapacity(pairs.count)
-            for (position, pair) in pairs.enumerated() {
-                if let name = pair.key.scalar?.value, built[name] == nil { built[name] = position }
+            built.reserveCapacity(count)
+            for position in 0..<count {
+                if let name = tree.scalarString(tree.key(mapping, position)), built[name] == nil { built[name] = position }
             }
             index = built
         }
@@ -85,29 +85,30 @@ struct MappingUse {
 
     /// Whether every key was asked about.
     var allUsed: Bool {
-        let count = mapping.pairs.count
-        return usedFlags.isEmpty ? (count == 64 ? usedBits == .max : usedBits == (1 << UInt64(count)) - 1) : !usedFlags.contains(false)
+        usedFlags.isEmpty ? (count == 64 ? usedBits == .max : usedBits == (1 << UInt64(count)) - 1) : !usedFlags.contains(false)
     }
 
     /// An error for every key nobody asked about (at `path`), with a suggestion where one is close.
     func unknownKeyErrors(_ context: DecodingContext, path: CodingPathLink?) -> [YAMLError] {
         guard !allUsed else { return [] }
+        let tree = context.tree
         var candidates: [String] = []
-        for (position, pair) in mapping.pairs.enumerated() where isUsed(position) {
-            if let name = pair.key.scalar?.value { candidates.append(name) }
+        for position in 0..<count where isUsed(position) {
+            if let name = tree.scalarString(tree.key(mapping, position)) { candidates.append(name) }
         }
         candidates += absentQueried
         var errors: [YAMLError] = []
-        for (position, pair) in mapping.pairs.enumerated() where !isUsed(position) {
-            guard let name = pair.key.scalar?.value else {
-                errors.append(context.error(at: pair.key.mark, "expected a string key, found \(pair.key.kindDescription)", path: path))
+        for position in 0..<count where !isUsed(position) {
+            let key = tree.key(mapping, position)
+            guard let name = tree.scalarString(key) else {
+                errors.append(context.error(at: tree.mark(key), "expected a string key, found \(tree.kindDescription(key))", path: path))
                 continue
             }
             var message = "unknown key '\(name.replacingNewlines())'"
             if let suggestion = KeySuggestion.nearest(to: name, among: candidates) {
                 message += ", did you mean '\(suggestion)'?"
             }
-            errors.append(context.error(at: pair.key.mark, message, path: path.appending(StringKey(name))))
+            errors.append(context.error(at: tree.mark(key), message, path: path.appending(StringKey(name))))
         }
         return errors
     }

@@ -2,16 +2,17 @@ extension NodeReader {
     /// Fails unless the node is a mapping ("expected a mapping, found …"); call it before
     /// reading keys. An empty document reads as an empty mapping, as with `init(from:)`.
     public func expectMapping() throws {
-        let mapping: Node.Mapping
-        if case .mapping(let found) = node {
-            mapping = found
-        } else if isStandIn || (path == nil && node.isNull) {
-            mapping = Node.Mapping([], mark: node.mark)
+        let tree = context.tree
+        let count: Int
+        if tree.kind(id) == .mapping {
+            count = tree.pairCount(id)
+        } else if isStandIn || (path == nil && tree.isNull(id)) {
+            count = 0
         } else {
-            throw NodeProblem(error: context.error(at: node.mark, "expected a mapping, found \(node.kindDescription)", path: path))
+            throw NodeProblem(error: context.error(at: tree.mark(id), "expected a mapping, found \(tree.kindDescription(id))", path: path))
         }
         if mappingUse == nil {
-            mappingUse = MappingUse(mapping, recordsQueries: recordsQueries)
+            mappingUse = MappingUse(id, count: count, recordsQueries: recordsQueries)
         }
     }
 
@@ -23,13 +24,13 @@ extension NodeReader {
     /// The value of a key that must be there. Missing or failing: the error is recorded and a
     /// stand-in returned; throws only when even the stand-in fails.
     public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T {
-        try required(T.self, key) { (child) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
+        try required(T.self, key) { (child: NodeID) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
     }
 
     /// A required key's value decoded by `body`, or a stand-in with the error recorded.
-    func required<T: Decodable>(_ type: T.Type, _ key: String, _ body: (Node) throws(ValueFailure) -> T) throws -> T {
+    func required<T: Decodable>(_ type: T.Type, _ key: String, _ body: (NodeID) throws(ValueFailure) -> T) throws -> T {
         guard let child = lookUp(key) else {
-            let mark = mappingUse?.mapping.mark ?? node.mark
+            let mark = context.tree.mark(mappingUse?.mapping ?? id)
             if !isStandIn {
                 context.pendingErrors.append(context.error(at: mark, "missing required key '\(key)'", path: path.appending(StringKey(key))))
             }
@@ -39,18 +40,18 @@ extension NodeReader {
             return try body(child)
         } catch {
             context.pendingErrors += error.errors
-            return try context.standIn(T.self, at: child.mark, parentPath: path, key: StringKey(key))
+            return try context.standIn(T.self, at: context.tree.mark(child), parentPath: path, key: StringKey(key))
         }
     }
 
     /// The value of a key that may be missing or null (both nil). Failing: the errors are
     /// recorded and the result is nil.
     public func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: String) -> T? {
-        ifPresent(key) { (child) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
+        ifPresent(key) { (child: NodeID) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
     }
 
     /// An optional key's value decoded by `body`; nil when missing, null or failing (recorded).
-    func ifPresent<T>(_ key: String, _ body: (Node) throws(ValueFailure) -> T) -> T? {
+    func ifPresent<T>(_ key: String, _ body: (NodeID) throws(ValueFailure) -> T) -> T? {
         guard let child = presentChild(key) else { return nil }
         do {
             return try body(child)
@@ -61,25 +62,28 @@ extension NodeReader {
     }
 
     /// The value node of `key`, marked used; nil when the key is missing or its value null.
-    private func presentChild(_ key: String) -> Node? {
+    private func presentChild(_ key: String) -> NodeID? {
         guard let child = lookUp(key) else { return nil }
-        return child.isNull ? nil : child
+        return context.tree.isNull(child) ? nil : child
     }
 
     /// Calls `body` with each scalar key of the mapping, the key's mark and its value's mark,
     /// in file order (merged `<<` entries where the merge key stood). Asks about nothing by
     /// itself.
     public func forEachKey(_ body: (_ key: String, _ keyMark: Mark, _ valueMark: Mark) throws -> Void) rethrows {
-        for pair in mappingUse?.mapping.pairs ?? [] {
-            if case .scalar(let key) = pair.key { try body(key.value, key.mark, pair.value.mark) }
+        guard let mappingUse else { return }
+        let tree = context.tree
+        for position in 0..<mappingUse.count {
+            let key = tree.key(mappingUse.mapping, position)
+            if let name = tree.scalarString(key) { try body(name, tree.mark(key), tree.mark(tree.value(mappingUse.mapping, position))) }
         }
     }
 
     /// The value node of `key`, marked used (absent keys recorded in the recording pass); a
     /// reader that never called `expectMapping` has no keys.
-    private func lookUp(_ key: String) -> Node? {
-        guard let position = mappingUse?.lookUp(key) else { return nil }
-        return mappingUse?.mapping.pairs[position].value
+    private func lookUp(_ key: String) -> NodeID? {
+        guard let position = mappingUse?.lookUp(key, in: context.tree) else { return nil }
+        return context.tree.value(id, position)
     }
 
     /// Whether the mapping has keys nobody asked about.

@@ -1,96 +1,103 @@
 extension TreeBuilder {
-    /// Checks a finished mapping for duplicate keys (reported, and dropped so that the first one
-    /// counts) and applies its merge keys.
-    mutating func finish(_ pairs: [Node.Pair]) -> [Node.Pair] {
-        var pairs = pairs
-        let duplicates = duplicatePositions(in: pairs)
-        if !duplicates.isEmpty {
-            pairs = pairs.enumerated().filter { !duplicates.contains($0.offset) }.map(\.element)
+    /// Adds the mapping whose pairs are `children[first...]` (key, value alternating): duplicate
+    /// keys are reported and dropped (the first one counts), then merge keys applied.
+    mutating func finishMapping(from first: Int, tag: String?, mark: Mark) -> NodeID {
+        let count = (children.count - first) / 2
+        let duplicates = duplicatePositions(from: first, count: count)
+        let hasMerge = options.mergeKeys && (0..<count).contains { tree.isMergeKey(NodeID(Int(children[first + 2 * $0]))) }
+        // The usual mapping: its pairs as they came, no copy.
+        guard !duplicates.isEmpty || hasMerge else {
+            return tree.addCollection(.mapping, children: children[first...], tag: tag, mark: mark)
         }
-        guard options.mergeKeys, pairs.contains(where: { $0.key.isMergeKey }) else { return pairs }
-        return merged(pairs)
+        var pairs: [Int32] = []
+        pairs.reserveCapacity(2 * count)
+        for position in 0..<count where !duplicates.contains(position) {
+            pairs.append(children[first + 2 * position])
+            pairs.append(children[first + 2 * position + 1])
+        }
+        if hasMerge { pairs = merged(pairs) }
+        return tree.addCollection(.mapping, children: pairs, tag: tag, mark: mark)
     }
 
-    /// Reports the second and later occurrences of a scalar key, naming the first one's line,
-    /// and returns their positions.
-    private mutating func duplicatePositions(in pairs: [Node.Pair]) -> Set<Int> {
+    /// Reports the second and later occurrences of a scalar key among the `count` pairs at
+    /// `children[first...]`, naming the first one's line, and returns their pair positions.
+    private mutating func duplicatePositions(from first: Int, count: Int) -> Set<Int> {
         var positions = Set<Int>()
-        // Small mappings (the usual case) compare pairwise; large ones use a dictionary.
-        if pairs.count <= 16 {
-            for index in pairs.indices.dropFirst() {
-                guard let key = pairs[index].key.scalar, !pairs[index].key.isMergeKey else { continue }
-                let length = key.value.utf8.count
-                if let first = pairs[..<index].first(where: {
-                    guard case .scalar(let other) = $0.key else { return false }
-                    return other.value.utf8.count == length && other.value == key.value && !$0.key.isMergeKey
-                }) {
-                    reportDuplicate(key, first: first.key.mark)
+        func key(_ position: Int) -> NodeID { NodeID(Int(children[first + 2 * position])) }
+        func isPlainKey(_ node: NodeID) -> Bool { tree.isScalar(node) && !tree.isMergeKey(node) }
+        // Small mappings (the usual case) compare pairwise, as bytes; large ones use a dictionary.
+        if count <= 16 {
+            for index in 1..<max(1, count) {
+                let node = key(index)
+                guard isPlainKey(node) else { continue }
+                for earlier in 0..<index {
+                    let other = key(earlier)
+                    guard tree.isScalar(other), tree.scalars(other, node), !tree.isMergeKey(other) else { continue }
+                    reportDuplicate(node, first: tree.mark(other))
                     positions.insert(index)
+                    break
                 }
             }
             return positions
         }
         var seen: [String: Mark] = [:]
-        for (index, pair) in pairs.enumerated() {
-            guard let key = pair.key.scalar, !pair.key.isMergeKey else { continue }
-            if let first = seen[key.value] {
-                reportDuplicate(key, first: first)
+        for index in 0..<count {
+            let node = key(index)
+            guard isPlainKey(node) else { continue }
+            let name = tree.string(node)
+            if let first = seen[name] {
+                reportDuplicate(node, first: first)
                 positions.insert(index)
             } else {
-                seen[key.value] = key.mark
+                seen[name] = tree.mark(node)
             }
         }
         return positions
     }
 
-    private mutating func reportDuplicate(_ key: Node.Scalar, first: Mark) {
-        let problem = source.error(at: key.mark, "duplicate key '\(key.value.replacingNewlines())' (first defined at line \(first.line))")
+    private mutating func reportDuplicate(_ key: NodeID, first: Mark) {
+        let problem = source.error(at: tree.mark(key), "duplicate key '\(tree.string(key).replacingNewlines())' (first defined at line \(first.line))")
         problems.append(problem)
     }
 
     /// Replaces each `<<` pair by the entries of the mapping(s) it names. Explicit keys win over
     /// merged ones; within a list of maps, earlier maps win over later ones.
-    private mutating func merged(_ pairs: [Node.Pair]) -> [Node.Pair] {
+    private mutating func merged(_ pairs: [Int32]) -> [Int32] {
+        let count = pairs.count / 2
         var taken = Set<String>()
-        for pair in pairs where !pair.key.isMergeKey {
-            if let key = pair.key.scalar?.value { taken.insert(key) }
+        for position in 0..<count {
+            let key = NodeID(Int(pairs[2 * position]))
+            if !tree.isMergeKey(key), let name = tree.scalarString(key) { taken.insert(name) }
         }
-        var result: [Node.Pair] = []
+        var result: [Int32] = []
         result.reserveCapacity(pairs.count)
-        for pair in pairs {
-            guard pair.key.isMergeKey else {
-                result.append(pair)
+        for position in 0..<count {
+            let key = NodeID(Int(pairs[2 * position]))
+            let value = NodeID(Int(pairs[2 * position + 1]))
+            guard tree.isMergeKey(key) else {
+                result.append(key.index)
+                result.append(value.index)
                 continue
             }
-            let sources: [Node]
-            switch pair.value {
-            case .mapping: sources = [pair.value]
-            case .sequence(let sequence): sources = sequence.elements
-            case .scalar: sources = [pair.value]
-            }
+            let sources: [NodeID] = tree.kind(value) == .sequence
+                ? (0..<tree.elementCount(value)).map { tree.element(value, $0) }
+                : [value]
             for source in sources {
-                guard case .mapping(let mapping) = source else {
-                    problems.append(self.source.error(at: source.mark,
-                        "a merge key '<<' takes a mapping or a sequence of mappings, found \(source.kindDescription)"))
+                guard tree.kind(source) == .mapping else {
+                    problems.append(self.source.error(at: tree.mark(source),
+                        "a merge key '<<' takes a mapping or a sequence of mappings, found \(tree.kindDescription(source))"))
                     continue
                 }
-                for entry in mapping.pairs {
-                    if let key = entry.key.scalar?.value {
-                        guard taken.insert(key).inserted else { continue }
+                for entry in 0..<tree.pairCount(source) {
+                    let entryKey = tree.key(source, entry)
+                    if let name = tree.scalarString(entryKey) {
+                        guard taken.insert(name).inserted else { continue }
                     }
-                    result.append(entry)
+                    result.append(entryKey.index)
+                    result.append(tree.value(source, entry).index)
                 }
             }
         }
         return result
-    }
-}
-
-extension Node {
-    /// A plain `<<` key (or one tagged `!!merge`).
-    var isMergeKey: Bool {
-        guard case .scalar(let scalar) = self, scalar.value == "<<" else { return false }
-        if let tag = scalar.tag { return tag == Node.Tags.merge }
-        return scalar.style == .plain
     }
 }
