@@ -2,8 +2,9 @@
 /// info, and the retry loop that collects every error of a value.
 final class DecodingContext {
     let file: String
-    /// The nodes being decoded.
-    let tree: YAMLTree
+    /// The nodes being decoded (`treeOwner` keeps them alive).
+    let tree: TreeView
+    private let treeOwner: YAMLTree
     let substitution: EnvironmentSubstitution
     let userInfo: [CodingUserInfoKey: Any]
     /// Which types decode directly or through a reader (`DecodingContext.directType`).
@@ -20,7 +21,8 @@ final class DecodingContext {
 
     init(file: String, tree: YAMLTree, environment: [String: String], userInfo: [CodingUserInfoKey: Any], ignoresUnknownKeys: Bool = false) {
         self.file = file
-        self.tree = tree
+        self.tree = tree.view
+        treeOwner = tree
         self.ignoresUnknownKeys = ignoresUnknownKeys
         substitution = EnvironmentSubstitution(environment: environment)
         self.userInfo = userInfo

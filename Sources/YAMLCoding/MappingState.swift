@@ -12,9 +12,9 @@ final class MappingState {
 
     let opener: Opener
 
-    let tree: YAMLTree
+    let tree: TreeView
 
-    init(_ mapping: NodeID, count: Int, tree: YAMLTree, opener: Opener, recordsQueries: Bool = false) {
+    init(_ mapping: NodeID, count: Int, tree: TreeView, opener: Opener, recordsQueries: Bool = false) {
         use = MappingUse(mapping, count: count, recordsQueries: recordsQueries)
         self.tree = tree
         self.opener = opener

@@ -26,7 +26,7 @@ struct MappingUse {
     }
 
     /// The index of the pair with this key, marking it used; records absent keys.
-    mutating func lookUp(_ key: String, in tree: YAMLTree) -> Int? {
+    mutating func lookUp(_ key: String, in tree: TreeView) -> Int? {
         let found = find(key, in: tree)
         if let found {
             markUsed(found)
@@ -49,29 +49,38 @@ struct MappingUse {
         usedFlags.isEmpty ? usedBits & (1 << UInt64(position)) != 0 : usedFlags[position]
     }
 
-    private mutating func find(_ key: String, in tree: YAMLTree) -> Int? {
+    private mutating func find(_ key: String, in tree: TreeView) -> Int? {
         guard count > 0 else { return nil }
-        // Keys are mostly asked in file order (`allKeys` then one `decode` per key, or struct
-        // fields written in declaration order): try the pair after the last one found first.
-        if nextGuess < count, tree.scalar(tree.key(mapping, nextGuess), equals: key) {
-            nextGuess += 1
-            return nextGuess - 1
+        // Byte comparisons against the key's UTF-8, no strings made. Keys are mostly asked in
+        // file order (`allKeys` then one `decode` per key, or struct fields written in
+        // declaration order): try the pair after the last one found first.
+        let scanned = key.utf8.withContiguousStorageIfAvailable { wanted -> Int? in
+            let isASCII = TreeView.isASCII(wanted)
+            if nextGuess < count, matches(nextGuess, key, wanted, isASCII, tree) { return nextGuess }
+            guard count <= 12 else { return nil }
+            var position = 0
+            while position < count {
+                if matches(position, key, wanted, isASCII, tree) { return position }
+                position += 1
+            }
+            return -1
         }
-        let found = search(key, in: tree)
+        let found: Int?
+        switch scanned {
+        case .some(.some(let position)): found = position >= 0 ? position : nil
+        default: found = indexed(key, in: tree) // a large mapping (or a key without contiguous UTF-8)
+        }
         if let found { nextGuess = found + 1 }
         return found
     }
 
-    private mutating func search(_ key: String, in tree: YAMLTree) -> Int? {
-        if count <= 12 {
-            // Byte comparisons against the key's UTF-8, lengths first: no strings made.
-            var position = 0
-            while position < count {
-                if tree.scalar(tree.key(mapping, position), equals: key) { return position }
-                position += 1
-            }
-            return nil
-        }
+    private func matches(_ position: Int, _ key: String, _ wanted: UnsafeBufferPointer<UInt8>, _ isASCII: Bool, _ tree: TreeView) -> Bool {
+        let node = tree.key(mapping, position)
+        return tree.scalar(node, equalsUTF8: wanted, isASCII: isASCII) ?? tree.scalar(node, equals: key)
+    }
+
+    /// The first pair with this key, through a dictionary built on first use.
+    private mutating func indexed(_ key: String, in tree: TreeView) -> Int? {
         if index == nil {
             var built: [String: Int] = [:]
             built.reserveCapacity(count)

@@ -2,7 +2,6 @@ extension NodeReader {
     /// Fails unless the node is a mapping ("expected a mapping, found …"); call it before
     /// reading keys. An empty document reads as an empty mapping, as with `init(from:)`.
     public func expectMapping() throws {
-        let tree = context.tree
         let count: Int
         if tree.kind(id) == .mapping {
             count = tree.pairCount(id)
@@ -30,7 +29,7 @@ extension NodeReader {
     /// A required key's value decoded by `body`, or a stand-in with the error recorded.
     func required<T: Decodable>(_ type: T.Type, _ key: String, _ body: (NodeID) throws(ValueFailure) -> T) throws -> T {
         guard let child = lookUp(key) else {
-            let mark = context.tree.mark(mappingUse?.mapping ?? id)
+            let mark = tree.mark(mappingUse?.mapping ?? id)
             if !isStandIn {
                 context.pendingErrors.append(context.error(at: mark, "missing required key '\(key)'", path: path.appending(StringKey(key))))
             }
@@ -40,7 +39,7 @@ extension NodeReader {
             return try body(child)
         } catch {
             context.pendingErrors += error.errors
-            return try context.standIn(T.self, at: context.tree.mark(child), parentPath: path, key: StringKey(key))
+            return try context.standIn(T.self, at: tree.mark(child), parentPath: path, key: StringKey(key))
         }
     }
 
@@ -64,7 +63,7 @@ extension NodeReader {
     /// The value node of `key`, marked used; nil when the key is missing or its value null.
     private func presentChild(_ key: String) -> NodeID? {
         guard let child = lookUp(key) else { return nil }
-        return context.tree.isNull(child) ? nil : child
+        return tree.isNull(child) ? nil : child
     }
 
     /// Calls `body` with each scalar key of the mapping, the key's mark and its value's mark,
@@ -72,7 +71,6 @@ extension NodeReader {
     /// itself.
     public func forEachKey(_ body: (_ key: String, _ keyMark: Mark, _ valueMark: Mark) throws -> Void) rethrows {
         guard let mappingUse else { return }
-        let tree = context.tree
         for position in 0..<mappingUse.count {
             let key = tree.key(mappingUse.mapping, position)
             if let name = tree.scalarString(key) { try body(name, tree.mark(key), tree.mark(tree.value(mappingUse.mapping, position))) }
@@ -82,8 +80,8 @@ extension NodeReader {
     /// The value node of `key`, marked used (absent keys recorded in the recording pass); a
     /// reader that never called `expectMapping` has no keys.
     private func lookUp(_ key: String) -> NodeID? {
-        guard let position = mappingUse?.lookUp(key, in: context.tree) else { return nil }
-        return context.tree.value(id, position)
+        guard let position = mappingUse?.lookUp(key, in: tree) else { return nil }
+        return tree.value(id, position)
     }
 
     /// Whether the mapping has keys nobody asked about.

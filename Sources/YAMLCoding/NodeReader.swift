@@ -5,10 +5,12 @@
 /// pass finds every error of a value. Not Sendable: it belongs to one decoding run.
 public final class NodeReader {
     /// The node being read (a copy of it: prefer `mark` and the typed reads).
-    public var node: Node { context.tree.node(id) }
+    public var node: Node { tree.node(id) }
     /// The node being read, in the decoding run's tree.
     let id: NodeID
     let context: DecodingContext
+    /// The context's tree (every key read goes through it).
+    let tree: TreeView
     /// True for a stand-in: every key reads as missing, every value as its stand-in, no errors.
     let isStandIn: Bool
     private let parentPath: CodingPathLink?
@@ -26,6 +28,7 @@ public final class NodeReader {
     init(node: NodeID, context: DecodingContext, parentPath: CodingPathLink?, key: (any CodingKey)?, recordsQueries: Bool = false) {
         id = node
         self.context = context
+        tree = context.tree
         self.parentPath = parentPath
         self.key = key
         self.recordsQueries = recordsQueries
@@ -36,6 +39,7 @@ public final class NodeReader {
     init(standInAt mark: Mark, context: DecodingContext, parentPath: CodingPathLink?, key: (any CodingKey)? = nil) {
         id = context.tree.null(at: mark)
         self.context = context
+        tree = context.tree
         self.parentPath = parentPath
         self.key = key
         recordsQueries = false
@@ -43,7 +47,7 @@ public final class NodeReader {
     }
 
     /// Where the node starts.
-    public var mark: Mark { context.tree.mark(id) }
+    public var mark: Mark { tree.mark(id) }
 
     /// The keys (and sequence indices) leading to this node, as in `YAMLError.codingPath`.
     public var codingPath: [String] { path.strings }

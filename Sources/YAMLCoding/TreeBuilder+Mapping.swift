@@ -4,7 +4,7 @@ extension TreeBuilder {
     mutating func finishMapping(from first: Int, tag: String?, mark: Mark) -> NodeID {
         let count = (children.count - first) / 2
         let duplicates = duplicatePositions(from: first, count: count)
-        let hasMerge = options.mergeKeys && (0..<count).contains { tree.isMergeKey(NodeID(Int(children[first + 2 * $0]))) }
+        let hasMerge = options.mergeKeys && (0..<count).contains { tree.view.isMergeKey(NodeID(Int(children[first + 2 * $0]))) }
         // The usual mapping: its pairs as they came, no copy.
         guard !duplicates.isEmpty || hasMerge else {
             return tree.addCollection(.mapping, children: children[first...], tag: tag, mark: mark)
@@ -24,7 +24,7 @@ extension TreeBuilder {
     private mutating func duplicatePositions(from first: Int, count: Int) -> Set<Int> {
         var positions = Set<Int>()
         func key(_ position: Int) -> NodeID { NodeID(Int(children[first + 2 * position])) }
-        func isPlainKey(_ node: NodeID) -> Bool { tree.isScalar(node) && !tree.isMergeKey(node) }
+        func isPlainKey(_ node: NodeID) -> Bool { tree.view.isScalar(node) && !tree.view.isMergeKey(node) }
         // Small mappings (the usual case) compare pairwise, as bytes; large ones use a dictionary.
         if count <= 16 {
             for index in 1..<max(1, count) {
@@ -32,8 +32,8 @@ extension TreeBuilder {
                 guard isPlainKey(node) else { continue }
                 for earlier in 0..<index {
                     let other = key(earlier)
-                    guard tree.isScalar(other), tree.scalars(other, node), !tree.isMergeKey(other) else { continue }
-                    reportDuplicate(node, first: tree.mark(other))
+                    guard tree.view.isScalar(other), tree.view.scalars(other, node), !tree.view.isMergeKey(other) else { continue }
+                    reportDuplicate(node, first: tree.view.mark(other))
                     positions.insert(index)
                     break
                 }
@@ -44,19 +44,19 @@ extension TreeBuilder {
         for index in 0..<count {
             let node = key(index)
             guard isPlainKey(node) else { continue }
-            let name = tree.string(node)
+            let name = tree.view.string(node)
             if let first = seen[name] {
                 reportDuplicate(node, first: first)
                 positions.insert(index)
             } else {
-                seen[name] = tree.mark(node)
+                seen[name] = tree.view.mark(node)
             }
         }
         return positions
     }
 
     private mutating func reportDuplicate(_ key: NodeID, first: Mark) {
-        let problem = source.error(at: tree.mark(key), "duplicate key '\(tree.string(key).replacingNewlines())' (first defined at line \(first.line))")
+        let problem = source.error(at: tree.view.mark(key), "duplicate key '\(tree.view.string(key).replacingNewlines())' (first defined at line \(first.line))")
         problems.append(problem)
     }
 
@@ -67,34 +67,34 @@ extension TreeBuilder {
         var taken = Set<String>()
         for position in 0..<count {
             let key = NodeID(Int(pairs[2 * position]))
-            if !tree.isMergeKey(key), let name = tree.scalarString(key) { taken.insert(name) }
+            if !tree.view.isMergeKey(key), let name = tree.view.scalarString(key) { taken.insert(name) }
         }
         var result: [Int32] = []
         result.reserveCapacity(pairs.count)
         for position in 0..<count {
             let key = NodeID(Int(pairs[2 * position]))
             let value = NodeID(Int(pairs[2 * position + 1]))
-            guard tree.isMergeKey(key) else {
+            guard tree.view.isMergeKey(key) else {
                 result.append(key.index)
                 result.append(value.index)
                 continue
             }
-            let sources: [NodeID] = tree.kind(value) == .sequence
-                ? (0..<tree.elementCount(value)).map { tree.element(value, $0) }
+            let sources: [NodeID] = tree.view.kind(value) == .sequence
+                ? (0..<tree.view.elementCount(value)).map { tree.view.element(value, $0) }
                 : [value]
             for source in sources {
-                guard tree.kind(source) == .mapping else {
-                    problems.append(self.source.error(at: tree.mark(source),
-                        "a merge key '<<' takes a mapping or a sequence of mappings, found \(tree.kindDescription(source))"))
+                guard tree.view.kind(source) == .mapping else {
+                    problems.append(self.source.error(at: tree.view.mark(source),
+                        "a merge key '<<' takes a mapping or a sequence of mappings, found \(tree.view.kindDescription(source))"))
                     continue
                 }
-                for entry in 0..<tree.pairCount(source) {
-                    let entryKey = tree.key(source, entry)
-                    if let name = tree.scalarString(entryKey) {
+                for entry in 0..<tree.view.pairCount(source) {
+                    let entryKey = tree.view.key(source, entry)
+                    if let name = tree.view.scalarString(entryKey) {
                         guard taken.insert(name).inserted else { continue }
                     }
                     result.append(entryKey.index)
-                    result.append(tree.value(source, entry).index)
+                    result.append(tree.view.value(source, entry).index)
                 }
             }
         }

@@ -14,7 +14,7 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     var count: Int? { elementCount }
     var isAtEnd: Bool { currentIndex >= elementCount }
 
-    private var tree: YAMLTree { decoder.context.tree }
+    private var tree: TreeView { decoder.context.tree }
     private var current: NodeID? { isAtEnd ? nil : tree.element(decoder.node, currentIndex) }
 
     mutating func decodeNil() throws -> Bool {

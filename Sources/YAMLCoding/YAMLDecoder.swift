@@ -25,7 +25,7 @@ public struct YAMLDecoder: Sendable {
         var problems = builder.problems
         let source = SourceFile(name: file, text: text)
         if builder.documents.count > 1 {
-            problems.append(source.error(at: builder.tree.mark(builder.documents[1]), "expected one YAML document, found several"))
+            problems.append(source.error(at: builder.tree.view.mark(builder.documents[1]), "expected one YAML document, found several"))
         }
         let root = builder.documents.first ?? builder.tree.null(at: Mark(line: 1, column: 1))
         return try decode(type, from: root, in: builder.tree, source: source, problems: problems)

@@ -1,4 +1,4 @@
-extension YAMLTree {
+extension TreeView {
     /// The public `Node` value of `node` and everything below it (aliases become copies).
     func node(_ node: NodeID) -> Node {
         let record = record(node)
@@ -15,6 +15,9 @@ extension YAMLTree {
         }
     }
 
+}
+
+extension YAMLTree {
     /// A tree holding `node` (for decoding a value that was parsed before), and its id.
     static func holding(_ node: Node) -> (tree: YAMLTree, root: NodeID) {
         let tree = YAMLTree()

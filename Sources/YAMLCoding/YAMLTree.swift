@@ -33,155 +33,76 @@ final class YAMLTree {
         var isASCII: Bool
     }
 
-    // Unchecked exclusivity: the arrays are read on every node access, a decoding run is
-    // single-threaded, and no access spans a call that could append to them.
-    @exclusivity(unchecked) var records: [Record] = []
-    @exclusivity(unchecked) var links: [Int32] = []
-    @exclusivity(unchecked) var bytes: [UInt8] = []
+    // Raw storage, grown by hand: the hot reads are a pointer load and an index, without the
+    // retain, bounds check or exclusivity check an array property of a class costs. Unchecked
+    // exclusivity: a decoding run is single-threaded and no access spans a call that appends.
+    @exclusivity(unchecked) private(set) var records: UnsafeMutablePointer<Record>
+    @exclusivity(unchecked) private(set) var recordCount = 0
+    @exclusivity(unchecked) private var recordCapacity: Int
+    @exclusivity(unchecked) private(set) var links: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) private var linkCount = 0
+    @exclusivity(unchecked) private var linkCapacity: Int
+    @exclusivity(unchecked) private(set) var bytes: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var byteCount = 0
+    @exclusivity(unchecked) private var byteCapacity: Int
     var tags: [String] = []
+    /// Nulls made after the fact (stand-ins, missing values): kept apart, with negative ids,
+    /// so that the main storage never moves once built and views of it stay valid.
+    private var nulls: [Record] = []
 
+    /// An empty tree; `byteCapacity` is a guess at the scalar text's size (the file's size).
     init(byteCapacity: Int = 0) {
-        bytes.reserveCapacity(byteCapacity)
+        self.byteCapacity = max(16, byteCapacity)
+        bytes = .allocate(capacity: self.byteCapacity)
+        // About one node per 12 bytes of a typical file, one link per node.
+        recordCapacity = max(16, byteCapacity / 12)
+        records = .allocate(capacity: recordCapacity)
+        linkCapacity = recordCapacity
+        links = .allocate(capacity: linkCapacity)
     }
 
-    // MARK: - Reading
-
-    @inline(__always) func record(_ node: NodeID) -> Record { records[Int(node.index)] }
-    func mark(_ node: NodeID) -> Mark { record(node).mark }
-    func kind(_ node: NodeID) -> Kind { record(node).kind }
-    func isScalar(_ node: NodeID) -> Bool { record(node).kind == .scalar }
-    func style(_ node: NodeID) -> Node.ScalarStyle { record(node).style }
-
-    func tag(_ node: NodeID) -> String? {
-        let tag = record(node).tag
-        return tag < 0 ? nil : tags[Int(tag)]
+    deinit {
+        records.deinitialize(count: recordCount)
+        records.deallocate()
+        links.deallocate()
+        bytes.deallocate()
     }
 
-    /// A scalar's text (empty for collections).
-    func string(_ node: NodeID) -> String {
-        let record = record(node)
-        guard record.kind == .scalar, record.count > 0 else { return "" }
-        return bytes.withUnsafeBufferPointer { buffer in
-            String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(record.start)..<Int(record.start + record.count)]), as: UTF8.self)
-        }
+    /// The tree as it stands, for reading: valid until the next scalar or collection is added
+    /// (nulls may be added at any time).
+    var view: TreeView {
+        TreeView(records: records, links: links, bytes: bytes, owner: Unmanaged.passUnretained(self))
     }
 
-    /// A scalar's text, or nil for collections.
-    func scalarString(_ node: NodeID) -> String? {
-        isScalar(node) ? string(node) : nil
-    }
-
-    /// Elements of a sequence (count 0 for other nodes).
-    func elementCount(_ node: NodeID) -> Int {
-        let record = record(node)
-        return record.kind == .sequence ? Int(record.count) : 0
-    }
-
-    func element(_ node: NodeID, _ position: Int) -> NodeID {
-        NodeID(Int(links[Int(record(node).start) + position]))
-    }
-
-    /// Pairs of a mapping (count 0 for other nodes).
-    func pairCount(_ node: NodeID) -> Int {
-        let record = record(node)
-        return record.kind == .mapping ? Int(record.count) : 0
-    }
-
-    func key(_ node: NodeID, _ position: Int) -> NodeID {
-        NodeID(Int(links[Int(record(node).start) + 2 * position]))
-    }
-
-    func value(_ node: NodeID, _ position: Int) -> NodeID {
-        NodeID(Int(links[Int(record(node).start) + 2 * position + 1]))
-    }
-
-    /// True for a null: plain `~`, `null`, `Null`, `NULL` or empty with no tag, or `!!null`
-    /// (as `Node.Scalar.isNull`).
-    func isNull(_ node: NodeID) -> Bool {
-        let record = record(node)
-        guard record.kind == .scalar else { return false }
-        if record.tag >= 0 { return tags[Int(record.tag)] == Node.Tags.null }
-        guard record.style == .plain else { return false }
-        switch record.count {
-        case 0: return true
-        case 1: return bytes[Int(record.start)] == UInt8(ascii: "~")
-        case 4: return hasBytes(record, "null") || hasBytes(record, "Null") || hasBytes(record, "NULL")
-        default: return false
-        }
-    }
-
-    /// Whether `node` is a scalar whose text equals `text` (as `String` compares: canonical
-    /// equivalence; bytes first, strings only when either side is not ASCII).
-    func scalar(_ node: NodeID, equals text: String) -> Bool {
-        let record = record(node)
-        guard record.kind == .scalar else { return false }
-        let result = text.utf8.withContiguousStorageIfAvailable { wanted -> Bool in
-            if wanted.count == Int(record.count), bytesEqual(record, wanted) { return true }
-            if record.isASCII, wanted.allSatisfy({ $0 < 0x80 }) { return false }
-            return string(node) == text
-        }
-        return result ?? (string(node) == text)
-    }
-
-    /// Whether two scalars have equal text (as `String` compares).
-    func scalars(_ first: NodeID, _ second: NodeID) -> Bool {
-        let a = record(first), b = record(second)
-        if a.count == b.count {
-            let equal = bytes.withUnsafeBufferPointer { buffer in
-                UnsafeBufferPointer(rebasing: buffer[Int(a.start)..<Int(a.start + a.count)])
-                    .elementsEqual(UnsafeBufferPointer(rebasing: buffer[Int(b.start)..<Int(b.start + b.count)]))
-            }
-            if equal { return true }
-        }
-        if a.isASCII && b.isASCII { return false }
-        return string(first) == string(second)
-    }
-
-    private func hasBytes(_ record: Record, _ text: StaticString) -> Bool {
-        text.withUTF8Buffer { bytesEqual(record, $0) }
-    }
-
-    private func bytesEqual(_ record: Record, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard wanted.count == Int(record.count) else { return false }
-        return bytes.withUnsafeBufferPointer { buffer in
-            UnsafeBufferPointer(rebasing: buffer[Int(record.start)..<Int(record.start + record.count)]).elementsEqual(wanted)
-        }
-    }
-
-    /// A plain `<<` key (or one tagged `!!merge`).
-    func isMergeKey(_ node: NodeID) -> Bool {
-        let record = record(node)
-        guard record.kind == .scalar, record.count == 2, hasBytes(record, "<<") else { return false }
-        if record.tag >= 0 { return tags[Int(record.tag)] == Node.Tags.merge }
-        return record.style == .plain
-    }
-
-    /// A short description for messages: `null`, `'text'`, `a sequence`, `a mapping`.
-    func kindDescription(_ node: NodeID) -> String {
-        switch kind(node) {
-        case .scalar:
-            if isNull(node) { return "null" }
-            return Node.describeScalar(string(node))
-        case .sequence: return "a sequence"
-        case .mapping: return "a mapping"
-        }
+    /// The record of a null added by `null(at:)`.
+    func nullRecord(_ node: NodeID) -> Record {
+        nulls[Int(-1 - node.index)]
     }
 
     // MARK: - Building
 
     /// Appends a scalar.
     func addScalar(_ text: UnsafeBufferPointer<UInt8>, style: Node.ScalarStyle, tag: String?, mark: Mark) -> NodeID {
-        let start = bytes.count
-        bytes.append(contentsOf: text)
-        let isASCII = text.allSatisfy { $0 < 0x80 }
+        let start = byteCount
+        if byteCount + text.count > byteCapacity {
+            Self.grow(&bytes, count: byteCount, capacity: &byteCapacity, needed: byteCount + text.count)
+        }
+        if let base = text.baseAddress { (bytes + start).update(from: base, count: text.count) }
+        byteCount += text.count
         return add(Record(mark: mark, start: Int32(truncatingIfNeeded: start), count: Int32(truncatingIfNeeded: text.count),
-                          tag: tagIndex(tag), kind: .scalar, style: style, isASCII: isASCII))
+                          tag: tagIndex(tag), kind: .scalar, style: style, isASCII: TreeView.isASCII(text)))
     }
 
     /// Appends a collection whose children (ids; key, value alternating for mappings) are `children`.
     func addCollection(_ kind: Kind, children: some Collection<Int32>, tag: String?, mark: Mark) -> NodeID {
-        let start = links.count
-        links.append(contentsOf: children)
+        let start = linkCount
+        if linkCount + children.count > linkCapacity {
+            Self.grow(&links, count: linkCount, capacity: &linkCapacity, needed: linkCount + children.count)
+        }
+        for child in children {
+            links[linkCount] = child
+            linkCount += 1
+        }
         let count = kind == .mapping ? children.count / 2 : children.count
         return add(Record(mark: mark, start: Int32(truncatingIfNeeded: start), count: Int32(truncatingIfNeeded: count),
                           tag: tagIndex(tag), kind: kind, style: .plain, isASCII: true))
@@ -189,12 +110,27 @@ final class YAMLTree {
 
     /// An empty plain scalar (a null) at `mark`: missing values, stand-ins, empty documents.
     func null(at mark: Mark) -> NodeID {
-        add(Record(mark: mark, start: 0, count: 0, tag: -1, kind: .scalar, style: .plain, isASCII: true))
+        nulls.append(Record(mark: mark, start: 0, count: 0, tag: -1, kind: .scalar, style: .plain, isASCII: true))
+        return NodeID(-nulls.count)
     }
 
     private func add(_ record: Record) -> NodeID {
-        records.append(record)
-        return NodeID(records.count - 1)
+        if recordCount == recordCapacity {
+            Self.grow(&records, count: recordCount, capacity: &recordCapacity, needed: recordCount + 1)
+        }
+        (records + recordCount).initialize(to: record)
+        recordCount += 1
+        return NodeID(recordCount - 1)
+    }
+
+    /// Moves `count` elements to a buffer of at least twice the capacity (and `needed`).
+    private static func grow<T>(_ buffer: inout UnsafeMutablePointer<T>, count: Int, capacity: inout Int, needed: Int) {
+        let newCapacity = max(needed, 2 * capacity)
+        let grown = UnsafeMutablePointer<T>.allocate(capacity: newCapacity)
+        grown.moveInitialize(from: buffer, count: count)
+        buffer.deallocate()
+        buffer = grown
+        capacity = newCapacity
     }
 
     private func tagIndex(_ tag: String?) -> Int32 {
