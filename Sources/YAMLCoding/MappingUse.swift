@@ -17,6 +17,11 @@ struct MappingUse {
     private var index: [String: Int]?
     /// Where the next key asked about most likely is.
     private var nextGuess = 0
+    /// The (length, first byte) classes of the keys, one bit each, when all are ASCII scalars:
+    /// a key asked about outside them is absent without a scan (most keys asked about are
+    /// absent: a schema asks about every key it knows). Built on first lookup; `.max` when
+    /// keys are not all ASCII (a non-ASCII key may equal an ASCII one, canonically).
+    private var keyClasses: UInt64?
 
     init(_ mapping: NodeID, count: Int, recordsQueries: Bool = false) {
         self.mapping = mapping
@@ -54,8 +59,10 @@ struct MappingUse {
         // Byte comparisons against the key's UTF-8, no strings made. Keys are mostly asked in
         // file order (`allKeys` then one `decode` per key, or struct fields written in
         // declaration order): try the pair after the last one found first.
+        let classes = keyClasses ?? buildKeyClasses(tree)
         let scanned = key.utf8.withContiguousStorageIfAvailable { wanted -> Int? in
             let isASCII = TreeView.isASCII(wanted)
+            if isASCII, classes & Self.keyClass(wanted.count, wanted.first ?? 0) == 0 { return -1 }
             if nextGuess < count, matches(nextGuess, key, wanted, isASCII, tree) { return nextGuess }
             guard count <= 12 else { return nil }
             var position = 0
@@ -72,6 +79,24 @@ struct MappingUse {
         }
         if let found { nextGuess = found + 1 }
         return found
+    }
+
+    private mutating func buildKeyClasses(_ tree: TreeView) -> UInt64 {
+        var classes: UInt64 = 0
+        for position in 0..<count {
+            let record = tree.record(tree.key(mapping, position))
+            guard record.kind == .scalar, record.isASCII else {
+                classes = .max
+                break
+            }
+            classes |= Self.keyClass(Int(record.count), record.count > 0 ? tree.bytes[Int(record.start)] : 0)
+        }
+        keyClasses = classes
+        return classes
+    }
+
+    private static func keyClass(_ length: Int, _ first: UInt8) -> UInt64 {
+        1 << UInt64((length &* 7 &+ Int(first)) & 63)
     }
 
     private func matches(_ position: Int, _ key: String, _ wanted: UnsafeBufferPointer<UInt8>, _ isASCII: Bool, _ tree: TreeView) -> Bool {

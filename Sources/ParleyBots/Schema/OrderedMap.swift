@@ -24,17 +24,25 @@ public struct OrderedMap<Value: Decodable & Sendable>: YAMLNodeDecodable, Sendab
     public init(yaml reader: NodeReader) throws {
         try reader.expectMapping()
         var entries: [Entry] = []
+        var previous: Mark?
+        var inOrder = true
         try reader.forEachKey { name, keyMark, valueMark in
+            if let previous, valueMark < previous { inOrder = false }
+            previous = valueMark
             entries.append(Entry(name: name, value: try reader.decode(Value.self, forKey: name), mark: valueMark, keyMark: keyMark))
         }
         self.entries = entries
-        sortByMark()
+        if !inOrder { sortByMark() }
     }
 
     /// Puts the entries in file order. Merged (`<<`) entries keep their anchor's marks, so the
     /// marks give the order; the usual map is in order already and is left alone.
     mutating func sortByMark() {
-        guard entries.indices.dropFirst().contains(where: { entries[$0].mark < entries[$0 - 1].mark }) else { return }
+        // Marks read in place: in generic code, `entries[i].mark` copies the whole entry.
+        let inOrder = entries.withUnsafeBufferPointer { buffer in
+            !buffer.indices.dropFirst().contains { buffer[$0].mark < buffer[$0 - 1].mark }
+        }
+        guard !inOrder else { return }
         entries.sort { $0.mark < $1.mark }
     }
 
