@@ -90,10 +90,13 @@ final class DecodingContext {
         if record.style != .plain, !S.acceptsQuoted {
             throw ScalarProblem(record.mark, "expected \(S.expectation), found the quoted string \(tree.kindDescription(node))")
         }
-        let text: String
-        switch substitution.apply(to: tree.string(node)) {
-        case .success(let substituted): text = substituted
-        case .failure(let problem): throw ScalarProblem(record.mark, problem.message)
+        var text = tree.string(node)
+        // Most scalars have no `$`: asked on the bytes, no substitution result to build.
+        if tree.containsByte(node, UInt8(ascii: "$")) {
+            switch substitution.apply(to: text) {
+            case .success(let substituted): text = substituted
+            case .failure(let problem): throw ScalarProblem(record.mark, problem.message)
+            }
         }
         guard let value = S.parse(text) else {
             throw ScalarProblem(record.mark, S.problem(with: text))

@@ -61,9 +61,9 @@ struct MappingUse {
         // declaration order): try the pair after the last one found first.
         let classes = keyClasses ?? buildKeyClasses(tree)
         let scanned = key.utf8.withContiguousStorageIfAvailable { wanted -> Int? in
+            if nextGuess < count, tree.scalar(tree.key(mapping, nextGuess), hasBytes: wanted) { return nextGuess }
             let isASCII = TreeView.isASCII(wanted)
             if isASCII, classes & Self.keyClass(wanted.count, wanted.first ?? 0) == 0 { return -1 }
-            if nextGuess < count, matches(nextGuess, key, wanted, isASCII, tree) { return nextGuess }
             guard count <= 12 else { return nil }
             var position = 0
             while position < count {

@@ -1,13 +1,18 @@
 extension TreeBuilder {
+    /// The nodes built so far (taken afresh: adding nodes may move the storage).
+    private var nodes: TreeView { tree.view }
+
     /// Adds the mapping whose pairs are `children[first...]` (key, value alternating): duplicate
     /// keys are reported and dropped (the first one counts), then merge keys applied.
     mutating func finishMapping(from first: Int, tag: String?, mark: Mark) -> NodeID {
         let count = (children.count - first) / 2
         let duplicates = duplicatePositions(from: first, count: count)
-        let hasMerge = options.mergeKeys && (0..<count).contains { tree.view.isMergeKey(NodeID(Int(children[first + 2 * $0]))) }
+        let hasMerge = options.mergeKeys && (0..<count).contains { nodes.isMergeKey(NodeID(Int(children[first + 2 * $0]))) }
         // The usual mapping: its pairs as they came, no copy.
         guard !duplicates.isEmpty || hasMerge else {
-            return tree.addCollection(.mapping, children: children[first...], tag: tag, mark: mark)
+            return children.withUnsafeBufferPointer { all in
+                tree.addCollection(.mapping, children: UnsafeBufferPointer(rebasing: all[first...]), tag: tag, mark: mark)
+            }
         }
         var pairs: [Int32] = []
         pairs.reserveCapacity(2 * count)
@@ -16,7 +21,7 @@ extension TreeBuilder {
             pairs.append(children[first + 2 * position + 1])
         }
         if hasMerge { pairs = merged(pairs) }
-        return tree.addCollection(.mapping, children: pairs, tag: tag, mark: mark)
+        return pairs.withUnsafeBufferPointer { tree.addCollection(.mapping, children: $0, tag: tag, mark: mark) }
     }
 
     /// Reports the second and later occurrences of a scalar key among the `count` pairs at
@@ -24,7 +29,7 @@ extension TreeBuilder {
     private mutating func duplicatePositions(from first: Int, count: Int) -> Set<Int> {
         var positions = Set<Int>()
         func key(_ position: Int) -> NodeID { NodeID(Int(children[first + 2 * position])) }
-        func isPlainKey(_ node: NodeID) -> Bool { tree.view.isScalar(node) && !tree.view.isMergeKey(node) }
+        func isPlainKey(_ node: NodeID) -> Bool { nodes.isScalar(node) && !nodes.isMergeKey(node) }
         // Small mappings (the usual case) compare pairwise, as bytes; large ones use a dictionary.
         if count <= 16 {
             for index in 1..<max(1, count) {
@@ -32,8 +37,8 @@ extension TreeBuilder {
                 guard isPlainKey(node) else { continue }
                 for earlier in 0..<index {
                     let other = key(earlier)
-                    guard tree.view.isScalar(other), tree.view.scalars(other, node), !tree.view.isMergeKey(other) else { continue }
-                    reportDuplicate(node, first: tree.view.mark(other))
+                    guard nodes.isScalar(other), nodes.scalars(other, node), !nodes.isMergeKey(other) else { continue }
+                    reportDuplicate(node, first: nodes.mark(other))
                     positions.insert(index)
                     break
                 }
@@ -44,19 +49,19 @@ extension TreeBuilder {
         for index in 0..<count {
             let node = key(index)
             guard isPlainKey(node) else { continue }
-            let name = tree.view.string(node)
+            let name = nodes.string(node)
             if let first = seen[name] {
                 reportDuplicate(node, first: first)
                 positions.insert(index)
             } else {
-                seen[name] = tree.view.mark(node)
+                seen[name] = nodes.mark(node)
             }
         }
         return positions
     }
 
     private mutating func reportDuplicate(_ key: NodeID, first: Mark) {
-        let problem = source.error(at: tree.view.mark(key), "duplicate key '\(tree.view.string(key).replacingNewlines())' (first defined at line \(first.line))")
+        let problem = source.error(at: nodes.mark(key), "duplicate key '\(nodes.string(key).replacingNewlines())' (first defined at line \(first.line))")
         problems.append(problem)
     }
 
@@ -67,34 +72,34 @@ extension TreeBuilder {
         var taken = Set<String>()
         for position in 0..<count {
             let key = NodeID(Int(pairs[2 * position]))
-            if !tree.view.isMergeKey(key), let name = tree.view.scalarString(key) { taken.insert(name) }
+            if !nodes.isMergeKey(key), let name = nodes.scalarString(key) { taken.insert(name) }
         }
         var result: [Int32] = []
         result.reserveCapacity(pairs.count)
         for position in 0..<count {
             let key = NodeID(Int(pairs[2 * position]))
             let value = NodeID(Int(pairs[2 * position + 1]))
-            guard tree.view.isMergeKey(key) else {
+            guard nodes.isMergeKey(key) else {
                 result.append(key.index)
                 result.append(value.index)
                 continue
             }
-            let sources: [NodeID] = tree.view.kind(value) == .sequence
-                ? (0..<tree.view.elementCount(value)).map { tree.view.element(value, $0) }
+            let sources: [NodeID] = nodes.kind(value) == .sequence
+                ? (0..<nodes.elementCount(value)).map { nodes.element(value, $0) }
                 : [value]
             for source in sources {
-                guard tree.view.kind(source) == .mapping else {
-                    problems.append(self.source.error(at: tree.view.mark(source),
-                        "a merge key '<<' takes a mapping or a sequence of mappings, found \(tree.view.kindDescription(source))"))
+                guard nodes.kind(source) == .mapping else {
+                    problems.append(self.source.error(at: nodes.mark(source),
+                        "a merge key '<<' takes a mapping or a sequence of mappings, found \(nodes.kindDescription(source))"))
                     continue
                 }
-                for entry in 0..<tree.view.pairCount(source) {
-                    let entryKey = tree.view.key(source, entry)
-                    if let name = tree.view.scalarString(entryKey) {
+                for entry in 0..<nodes.pairCount(source) {
+                    let entryKey = nodes.key(source, entry)
+                    if let name = nodes.scalarString(entryKey) {
                         guard taken.insert(name).inserted else { continue }
                     }
                     result.append(entryKey.index)
-                    result.append(tree.view.value(source, entry).index)
+                    result.append(nodes.value(source, entry).index)
                 }
             }
         }

@@ -83,9 +83,11 @@ struct TreeBuilder {
             if open.isMapping {
                 node = finishMapping(from: open.firstChild, tag: open.tag, mark: open.mark)
             } else {
-                node = tree.addCollection(.sequence, children: children[open.firstChild...], tag: open.tag, mark: open.mark)
+                node = children.withUnsafeBufferPointer { all in
+                    tree.addCollection(.sequence, children: UnsafeBufferPointer(rebasing: all[open.firstChild...]), tag: open.tag, mark: open.mark)
+                }
             }
-            children.removeSubrange(open.firstChild...)
+            children.removeLast(children.count - open.firstChild)
             if let anchor = open.anchor { anchors[anchor] = (node, open.size) }
             add(node, size: open.size)
         case YAML_ALIAS_EVENT:

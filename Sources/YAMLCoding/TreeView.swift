@@ -18,7 +18,13 @@ struct TreeView {
     }
 
     @inline(__always) func record(_ node: NodeID) -> Record {
-        node.index >= 0 ? records[Int(node.index)] : owner.takeUnretainedValue().nullRecord(node)
+        node.index >= 0 ? records[Int(node.index)] : nullRecord(node)
+    }
+
+    /// The record of a null added after building (kept out of line: reads are hot, these rare).
+    @inline(never)
+    private func nullRecord(_ node: NodeID) -> Record {
+        owner.takeUnretainedValue().nullRecord(node)
     }
     func mark(_ node: NodeID) -> Mark { record(node).mark }
     func kind(_ node: NodeID) -> Kind { record(node).kind }
@@ -37,6 +43,27 @@ struct TreeView {
         return String(decoding: UnsafeBufferPointer(start: bytes + Int(record.start), count: Int(record.count)), as: UTF8.self)
     }
 
+    /// Whether a scalar's text contains `byte`.
+    func containsByte(_ node: NodeID, _ byte: UInt8) -> Bool {
+        let record = record(node)
+        guard record.kind == .scalar else { return false }
+        // Eight bytes at a time: a word has the byte iff `word ^ pattern` has a zero byte.
+        let start = UnsafeRawPointer(bytes + Int(record.start))
+        let count = Int(record.count)
+        let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+        var index = 0
+        while index + 8 <= count {
+            let word = start.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ pattern
+            if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { return true }
+            index += 8
+        }
+        while index < count {
+            if start.load(fromByteOffset: index, as: UInt8.self) == byte { return true }
+            index += 1
+        }
+        return false
+    }
+
     /// A scalar's text, or nil for collections.
     func scalarString(_ node: NodeID) -> String? {
         isScalar(node) ? string(node) : nil
@@ -48,7 +75,7 @@ struct TreeView {
         return record.kind == .sequence ? Int(record.count) : 0
     }
 
-    func element(_ node: NodeID, _ position: Int) -> NodeID {
+    @inline(__always) func element(_ node: NodeID, _ position: Int) -> NodeID {
         NodeID(Int(links[Int(record(node).start) + position]))
     }
 
@@ -58,11 +85,11 @@ struct TreeView {
         return record.kind == .mapping ? Int(record.count) : 0
     }
 
-    func key(_ node: NodeID, _ position: Int) -> NodeID {
+    @inline(__always) func key(_ node: NodeID, _ position: Int) -> NodeID {
         NodeID(Int(links[Int(record(node).start) + 2 * position]))
     }
 
-    func value(_ node: NodeID, _ position: Int) -> NodeID {
+    @inline(__always) func value(_ node: NodeID, _ position: Int) -> NodeID {
         NodeID(Int(links[Int(record(node).start) + 2 * position + 1]))
     }
 
@@ -125,11 +152,29 @@ struct TreeView {
         return true
     }
 
-    /// Whether every byte is ASCII.
+    /// Whether every byte is ASCII (eight at a time: every scalar and key asked about is checked).
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var all: UInt8 = 0
-        for byte in bytes { all |= byte }
-        return all < 0x80
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var words: UInt64 = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            words |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        var tail: UInt8 = 0
+        while index < bytes.count {
+            tail |= base[index]
+            index += 1
+        }
+        return words & 0x8080_8080_8080_8080 == 0 && tail < 0x80
+    }
+
+    /// Whether `node` is a scalar with exactly the bytes `wanted`.
+    @inline(__always)
+    func scalar(_ node: NodeID, hasBytes wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        let record = record(node)
+        return record.kind == .scalar && Int(record.count) == wanted.count && Self.equal(bytes + Int(record.start), wanted)
     }
 
     private func hasBytes(_ record: Record, _ text: StaticString) -> Bool {

@@ -32,7 +32,7 @@ extension YAMLTree {
             return text.withUTF8 { addScalar($0, style: scalar.style, tag: scalar.tag, mark: scalar.mark) }
         case .sequence(let sequence):
             let children = sequence.elements.map { append($0).index }
-            return addCollection(.sequence, children: children, tag: sequence.tag, mark: sequence.mark)
+            return children.withUnsafeBufferPointer { addCollection(.sequence, children: $0, tag: sequence.tag, mark: sequence.mark) }
         case .mapping(let mapping):
             var children: [Int32] = []
             children.reserveCapacity(2 * mapping.pairs.count)
@@ -40,7 +40,7 @@ extension YAMLTree {
                 children.append(append(pair.key).index)
                 children.append(append(pair.value).index)
             }
-            return addCollection(.mapping, children: children, tag: mapping.tag, mark: mapping.mark)
+            return children.withUnsafeBufferPointer { addCollection(.mapping, children: $0, tag: mapping.tag, mark: mapping.mark) }
         }
     }
 }

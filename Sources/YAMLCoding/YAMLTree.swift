@@ -54,8 +54,8 @@ final class YAMLTree {
     init(byteCapacity: Int = 0) {
         self.byteCapacity = max(16, byteCapacity)
         bytes = .allocate(capacity: self.byteCapacity)
-        // About one node per 12 bytes of a typical file, one link per node.
-        recordCapacity = max(16, byteCapacity / 12)
+        // At most about one node per 8 bytes of a typical file, one link per node.
+        recordCapacity = max(16, byteCapacity / 8)
         records = .allocate(capacity: recordCapacity)
         linkCapacity = recordCapacity
         links = .allocate(capacity: linkCapacity)
@@ -94,15 +94,13 @@ final class YAMLTree {
     }
 
     /// Appends a collection whose children (ids; key, value alternating for mappings) are `children`.
-    func addCollection(_ kind: Kind, children: some Collection<Int32>, tag: String?, mark: Mark) -> NodeID {
+    func addCollection(_ kind: Kind, children: UnsafeBufferPointer<Int32>, tag: String?, mark: Mark) -> NodeID {
         let start = linkCount
         if linkCount + children.count > linkCapacity {
             Self.grow(&links, count: linkCount, capacity: &linkCapacity, needed: linkCount + children.count)
         }
-        for child in children {
-            links[linkCount] = child
-            linkCount += 1
-        }
+        if let base = children.baseAddress { (links + linkCount).update(from: base, count: children.count) }
+        linkCount += children.count
         let count = kind == .mapping ? children.count / 2 : children.count
         return add(Record(mark: mark, start: Int32(truncatingIfNeeded: start), count: Int32(truncatingIfNeeded: count),
                           tag: tagIndex(tag), kind: kind, style: .plain, isASCII: true))

@@ -8,8 +8,7 @@ extension BotValidator {
 
     /// Every action of a sequence.
     func checkActions(_ items: [ActionItem], scope: TemplateScope) {
-        // By index: a `for in` copies every item.
-        for index in items.indices { checkAction(items[index], scope: scope) }
+        items.forEachInPlace { checkAction($0, scope: scope) }
     }
 
     private func checkAction(_ item: ActionItem, scope: TemplateScope) {

@@ -60,10 +60,7 @@ public struct BotValidator {
     private func checkCommands() {
         var seen: [String: String] = [:]   // name or alias → command
         seen.reserveCapacity(bot.commands.entries.count * 2)
-        // By index, reading each command in place (a `for in` copies every element).
-        for index in bot.commands.entries.indices {
-            checkCommand(bot.commands.entries[index], seen: &seen)
-        }
+        bot.commands.entries.forEachInPlace { checkCommand($0, seen: &seen) }
     }
 
     /// One command, read in place through `entry` (binding its fields to locals would copy them).
@@ -128,13 +125,13 @@ public struct BotValidator {
     private static func collectVars(_ bot: BotDefinition) -> Set<String> {
         var names: Set<String> = []
         func collect(_ actions: [ActionItem]) {
-            for item in actions {
+            actions.forEachInPlace { item in
                 if case .set(let values) = item.action { names.formUnion(values.names) }
             }
         }
         collect(bot.greeting?.value.items ?? [])
         collect(bot.fallback?.value.items ?? [])
-        bot.commands.entries.forEach { collect($0.value.actions) }
+        bot.commands.entries.forEachInPlace { collect($0.value.actions) }
         bot.triggers.forEach { collect($0.actions) }
         bot.schedules.forEach { collect($0.actions?.value.items ?? []) }
         for flow in bot.flows.entries {
