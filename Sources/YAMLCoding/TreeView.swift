@@ -152,22 +152,12 @@ struct TreeView {
         return true
     }
 
-    /// Whether every byte is ASCII (eight at a time: every scalar and key asked about is checked).
+    /// Whether every byte is ASCII (a loop the compiler vectorizes and inlines).
+    @inline(__always)
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        var words: UInt64 = 0
-        var index = 0
-        while index + 8 <= bytes.count {
-            words |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            index += 8
-        }
-        var tail: UInt8 = 0
-        while index < bytes.count {
-            tail |= base[index]
-            index += 1
-        }
-        return words & 0x8080_8080_8080_8080 == 0 && tail < 0x80
+        var all: UInt8 = 0
+        for byte in bytes { all |= byte }
+        return all < 0x80
     }
 
     /// Whether `node` is a scalar with exactly the bytes `wanted`.
