@@ -45,13 +45,23 @@ extension NodeReader {
 
     /// The value of a key that may be missing or null (both nil). Failing: the errors are
     /// recorded and the result is nil.
+    ///
+    /// Inlined into the caller (as are the other `decodeIfPresent`), so that an absent key —
+    /// most keys a schema asks about — costs a lookup and no generic call.
+    @inlinable
     public func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: String) -> T? {
-        ifPresent(key) { (child: NodeID) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
+        guard let child = presentChild(key) else { return nil }
+        return decodePresent(T.self, child, key: key)
     }
 
-    /// An optional key's value decoded by `body`; nil when missing, null or failing (recorded).
-    func ifPresent<T>(_ key: String, _ body: (NodeID) throws(ValueFailure) -> T) -> T? {
-        guard let child = presentChild(key) else { return nil }
+    /// `decodeIfPresent` once the child is known to be there.
+    @usableFromInline
+    func decodePresent<T: Decodable>(_ type: T.Type, _ child: NodeID, key: String) -> T? {
+        ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
+    }
+
+    /// A present child decoded by `body`; nil when that fails (the errors are recorded).
+    func ifDecoded<T>(_ child: NodeID, _ body: (NodeID) throws(ValueFailure) -> T) -> T? {
         do {
             return try body(child)
         } catch {
@@ -61,7 +71,8 @@ extension NodeReader {
     }
 
     /// The value node of `key`, marked used; nil when the key is missing or its value null.
-    private func presentChild(_ key: String) -> NodeID? {
+    @usableFromInline
+    func presentChild(_ key: String) -> NodeID? {
         guard let child = lookUp(key) else { return nil }
         return tree.isNull(child) ? nil : child
     }

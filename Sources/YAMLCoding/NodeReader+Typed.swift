@@ -13,15 +13,29 @@ extension NodeReader {
     }
 
     /// `decodeIfPresent` for the most common value, in concrete code.
+    @inlinable
     public func decodeIfPresent(_ type: Located<String>.Type, forKey key: String) -> Located<String>? {
-        ifPresent(key) { (child: NodeID) throws(ValueFailure) -> Located<String> in
+        guard let child = presentChild(key) else { return nil }
+        return decodePresentString(child, key: key)
+    }
+
+    @usableFromInline
+    func decodePresentString(_ child: NodeID, key: String) -> Located<String>? {
+        ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> Located<String> in
             try context.locatedString(child, parentPath: path, key: StringKey(key))
         }
     }
 
     /// `decodeIfPresent` for lists of strings, in concrete code.
+    @inlinable
     public func decodeIfPresent(_ type: [Located<String>].Type, forKey key: String) -> [Located<String>]? {
-        ifPresent(key) { (child: NodeID) throws(ValueFailure) -> [Located<String>] in
+        guard let child = presentChild(key) else { return nil }
+        return decodePresentStrings(child, key: key)
+    }
+
+    @usableFromInline
+    func decodePresentStrings(_ child: NodeID, key: String) -> [Located<String>]? {
+        ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> [Located<String>] in
             try context.locatedStrings(child, parentPath: path, key: StringKey(key))
         }
     }
@@ -34,8 +48,15 @@ extension NodeReader {
     }
 
     /// `decodeIfPresent` for a type that reads itself.
+    @inlinable
     public func decodeIfPresent<T: YAMLNodeDecodable>(_ type: T.Type, forKey key: String) -> T? {
-        ifPresent(key) { (child: NodeID) throws(ValueFailure) -> T in
+        guard let child = presentChild(key) else { return nil }
+        return decodePresentNode(T.self, child, key: key)
+    }
+
+    @usableFromInline
+    func decodePresentNode<T: YAMLNodeDecodable>(_ type: T.Type, _ child: NodeID, key: String) -> T? {
+        ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> T in
             try context.decodeNodeValue(T.self, node: child, parentPath: path, key: StringKey(key))
         }
     }

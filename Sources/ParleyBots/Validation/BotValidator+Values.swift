@@ -49,8 +49,11 @@ extension BotValidator {
     func parseTemplate(_ text: Located<String>) -> Template? {
         // Most texts have no placeholder at all: nothing to parse or check.
         guard text.value.containsByte(UInt8(ascii: "{")) else { return nil }
+        if let parsed = templates.byText[text.value] { return parsed }
         do {
-            return try Template(text.value)
+            let parsed = try Template(text.value)
+            templates.byText[text.value] = parsed
+            return parsed
         } catch {
             let offset = ScalarPosition.scalarOffset(ofCharacter: error.offset, in: text.value)
             fail(ScalarPosition.mark(of: offset, in: text, source: source), "invalid template: \(error.message)")

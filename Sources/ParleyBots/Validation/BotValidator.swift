@@ -12,6 +12,7 @@ public struct BotValidator {
     /// once per bot instead of once per `send:`.
     let cardFields: [String: [String]]
     let found = FoundErrors()
+    let templates = ParsedTemplates()
 
     /// Validates `bot`, read from `source`; returns every problem found (empty when valid).
     public static func validate(_ bot: BotDefinition, source: SourceFile) -> [YAMLError] {
