@@ -17,7 +17,7 @@ struct TreeBuilder {
         var mark: Mark
         var tag: String?
         var anchor: String?
-        /// Where its children start in `children`.
+        /// Where its children start among the tree's pending children.
         var firstChild: Int
         /// Nodes in this subtree so far, itself included: the cost of aliasing it.
         var size = 1
@@ -28,9 +28,6 @@ struct TreeBuilder {
     /// The nodes built so far.
     let tree: YAMLTree
     private var stack: [Open] = []
-    /// The children of every open collection, innermost last (key, value alternating in
-    /// mappings): one growing array instead of one per collection.
-    var children: [Int32] = []
     private var anchors: [String: (node: NodeID, size: Int)] = [:]
     private var expanded = 0
     private var root: NodeID?
@@ -43,7 +40,6 @@ struct TreeBuilder {
         self.source = source
         self.options = options
         tree = YAMLTree(byteCapacity: source.text.utf8.count)
-        children.reserveCapacity(64)
     }
 
     /// Parses the whole text into documents; syntax errors and alias problems throw.
@@ -73,21 +69,19 @@ struct TreeBuilder {
             add(node, size: 1)
         case YAML_SEQUENCE_START_EVENT:
             let data = event.pointee.data.sequence_start
-            stack.append(Open(isMapping: false, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor), firstChild: children.count))
+            stack.append(Open(isMapping: false, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor), firstChild: tree.pendingCount))
         case YAML_MAPPING_START_EVENT:
             let data = event.pointee.data.mapping_start
-            stack.append(Open(isMapping: true, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor), firstChild: children.count))
+            stack.append(Open(isMapping: true, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor), firstChild: tree.pendingCount))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let open = stack.popLast() else { return }
             let node: NodeID
             if open.isMapping {
                 node = finishMapping(from: open.firstChild, tag: open.tag, mark: open.mark)
             } else {
-                node = children.withUnsafeBufferPointer { all in
-                    tree.addCollection(.sequence, children: UnsafeBufferPointer(rebasing: all[open.firstChild...]), tag: open.tag, mark: open.mark)
-                }
+                node = tree.addCollection(.sequence, children: tree.pendingChildren(from: open.firstChild), tag: open.tag, mark: open.mark)
             }
-            children.removeLast(children.count - open.firstChild)
+            tree.dropPending(from: open.firstChild)
             if let anchor = open.anchor { anchors[anchor] = (node, open.size) }
             add(node, size: open.size)
         case YAML_ALIAS_EVENT:
@@ -115,7 +109,7 @@ struct TreeBuilder {
             return
         }
         stack[stack.count - 1].size += size
-        children.append(node.index)
+        tree.push(node)
     }
 
     // MARK: - Conversions

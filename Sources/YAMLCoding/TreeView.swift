@@ -130,6 +130,16 @@ struct TreeView {
         return record.isASCII && isASCII ? false : nil
     }
 
+    /// FNV-1a over a scalar's bytes, for tables of keys.
+    func hashOfBytes(_ node: NodeID) -> Int {
+        let record = record(node)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in UnsafeBufferPointer(start: bytes + Int(record.start), count: Int(record.count)) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return Int(truncatingIfNeeded: hash)
+    }
+
     /// Whether two scalars have equal text (as `String` compares).
     func scalars(_ first: NodeID, _ second: NodeID) -> Bool {
         let a = record(first), b = record(second)

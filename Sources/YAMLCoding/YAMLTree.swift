@@ -46,6 +46,10 @@ final class YAMLTree {
     @exclusivity(unchecked) private(set) var bytes: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) private var byteCount = 0
     @exclusivity(unchecked) private var byteCapacity: Int
+    /// The children of the collections being built, innermost last (see `push`).
+    @exclusivity(unchecked) private var pending: UnsafeMutablePointer<Int32>
+    @exclusivity(unchecked) private(set) var pendingCount = 0
+    @exclusivity(unchecked) private var pendingCapacity = 64
     var tags: [String] = []
     /// Nulls made after the fact (stand-ins, missing values): kept apart, with negative ids,
     /// so that the main storage never moves once built and views of it stay valid.
@@ -60,6 +64,7 @@ final class YAMLTree {
         records = .allocate(capacity: recordCapacity)
         linkCapacity = recordCapacity
         links = .allocate(capacity: linkCapacity)
+        pending = .allocate(capacity: pendingCapacity)
     }
 
     deinit {
@@ -67,6 +72,7 @@ final class YAMLTree {
         records.deallocate()
         links.deallocate()
         bytes.deallocate()
+        pending.deallocate()
     }
 
     /// The tree as it stands, for reading: valid until the next scalar or collection is added
@@ -105,6 +111,25 @@ final class YAMLTree {
         let count = kind == .mapping ? children.count / 2 : children.count
         return add(Record(mark: mark, start: Int32(truncatingIfNeeded: start), count: Int32(truncatingIfNeeded: count),
                           tag: tagIndex(tag), kind: kind, style: .plain, isASCII: true))
+    }
+
+    /// Adds a child to the innermost collection being built (key, value alternating in mappings).
+    func push(_ node: NodeID) {
+        if pendingCount == pendingCapacity {
+            Self.grow(&pending, count: pendingCount, capacity: &pendingCapacity, needed: pendingCount + 1)
+        }
+        pending[pendingCount] = node.index
+        pendingCount += 1
+    }
+
+    /// The children pushed since `first`: valid until the next `push`.
+    func pendingChildren(from first: Int) -> UnsafeBufferPointer<Int32> {
+        UnsafeBufferPointer(start: pending + first, count: pendingCount - first)
+    }
+
+    /// Drops the children pushed since `first` (their collection is built).
+    func dropPending(from first: Int) {
+        pendingCount = first
     }
 
     /// An empty plain scalar (a null) at `mark`: missing values, stand-ins, empty documents.
