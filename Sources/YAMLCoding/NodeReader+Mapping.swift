@@ -106,3 +106,36 @@ extension NodeReader {
         mappingUse?.unknownKeyErrors(context, path: path) ?? []
     }
 }
+
+extension NodeReader {
+    /// Which of `names` the mapping has, as a mask (bit `i` for `names.names[i]`), found in one
+    /// pass over its keys. Nothing is marked used: read the present keys as usual. In the pass
+    /// that records absent keys for suggestions, each absent name is recorded, in order, as if
+    /// it had been looked up.
+    public func keysPresent(among names: KeyNames) -> UInt64 {
+        guard let mappingUse, !isStandIn else { return 0 }
+        var present: UInt64 = 0
+        for position in 0..<mappingUse.count {
+            let key = tree.key(mappingUse.mapping, position)
+            let record = tree.record(key)
+            guard record.kind == .scalar else { continue }
+            for index in names.names.indices where present & KeyNames.bit(index) == 0 {
+                // ASCII on both sides: different lengths are different keys.
+                if record.isASCII, names.isASCII[index], names.utf8[index].count != Int(record.count) { continue }
+                let matches = names.utf8[index].withUnsafeBufferPointer { wanted in
+                    tree.scalar(key, equalsUTF8: wanted, isASCII: names.isASCII[index])
+                } ?? tree.scalar(key, equals: names.names[index])
+                if matches {
+                    present |= KeyNames.bit(index)
+                    break
+                }
+            }
+        }
+        if recordsQueries {
+            for index in names.names.indices where present & KeyNames.bit(index) == 0 {
+                _ = lookUp(names.names[index])
+            }
+        }
+        return present
+    }
+}

@@ -59,8 +59,9 @@ final class YAMLTree {
     init(byteCapacity: Int = 0) {
         self.byteCapacity = max(16, byteCapacity)
         bytes = .allocate(capacity: self.byteCapacity)
-        // At most about one node per 8 bytes of a typical file, one link per node.
-        recordCapacity = max(16, byteCapacity / 8)
+        // About one node per 20 to 40 bytes of a typical file (grown when more come), one link
+        // per node: a larger guess costs page faults on memory never used.
+        recordCapacity = max(16, byteCapacity / 16)
         records = .allocate(capacity: recordCapacity)
         linkCapacity = recordCapacity
         links = .allocate(capacity: linkCapacity)
