@@ -115,19 +115,22 @@ extension NodeReader {
     public func keysPresent(among names: KeyNames) -> UInt64 {
         guard let mappingUse, !isStandIn else { return 0 }
         var present: UInt64 = 0
-        for position in 0..<mappingUse.count {
-            let key = tree.key(mappingUse.mapping, position)
-            let record = tree.record(key)
-            guard record.kind == .scalar else { continue }
-            for index in names.names.indices where present & KeyNames.bit(index) == 0 {
-                // ASCII on both sides: different lengths are different keys.
-                if record.isASCII, names.isASCII[index], names.utf8[index].count != Int(record.count) { continue }
-                let matches = names.utf8[index].withUnsafeBufferPointer { wanted in
-                    tree.scalar(key, equalsUTF8: wanted, isASCII: names.isASCII[index])
-                } ?? tree.scalar(key, equals: names.names[index])
-                if matches {
-                    present |= KeyNames.bit(index)
-                    break
+        names.bytes.withUnsafeBufferPointer { all in
+            for position in 0..<mappingUse.count {
+                let key = tree.key(mappingUse.mapping, position)
+                let record = tree.record(key)
+                guard record.kind == .scalar else { continue }
+                for index in names.names.indices where present & KeyNames.bit(index) == 0 {
+                    let wanted = UnsafeBufferPointer(rebasing: all[names.starts[index]..<names.starts[index] + names.lengths[index]])
+                    // ASCII on both sides: different lengths or first bytes are different keys.
+                    if record.isASCII, names.isASCII[index],
+                       wanted.count != Int(record.count) || (wanted.count > 0 && wanted[0] != tree.bytes[Int(record.start)]) {
+                        continue
+                    }
+                    if tree.scalar(key, equalsUTF8: wanted, isASCII: names.isASCII[index]) ?? tree.scalar(key, equals: names.names[index]) {
+                        present |= KeyNames.bit(index)
+                        break
+                    }
                 }
             }
         }

@@ -5,5 +5,11 @@ import ParleyCore
 /// and parsing costs far more than a lookup. Only texts that parsed are kept; a failing text is
 /// parsed (and reported) again at each place, as before.
 final class ParsedTemplates {
-    var byText: [String: Template] = [:]
+    var byText: [String: Template]
+
+    init() {
+        // A bot file has some dozens of distinct templates: no rehashing while they come.
+        byText = [:]
+        byText.reserveCapacity(64)
+    }
 }
