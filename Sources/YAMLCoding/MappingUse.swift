@@ -6,15 +6,14 @@ struct MappingUse {
     let mapping: NodeID
     /// How many pairs it has.
     let count: Int
-    /// Which pairs were asked about: a bit mask for up to 64 pairs (no allocation), else flags.
+    /// Which pairs were asked about: a bit mask for up to 64 pairs (no allocation), else the
+    /// extras' flags.
     private var usedBits: UInt64 = 0
-    private var usedFlags: [Bool]
-    /// Keys asked about that the mapping lacks: suggestion candidates besides the used keys.
-    /// Only recorded in the extra attempt made once unknown keys were found (saves allocations).
-    private var absentQueried: [String] = []
+    /// Absent keys are recorded (as suggestion candidates besides the used keys) only in the
+    /// extra attempt made once unknown keys were found.
     private let recordsQueries: Bool
-    /// Built on first lookup in large mappings; small ones are scanned.
-    private var index: [String: Int]?
+    /// Flags of large mappings, recorded absent keys, a key index: made when first needed.
+    private var extras: MappingExtras?
     /// Where the next key asked about most likely is.
     private var nextGuess = 0
     /// The (length, first byte) classes of the keys, one bit each, when all are ASCII scalars:
@@ -27,7 +26,14 @@ struct MappingUse {
         self.mapping = mapping
         self.count = count
         self.recordsQueries = recordsQueries
-        usedFlags = count > 64 ? [Bool](repeating: false, count: count) : []
+        extras = count > 64 ? MappingExtras(flagCount: count) : nil
+    }
+
+    private mutating func madeExtras() -> MappingExtras {
+        if let extras { return extras }
+        let made = MappingExtras(flagCount: 0)
+        extras = made
+        return made
     }
 
     /// The index of the pair with this key, marking it used; records absent keys.
@@ -36,22 +42,22 @@ struct MappingUse {
         if let found {
             markUsed(found)
         } else if recordsQueries {
-            absentQueried.append(key)
+            madeExtras().absentQueried.append(key)
         }
         return found
     }
 
     /// Marks a pair used without a lookup.
     mutating func markUsed(_ position: Int) {
-        if usedFlags.isEmpty {
+        if count <= 64 {
             usedBits |= 1 << UInt64(position)
         } else {
-            usedFlags[position] = true
+            extras?.usedFlags[position] = true
         }
     }
 
     private func isUsed(_ position: Int) -> Bool {
-        usedFlags.isEmpty ? usedBits & (1 << UInt64(position)) != 0 : usedFlags[position]
+        count <= 64 ? usedBits & (1 << UInt64(position)) != 0 : extras?.usedFlags[position] ?? false
     }
 
     private mutating func find(_ key: String, in tree: TreeView) -> Int? {
@@ -106,20 +112,21 @@ struct MappingUse {
 
     /// The first pair with this key, through a dictionary built on first use.
     private mutating func indexed(_ key: String, in tree: TreeView) -> Int? {
-        if index == nil {
+        let extras = madeExtras()
+        if extras.index == nil {
             var built: [String: Int] = [:]
             built.reserveCapacity(count)
             for position in 0..<count {
                 if let name = tree.scalarString(tree.key(mapping, position)), built[name] == nil { built[name] = position }
             }
-            index = built
+            extras.index = built
         }
-        return index?[key]
+        return extras.index?[key]
     }
 
     /// Whether every key was asked about.
     var allUsed: Bool {
-        usedFlags.isEmpty ? (count == 64 ? usedBits == .max : usedBits == (1 << UInt64(count)) - 1) : !usedFlags.contains(false)
+        count <= 64 ? (count == 64 ? usedBits == .max : usedBits == (1 << UInt64(count)) - 1) : extras.map { !$0.usedFlags.contains(false) } ?? false
     }
 
     /// An error for every key nobody asked about (at `path`), with a suggestion where one is close.
@@ -130,7 +137,7 @@ struct MappingUse {
         for position in 0..<count where isUsed(position) {
             if let name = tree.scalarString(tree.key(mapping, position)) { candidates.append(name) }
         }
-        candidates += absentQueried
+        candidates += extras?.absentQueried ?? []
         var errors: [YAMLError] = []
         for position in 0..<count where !isUsed(position) {
             let key = tree.key(mapping, position)
