@@ -6,10 +6,12 @@ extension BotValidator {
     /// Names of ids, args, variables, queues: letters, digits, `_`, `-`.
     static func isName(_ text: String) -> Bool {
         guard !text.isEmpty else { return false }
-        // ASCII names are the norm: check bytes first, Unicode properties only when needed.
-        let isASCIIName = text.utf8.allSatisfy { byte in
+        // ASCII names are the norm: check bytes first (as one buffer, without the UTF-8 view's
+        // iterator), Unicode properties only when needed.
+        func isNameByte(_ byte: UInt8) -> Bool {
             (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F || byte == 0x2D
         }
+        let isASCIIName = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isNameByte) } ?? text.utf8.allSatisfy(isNameByte)
         return isASCIIName || text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
     }
 
@@ -37,8 +39,11 @@ extension BotValidator {
 
     /// Compiles a regex, reporting PCRE2's message at the column where it stopped.
     func compileRegex(_ text: Located<String>) -> Pattern? {
+        if let known = patterns.byText[text.value] { return known }
         switch ValueCheck.regex(text, in: source) {
-        case .success(let pattern): return pattern
+        case .success(let pattern):
+            patterns.byText[text.value] = pattern
+            return pattern
         case .failure(let error):
             found.errors.append(error)
             return nil

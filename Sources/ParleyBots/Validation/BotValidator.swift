@@ -13,12 +13,15 @@ public struct BotValidator {
     let cardFields: [String: [String]]
     let found = FoundErrors()
     let templates = ParsedTemplates()
+    let patterns: CompiledPatterns
 
     /// Validates `bot`, read from `source`; returns every problem found (empty when valid).
     public static func validate(_ bot: BotDefinition, source: SourceFile) -> [YAMLError] {
         var cardFields = BuiltInCards.fields
         for card in bot.cards.entries where cardFields[card.name] == nil { cardFields[card.name] = card.value.fields.map(\.value) }
-        let validator = BotValidator(source: source, bot: bot, vars: BotValidator.collectVars(bot), cardFields: cardFields)
+        let patterns = CompiledPatterns()
+        let validator = BotValidator(source: source, bot: bot, vars: BotValidator.collectVars(bot, patterns: patterns), cardFields: cardFields,
+                                     patterns: patterns)
         validator.run()
         return validator.found.errors.sortedByPosition()
     }
@@ -123,7 +126,7 @@ public struct BotValidator {
 
     // MARK: - Variables
 
-    private static func collectVars(_ bot: BotDefinition) -> Set<String> {
+    private static func collectVars(_ bot: BotDefinition, patterns: CompiledPatterns) -> Set<String> {
         var names: Set<String> = []
         func collect(_ actions: [ActionItem]) {
             actions.forEachInPlace { item in
@@ -140,7 +143,7 @@ public struct BotValidator {
                 collect(step.value.actions)
                 collect(step.value.ask?.onTimeout?.value.items ?? [])
                 if let save = step.value.ask?.save { names.insert(save.value) }
-                if let match = step.value.ask?.match, let pattern = try? Pattern(match.value, jit: false) {
+                if let match = step.value.ask?.match, let pattern = patterns.pattern(match.value) {
                     names.formUnion(pattern.namedGroups.map(\.name))
                 }
             }
