@@ -22,6 +22,20 @@ public struct OrderedMap<Value: Decodable & Sendable>: YAMLNodeDecodable, Sendab
 
     /// Reads every entry; a value that fails records its errors and the map fails as a whole.
     public init(yaml reader: NodeReader) throws {
+        // The commands of a bot, the largest map, in code specialized for them: generic code
+        // looks up the metadata of `Entry` and `[Entry]` for every entry and reaches
+        // `Command.init(yaml:)` only through the search for a decoding protocol.
+        if Value.self == Command.self {
+            let commands = try OrderedMap<Command>(reading: reader) { name in try reader.decode(Command.self, forKey: name) }
+            self = unsafeBitCast(commands, to: Self.self)
+            return
+        }
+        try self.init(reading: reader) { name in try reader.decode(Value.self, forKey: name) }
+    }
+
+    /// Reads every entry with `value` (given the key).
+    @inline(__always)
+    private init(reading reader: NodeReader, _ value: (String) throws -> Value) throws {
         try reader.expectMapping()
         var entries: [Entry] = []
         var previous: Mark?
@@ -29,7 +43,7 @@ public struct OrderedMap<Value: Decodable & Sendable>: YAMLNodeDecodable, Sendab
         try reader.forEachKey { name, keyMark, valueMark in
             if let previous, valueMark < previous { inOrder = false }
             previous = valueMark
-            entries.append(Entry(name: name, value: try reader.decode(Value.self, forKey: name), mark: valueMark, keyMark: keyMark))
+            entries.append(Entry(name: name, value: try value(name), mark: valueMark, keyMark: keyMark))
         }
         self.entries = entries
         if !inOrder { sortByMark() }
