@@ -44,6 +44,10 @@ struct TreeBuilder {
 
     /// Parses the whole text into documents; syntax errors and alias problems throw.
     static func build(_ text: String, file: String, options: Options = Options()) throws(YAMLErrors) -> TreeBuilder {
+        // The tree's offsets are 32-bit.
+        guard text.utf8.count < Int(Int32.max) else {
+            throw YAMLErrors([YAMLError(file: file, mark: Mark(line: 1, column: 1), message: "the file is too large for a YAML file here (2 GB or more)")])
+        }
         let parser = try EventParser(text: text, file: file)
         var builder = TreeBuilder(source: parser.source, options: options)
         while let event = try parser.next() {

@@ -1,13 +1,3 @@
-/// A node of a `YAMLTree`: an index into its records. Copying one is copying a number, which
-/// is the point: decoding passes nodes around constantly, and `Node` values (strings and
-/// arrays inside) cost a retain and a release per copy.
-@usableFromInline
-struct NodeID: Hashable {
-    let index: Int32
-
-    init(_ index: Int) { self.index = Int32(truncatingIfNeeded: index) }
-}
-
 /// The nodes of one YAML stream, stored flat: one array of records, the children of every
 /// collection as runs of ids in one array, the text of every scalar in one byte buffer (a
 /// `String` is made only when a decoder asks for the value). No object per node, so building,
