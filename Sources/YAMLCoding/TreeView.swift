@@ -26,6 +26,7 @@ struct TreeView {
     private func nullRecord(_ node: NodeID) -> Record {
         owner.takeUnretainedValue().nullRecord(node)
     }
+
     func mark(_ node: NodeID) -> Mark { record(node).mark }
     func kind(_ node: NodeID) -> Kind { record(node).kind }
     func isScalar(_ node: NodeID) -> Bool { record(node).kind == .scalar }
