@@ -135,7 +135,10 @@ public struct BotValidator {
         }
         collect(bot.greeting?.value.items ?? [])
         collect(bot.fallback?.value.items ?? [])
-        bot.commands.entries.forEachInPlace { collect($0.value.actions) }
+        // Only each command's actions, read through the buffer (passing an entry copies it all).
+        bot.commands.entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices { collect(entries[index].value.actions) }
+        }
         bot.triggers.forEach { collect($0.actions) }
         bot.schedules.forEach { collect($0.actions?.value.items ?? []) }
         for flow in bot.flows.entries {
