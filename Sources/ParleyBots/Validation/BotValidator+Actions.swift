@@ -8,7 +8,7 @@ extension BotValidator {
 
     /// Every action of a sequence.
     func checkActions(_ items: [ActionItem], scope: TemplateScope) {
-        items.forEachInPlace { checkAction($0, scope: scope) }
+        for item in items { checkAction(item, scope: scope) }
     }
 
     private func checkAction(_ item: ActionItem, scope: TemplateScope) {

@@ -64,10 +64,11 @@ public struct BotValidator {
     private func checkCommands() {
         var seen: [String: String] = [:]   // name or alias → command
         seen.reserveCapacity(bot.commands.entries.count * 2)
-        bot.commands.entries.forEachInPlace { checkCommand($0, seen: &seen) }
+        for entry in bot.commands.entries { checkCommand(entry, seen: &seen) }
     }
 
-    /// One command, read in place through `entry` (binding its fields to locals would copy them).
+    /// One command. Its fields are read through `entry`, not bound to locals (each binding would
+    /// be one more copy).
     private func checkCommand(_ entry: OrderedMap<Command>.Entry, seen: inout [String: String]) {
         report(entry.value.issues)
         if !BotValidator.isName(entry.name) {
@@ -129,7 +130,7 @@ public struct BotValidator {
     private static func collectVars(_ bot: BotDefinition, patterns: CompiledPatterns) -> Set<String> {
         var names: Set<String> = []
         func collect(_ actions: [ActionItem]) {
-            actions.forEachInPlace { item in
+            for item in actions {
                 if case .set(let values) = item.action { names.formUnion(values.names) }
             }
         }
