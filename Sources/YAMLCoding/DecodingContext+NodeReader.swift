@@ -2,7 +2,7 @@ extension DecodingContext {
     /// Decodes a `YAMLNodeDecodable` value in one reading pass: the errors its children
     /// recorded, then its unknown keys, fail it as a whole (as `decodeValue` does for
     /// `init(from:)`, without the retries).
-    func decodeNodeValue<T: YAMLNodeDecodable>(_ type: T.Type, node: Node, parentPath: CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
+    func decodeNodeValue<T: YAMLNodeDecodable>(_ type: T.Type, node: NodeID, parentPath: CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
         let start = pendingErrors.count
         let reader = NodeReader(node: node, context: self, parentPath: parentPath, key: key)
         let value: T
@@ -28,7 +28,7 @@ extension DecodingContext {
     private func unknownKeyErrors<T: YAMLNodeDecodable>(_ type: T.Type, reader: NodeReader) -> [YAMLError] {
         let start = pendingErrors.count
         defer { pendingErrors.removeSubrange(start...) }
-        let recorder = NodeReader(node: reader.node, context: self, parentPath: reader.path, key: nil, recordsQueries: true)
+        let recorder = NodeReader(node: reader.id, context: self, parentPath: reader.path, key: nil, recordsQueries: true)
         guard (try? T(yaml: recorder)) != nil, recorder.mappingUse != nil else { return reader.unknownKeyErrors() }
         return recorder.unknownKeyErrors()
     }
@@ -47,7 +47,7 @@ extension DecodingContext {
         if let scalarType = T.self as? any ScalarValue.Type, let value = Self.lenientDefault(scalarType) as? T {
             return value
         }
-        return try T(from: NodeDecoder(node: .null(at: mark), parentPath: parentPath, key: key, context: self, lenient: true))
+        return try T(from: NodeDecoder(node: tree.null(at: mark), parentPath: parentPath, key: key, context: self, lenient: true))
     }
 
     private static func lenientDefault<S: ScalarValue>(_ type: S.Type) -> any ScalarValue {

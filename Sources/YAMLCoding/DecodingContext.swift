@@ -2,6 +2,9 @@
 /// info, and the retry loop that collects every error of a value.
 final class DecodingContext {
     let file: String
+    /// The nodes being decoded (`treeOwner` keeps them alive).
+    let tree: TreeView
+    private let treeOwner: YAMLTree
     let substitution: EnvironmentSubstitution
     let userInfo: [CodingUserInfoKey: Any]
     /// Which types decode directly or through a reader (`DecodingContext.directType`).
@@ -16,8 +19,10 @@ final class DecodingContext {
     /// Set by `YAMLDecoder.decodeIgnoringUnknownKeys`: unknown keys don't fail a value.
     let ignoresUnknownKeys: Bool
 
-    init(file: String, environment: [String: String], userInfo: [CodingUserInfoKey: Any], ignoresUnknownKeys: Bool = false) {
+    init(file: String, tree: YAMLTree, environment: [String: String], userInfo: [CodingUserInfoKey: Any], ignoresUnknownKeys: Bool = false) {
         self.file = file
+        self.tree = tree.view
+        treeOwner = tree
         self.ignoresUnknownKeys = ignoresUnknownKeys
         substitution = EnvironmentSubstitution(environment: environment)
         self.userInfo = userInfo
@@ -34,7 +39,7 @@ final class DecodingContext {
     /// Runs `T.init(from:)`; when a child call fails and the failure escapes, the child's errors
     /// are kept and `init(from:)` runs again with that child answered by a lenient stand-in,
     /// until it returns. Any kept error (or an unknown key) makes the value fail as a whole.
-    func decodeValue<T: Decodable>(_ type: T.Type, node: Node, parentPath: CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
+    func decodeValue<T: Decodable>(_ type: T.Type, node: NodeID, parentPath: CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
         var substitutes = Set<Site>()
         var kept: [YAMLError] = []
         for _ in 0..<Self.maxAttempts {
@@ -60,7 +65,7 @@ final class DecodingContext {
             if kept.isEmpty { return value }
             throw ValueFailure(errors: kept)
         }
-        throw ValueFailure(errors: kept + [self.error(at: node.mark, "too many errors in one value", path: parentPath.appending(key))])
+        throw ValueFailure(errors: kept + [self.error(at: tree.mark(node), "too many errors in one value", path: parentPath.appending(key))])
     }
 
     /// Unknown keys with suggestions: one more attempt records the keys the type asked about
@@ -74,23 +79,27 @@ final class DecodingContext {
     }
 
     /// The scalar value of `node` as `S`, after `${VAR}` substitution.
-    func scalar<S: ScalarValue>(_ type: S.Type, _ node: Node) throws(ScalarProblem) -> S {
-        guard case .scalar(let scalar) = node else {
-            throw ScalarProblem(node.mark, "expected \(S.expectation), found \(node.kindDescription)")
+    func scalar<S: ScalarValue>(_ type: S.Type, _ node: NodeID) throws(ScalarProblem) -> S {
+        let record = tree.record(node)
+        guard record.kind == .scalar else {
+            throw ScalarProblem(record.mark, "expected \(S.expectation), found \(tree.kindDescription(node))")
         }
-        if scalar.isNull {
-            throw ScalarProblem(node.mark, "expected \(S.expectation), found null")
+        if tree.isNull(node) {
+            throw ScalarProblem(record.mark, "expected \(S.expectation), found null")
         }
-        if scalar.style != .plain, !S.acceptsQuoted {
-            throw ScalarProblem(node.mark, "expected \(S.expectation), found the quoted string \(node.kindDescription)")
+        if record.style != .plain, !S.acceptsQuoted {
+            throw ScalarProblem(record.mark, "expected \(S.expectation), found the quoted string \(tree.kindDescription(node))")
         }
-        let text: String
-        switch substitution.apply(to: scalar.value) {
-        case .success(let substituted): text = substituted
-        case .failure(let problem): throw ScalarProblem(node.mark, problem.message)
+        var text = tree.string(node)
+        // Most scalars have no `$`: asked on the bytes, no substitution result to build.
+        if tree.containsByte(node, UInt8(ascii: "$")) {
+            switch substitution.apply(to: text) {
+            case .success(let substituted): text = substituted
+            case .failure(let problem): throw ScalarProblem(record.mark, problem.message)
+            }
         }
         guard let value = S.parse(text) else {
-            throw ScalarProblem(node.mark, S.problem(with: text))
+            throw ScalarProblem(record.mark, S.problem(with: text))
         }
         return value
     }

@@ -4,7 +4,7 @@
 protocol DirectDecodable: SendableMetatype {
     /// `path` is the value's coding path, built only when asked for (errors, nested values):
     /// a link per scalar would be an allocation per scalar.
-    static func decodeDirectly(_ node: Node, context: DecodingContext, path: () -> CodingPathLink?) throws(ValueFailure) -> Self
+    static func decodeDirectly(_ node: NodeID, context: DecodingContext, path: () -> CodingPathLink?) throws(ValueFailure) -> Self
 }
 
 extension DecodingContext {
@@ -12,7 +12,7 @@ extension DecodingContext {
     /// collections directly, everything else through its `init(from:)`.
     /// `parentPath` is only evaluated when needed (composite values, errors): scalars, the bulk
     /// of every file, then never build their parent's path.
-    func decodeAny<T: Decodable>(_ type: T.Type, node: Node, parentPath: @autoclosure () -> CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
+    func decodeAny<T: Decodable>(_ type: T.Type, node: NodeID, parentPath: @autoclosure () -> CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
         // The bit casts are exact: each branch checked T's identity.
         if T.self == String.self { return unsafeBitCast(try scalarValue(String.self, node, parentPath, key), to: T.self) }
         if T.self == Int.self { return unsafeBitCast(try scalarValue(Int.self, node, parentPath, key), to: T.self) }
@@ -44,19 +44,19 @@ extension DecodingContext {
         return found
     }
 
-    private func openReader<D: YAMLNodeDecodable, T>(_ type: D.Type, as result: T.Type, _ node: Node, _ parentPath: CodingPathLink?,
+    private func openReader<D: YAMLNodeDecodable, T>(_ type: D.Type, as result: T.Type, _ node: NodeID, _ parentPath: CodingPathLink?,
                                                      _ key: (any CodingKey)?) throws(ValueFailure) -> T {
         // `D` is `T` (the caller's cast said so): reinterpret instead of a dynamic cast.
         unsafeBitCast(try decodeNodeValue(D.self, node: node, parentPath: parentPath, key: key), to: T.self)
     }
 
-    private func openDirect<D: DirectDecodable, T>(_ type: D.Type, as result: T.Type, _ node: Node, _ path: () -> CodingPathLink?) throws(ValueFailure) -> T {
+    private func openDirect<D: DirectDecodable, T>(_ type: D.Type, as result: T.Type, _ node: NodeID, _ path: () -> CodingPathLink?) throws(ValueFailure) -> T {
         // `D` is `T` (the caller's cast said so): reinterpret instead of a dynamic cast.
         unsafeBitCast(try D.decodeDirectly(node, context: self, path: path), to: T.self)
     }
 
     /// `key` is only made when there is an error: a `CodingKey` existential per value costs.
-    private func scalarValue<S: ScalarValue>(_ type: S.Type, _ node: Node, _ parentPath: () -> CodingPathLink?,
+    private func scalarValue<S: ScalarValue>(_ type: S.Type, _ node: NodeID, _ parentPath: () -> CodingPathLink?,
                                              _ key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> S {
         do {
             return try scalar(S.self, node)
@@ -67,12 +67,12 @@ extension DecodingContext {
 
     /// `Located<String>` at `node` in concrete code (most values of a bot file are one): what
     /// `Located.decodeDirectly` does with a `String`.
-    func locatedString(_ node: Node, parentPath: @autoclosure () -> CodingPathLink?, key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> Located<String> {
-        Located(value: try scalarValue(String.self, node, parentPath, key()), mark: node.mark)
+    func locatedString(_ node: NodeID, parentPath: @autoclosure () -> CodingPathLink?, key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> Located<String> {
+        Located(value: try scalarValue(String.self, node, parentPath, key()), mark: tree.mark(node))
     }
 
     /// `[Located<String>]` at `node` in concrete code (`Array.decodeDirectly`, specialized).
-    func locatedStrings(_ node: Node, parentPath: @autoclosure () -> CodingPathLink?, key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> [Located<String>] {
+    func locatedStrings(_ node: NodeID, parentPath: @autoclosure () -> CodingPathLink?, key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> [Located<String>] {
         try [Located<String>].decodeDirectly(node, context: self, path: { parentPath().appending(key()) })
     }
 }
@@ -93,7 +93,7 @@ extension UInt32: DirectDecodable {}
 extension UInt64: DirectDecodable {}
 
 extension ScalarValue {
-    static func decodeDirectly(_ node: Node, context: DecodingContext, path: () -> CodingPathLink?) throws(ValueFailure) -> Self {
+    static func decodeDirectly(_ node: NodeID, context: DecodingContext, path: () -> CodingPathLink?) throws(ValueFailure) -> Self {
         do {
             return try context.scalar(Self.self, node)
         } catch {
@@ -104,9 +104,10 @@ extension ScalarValue {
 
 extension Array: DirectDecodable where Element: Decodable {
     /// Every element decoded; the errors of all failing elements together.
-    static func decodeDirectly(_ node: Node, context: DecodingContext, path lazyPath: () -> CodingPathLink?) throws(ValueFailure) -> [Element] {
-        guard case .sequence(let sequence) = node else {
-            throw ValueFailure(errors: [context.error(at: node.mark, "expected a sequence, found \(node.kindDescription)", path: lazyPath())])
+    static func decodeDirectly(_ node: NodeID, context: DecodingContext, path lazyPath: () -> CodingPathLink?) throws(ValueFailure) -> [Element] {
+        let tree = context.tree
+        guard tree.kind(node) == .sequence else {
+            throw ValueFailure(errors: [context.error(at: tree.mark(node), "expected a sequence, found \(tree.kindDescription(node))", path: lazyPath())])
         }
         var built: CodingPathLink??
         func path() -> CodingPathLink? {
@@ -116,11 +117,12 @@ extension Array: DirectDecodable where Element: Decodable {
             return link
         }
         var elements: [Element] = []
-        elements.reserveCapacity(sequence.elements.count)
+        let count = tree.elementCount(node)
+        elements.reserveCapacity(count)
         var errors: [YAMLError] = []
-        for index in sequence.elements.indices {
+        for index in 0..<count {
             do {
-                elements.append(try context.decodeAny(Element.self, node: sequence.elements[index], parentPath: path(), key: IndexKey(index)))
+                elements.append(try context.decodeAny(Element.self, node: tree.element(node, index), parentPath: path(), key: IndexKey(index)))
             } catch {
                 errors += error.errors
             }
@@ -132,21 +134,23 @@ extension Array: DirectDecodable where Element: Decodable {
 
 extension Dictionary: DirectDecodable where Key == String, Value: Decodable {
     /// Every entry decoded (keys are the scalar keys' text); the errors of all failing entries.
-    static func decodeDirectly(_ node: Node, context: DecodingContext, path lazyPath: () -> CodingPathLink?) throws(ValueFailure) -> [String: Value] {
+    static func decodeDirectly(_ node: NodeID, context: DecodingContext, path lazyPath: () -> CodingPathLink?) throws(ValueFailure) -> [String: Value] {
         let path = lazyPath()
-        guard case .mapping(let mapping) = node else {
-            throw ValueFailure(errors: [context.error(at: node.mark, "expected a mapping, found \(node.kindDescription)", path: path)])
+        let tree = context.tree
+        guard tree.kind(node) == .mapping else {
+            throw ValueFailure(errors: [context.error(at: tree.mark(node), "expected a mapping, found \(tree.kindDescription(node))", path: path)])
         }
         var entries: [String: Value] = [:]
-        entries.reserveCapacity(mapping.pairs.count)
+        entries.reserveCapacity(tree.pairCount(node))
         var errors: [YAMLError] = []
-        for pair in mapping.pairs {
-            guard case .scalar(let key) = pair.key else {
-                errors.append(context.error(at: pair.key.mark, "expected a string key, found \(pair.key.kindDescription)", path: path))
+        for position in 0..<tree.pairCount(node) {
+            let key = tree.key(node, position)
+            guard let name = tree.scalarString(key) else {
+                errors.append(context.error(at: tree.mark(key), "expected a string key, found \(tree.kindDescription(key))", path: path))
                 continue
             }
             do {
-                entries[key.value] = try context.decodeAny(Value.self, node: pair.value, parentPath: path, key: StringKey(key.value))
+                entries[name] = try context.decodeAny(Value.self, node: tree.value(node, position), parentPath: path, key: StringKey(name))
             } catch {
                 errors += error.errors
             }

@@ -8,9 +8,10 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// Every key convertible to `Key`, all marked used (this is how dictionaries decode).
     var allKeys: [Key] {
         var keys: [Key] = []
-        keys.reserveCapacity(state.mapping.pairs.count)
-        for (position, pair) in state.mapping.pairs.enumerated() {
-            guard let name = pair.key.scalar?.value, let key = Key(stringValue: name) else { continue }
+        keys.reserveCapacity(state.count)
+        let tree = state.tree
+        for position in 0..<state.count {
+            guard let name = tree.scalarString(tree.key(state.mapping, position)), let key = Key(stringValue: name) else { continue }
             state.markUsed(position)
             keys.append(key)
         }
@@ -21,16 +22,19 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         state.lookUp(key.stringValue) != nil
     }
 
-    private func node(for key: Key) -> Node? {
-        state.lookUp(key.stringValue).map { state.mapping.pairs[$0].value }
+    private func node(for key: Key) -> NodeID? {
+        state.lookUp(key.stringValue).map { state.tree.value(state.mapping, $0) }
     }
+
+    /// Where the mapping starts (missing keys are reported there).
+    private var mappingMark: Mark { state.tree.mark(state.mapping) }
 
     func decodeNil(forKey key: Key) throws -> Bool {
         guard let node = node(for: key) else {
             // Asked without `contains` first: a missing key reads as null.
             return true
         }
-        return node.isNull
+        return state.tree.isNull(node)
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
@@ -43,12 +47,12 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The value for a key that must be there (missing: an error at the mapping).
     private func required<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T {
-        try decoder.decodeChild(T.self, node: node(for: key), key: key, missingIn: state.mapping.mark)
+        try decoder.decodeChild(T.self, node: node(for: key), key: key, missingIn: mappingMark)
     }
 
     /// The value for a key that may be missing or null.
     private func optional<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
-        guard let node = node(for: key), !node.isNull else { return nil }
+        guard let node = node(for: key), !state.tree.isNull(node) else { return nil }
         return try decoder.decodeChild(T.self, node: node, key: key)
     }
 
@@ -74,12 +78,12 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(type, key) }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try decoder.nestedDecoder(for: node(for: key), key: key, missingIn: state.mapping.mark, wants: "a mapping")
+        try decoder.nestedDecoder(for: node(for: key), key: key, missingIn: mappingMark, wants: "a mapping")
             .container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try decoder.nestedDecoder(for: node(for: key), key: key, missingIn: state.mapping.mark, wants: "a sequence")
+        try decoder.nestedDecoder(for: node(for: key), key: key, missingIn: mappingMark, wants: "a sequence")
             .unkeyedContainer()
     }
 
@@ -89,6 +93,6 @@ struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        try decoder.nestedDecoder(for: node(for: key), key: key, missingIn: state.mapping.mark, wants: nil)
+        try decoder.nestedDecoder(for: node(for: key), key: key, missingIn: mappingMark, wants: nil)
     }
 }

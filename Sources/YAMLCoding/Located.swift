@@ -27,9 +27,9 @@ extension Located: DirectDecodable {
     /// stands around most scalars of a bot file, so its `init(from:)` (a decoder object, a
     /// single-value container and a retry frame per scalar) dominated decoding time. The errors
     /// are the value's own, exactly as `init(from:)` reports them.
-    static func decodeDirectly(_ node: Node, context: DecodingContext, path: () -> CodingPathLink?) throws(ValueFailure) -> Located<Value> {
+    static func decodeDirectly(_ node: NodeID, context: DecodingContext, path: () -> CodingPathLink?) throws(ValueFailure) -> Located<Value> {
         do {
-            return Located(value: try context.decodeAny(Value.self, node: node, parentPath: path(), key: nil), mark: node.mark)
+            return Located(value: try context.decodeAny(Value.self, node: node, parentPath: path(), key: nil), mark: context.tree.mark(node))
         } catch where error.errors.isEmpty {
             // A failure without errors (a validating init that rejected even its stand-in):
             // `init(from:)` has its own way with those.

@@ -12,16 +12,20 @@ final class MappingState {
 
     let opener: Opener
 
-    init(_ mapping: Node.Mapping, opener: Opener, recordsQueries: Bool = false) {
-        use = MappingUse(mapping, recordsQueries: recordsQueries)
+    let tree: TreeView
+
+    init(_ mapping: NodeID, count: Int, tree: TreeView, opener: Opener, recordsQueries: Bool = false) {
+        use = MappingUse(mapping, count: count, recordsQueries: recordsQueries)
+        self.tree = tree
         self.opener = opener
     }
 
-    var mapping: Node.Mapping { use.mapping }
+    var mapping: NodeID { use.mapping }
+    var count: Int { use.count }
     var allUsed: Bool { use.allUsed }
 
     /// The index of the pair with this key, marking it used; records absent keys.
-    func lookUp(_ key: String) -> Int? { use.lookUp(key) }
+    func lookUp(_ key: String) -> Int? { use.lookUp(key, in: tree) }
 
     /// Marks a pair used without a lookup.
     func markUsed(_ position: Int) { use.markUsed(position) }

@@ -2,112 +2,154 @@
 /// `Decoder` through `MappingState`): which of its keys were asked about, so the keys never
 /// asked about can be reported as unknown afterwards. A value, so a reader keeps it inline.
 struct MappingUse {
-    let mapping: Node.Mapping
-    /// Which pairs were asked about: a bit mask for up to 64 pairs (no allocation), else flags.
+    /// The mapping (or, for an empty document or a stand-in, the null read as no pairs).
+    let mapping: NodeID
+    /// How many pairs it has.
+    let count: Int
+    /// Which pairs were asked about: a bit mask for up to 64 pairs (no allocation), else the
+    /// extras' flags.
     private var usedBits: UInt64 = 0
-    private var usedFlags: [Bool]
-    /// Keys asked about that the mapping lacks: suggestion candidates besides the used keys.
-    /// Only recorded in the extra attempt made once unknown keys were found (saves allocations).
-    private var absentQueried: [String] = []
+    /// Absent keys are recorded (as suggestion candidates besides the used keys) only in the
+    /// extra attempt made once unknown keys were found.
     private let recordsQueries: Bool
-    /// Built on first lookup in large mappings; small ones are scanned.
-    private var index: [String: Int]?
+    /// Flags of large mappings, recorded absent keys, a key index: made when first needed.
+    private var extras: MappingExtras?
     /// Where the next key asked about most likely is.
     private var nextGuess = 0
+    /// The (length, first byte) classes of the keys, one bit each, when all are ASCII scalars:
+    /// a key asked about outside them is absent without a scan (most keys asked about are
+    /// absent: a schema asks about every key it knows). Built on first lookup; `.max` when
+    /// keys are not all ASCII (a non-ASCII key may equal an ASCII one, canonically).
+    private var keyClasses: UInt64?
 
-    init(_ mapping: Node.Mapping, recordsQueries: Bool = false) {
+    init(_ mapping: NodeID, count: Int, recordsQueries: Bool = false) {
         self.mapping = mapping
+        self.count = count
         self.recordsQueries = recordsQueries
-        usedFlags = mapping.pairs.count > 64 ? [Bool](repeating: false, count: mapping.pairs.count) : []
+        extras = count > 64 ? MappingExtras(flagCount: count) : nil
+    }
+
+    private mutating func madeExtras() -> MappingExtras {
+        if let extras { return extras }
+        let made = MappingExtras(flagCount: 0)
+        extras = made
+        return made
     }
 
     /// The index of the pair with this key, marking it used; records absent keys.
-    mutating func lookUp(_ key: String) -> Int? {
-        let found = find(key)
+    mutating func lookUp(_ key: String, in tree: TreeView) -> Int? {
+        let found = find(key, in: tree)
         if let found {
             markUsed(found)
         } else if recordsQueries {
-            absentQueried.append(key)
+            madeExtras().absentQueried.append(key)
         }
         return found
     }
 
     /// Marks a pair used without a lookup.
     mutating func markUsed(_ position: Int) {
-        if usedFlags.isEmpty {
+        if count <= 64 {
             usedBits |= 1 << UInt64(position)
         } else {
-            usedFlags[position] = true
+            extras?.usedFlags[position] = true
         }
     }
 
     private func isUsed(_ position: Int) -> Bool {
-        usedFlags.isEmpty ? usedBits & (1 << UInt64(position)) != 0 : usedFlags[position]
+        count <= 64 ? usedBits & (1 << UInt64(position)) != 0 : extras?.usedFlags[position] ?? false
     }
 
-    private mutating func find(_ key: String) -> Int? {
-        let pairs = mapping.pairs
-        // Keys are mostly asked in file order (`allKeys` then one `decode` per key, or struct
-        // fields written in declaration order): try the pair after the last one found first.
-        if nextGuess < pairs.count, case .scalar(let scalar) = pairs[nextGuess].key,
-           scalar.value.utf8.count == key.utf8.count, scalar.value == key {
-            nextGuess += 1
-            return nextGuess - 1
+    private mutating func find(_ key: String, in tree: TreeView) -> Int? {
+        guard count > 0 else { return nil }
+        // Byte comparisons against the key's UTF-8, no strings made. Keys are mostly asked in
+        // file order (`allKeys` then one `decode` per key, or struct fields written in
+        // declaration order): try the pair after the last one found first.
+        let classes = keyClasses ?? buildKeyClasses(tree)
+        let scanned = key.utf8.withContiguousStorageIfAvailable { wanted -> Int? in
+            if nextGuess < count, tree.scalar(tree.key(mapping, nextGuess), hasBytes: wanted) { return nextGuess }
+            let isASCII = TreeView.isASCII(wanted)
+            if isASCII, classes & Self.keyClass(wanted.count, wanted.first ?? 0) == 0 { return -1 }
+            guard count <= 12 else { return nil }
+            var position = 0
+            while position < count {
+                if matches(position, key, wanted, isASCII, tree) { return position }
+                position += 1
+            }
+            return -1
         }
-        let found = search(key, in: pairs)
+        let found: Int?
+        switch scanned {
+        case .some(.some(let position)): found = position >= 0 ? position : nil
+        default: found = indexed(key, in: tree) // a large mapping (or a key without contiguous UTF-8)
+        }
         if let found { nextGuess = found + 1 }
         return found
     }
 
-    private mutating func search(_ key: String, in pairs: [Node.Pair]) -> Int? {
-        if pairs.count <= 12 {
-            let length = key.utf8.count
-            var position = 0
-            while position < pairs.count {
-                // Comparing lengths first is cheap and rules out most keys.
-                if case .scalar(let scalar) = pairs[position].key, scalar.value.utf8.count == length, scalar.value == key {
-                    return position
-                }
-                position += 1
+    private mutating func buildKeyClasses(_ tree: TreeView) -> UInt64 {
+        var classes: UInt64 = 0
+        for position in 0..<count {
+            let record = tree.record(tree.key(mapping, position))
+            guard record.kind == .scalar, record.isASCII else {
+                classes = .max
+                break
             }
-            return nil
+            classes |= Self.keyClass(Int(record.count), record.count > 0 ? tree.bytes[Int(record.start)] : 0)
         }
-        if index == nil {
+        keyClasses = classes
+        return classes
+    }
+
+    private static func keyClass(_ length: Int, _ first: UInt8) -> UInt64 {
+        1 << UInt64((length &* 7 &+ Int(first)) & 63)
+    }
+
+    private func matches(_ position: Int, _ key: String, _ wanted: UnsafeBufferPointer<UInt8>, _ isASCII: Bool, _ tree: TreeView) -> Bool {
+        let node = tree.key(mapping, position)
+        return tree.scalar(node, equalsUTF8: wanted, isASCII: isASCII) ?? tree.scalar(node, equals: key)
+    }
+
+    /// The first pair with this key, through a dictionary built on first use.
+    private mutating func indexed(_ key: String, in tree: TreeView) -> Int? {
+        let extras = madeExtras()
+        if extras.index == nil {
             var built: [String: Int] = [:]
-            built.reserveCapacity(pairs.count)
-            for (position, pair) in pairs.enumerated() {
-                if let name = pair.key.scalar?.value, built[name] == nil { built[name] = position }
+            built.reserveCapacity(count)
+            for position in 0..<count {
+                if let name = tree.scalarString(tree.key(mapping, position)), built[name] == nil { built[name] = position }
             }
-            index = built
+            extras.index = built
         }
-        return index?[key]
+        return extras.index?[key]
     }
 
     /// Whether every key was asked about.
     var allUsed: Bool {
-        let count = mapping.pairs.count
-        return usedFlags.isEmpty ? (count == 64 ? usedBits == .max : usedBits == (1 << UInt64(count)) - 1) : !usedFlags.contains(false)
+        count <= 64 ? (count == 64 ? usedBits == .max : usedBits == (1 << UInt64(count)) - 1) : extras.map { !$0.usedFlags.contains(false) } ?? false
     }
 
     /// An error for every key nobody asked about (at `path`), with a suggestion where one is close.
     func unknownKeyErrors(_ context: DecodingContext, path: CodingPathLink?) -> [YAMLError] {
         guard !allUsed else { return [] }
+        let tree = context.tree
         var candidates: [String] = []
-        for (position, pair) in mapping.pairs.enumerated() where isUsed(position) {
-            if let name = pair.key.scalar?.value { candidates.append(name) }
+        for position in 0..<count where isUsed(position) {
+            if let name = tree.scalarString(tree.key(mapping, position)) { candidates.append(name) }
         }
-        candidates += absentQueried
+        candidates += extras?.absentQueried ?? []
         var errors: [YAMLError] = []
-        for (position, pair) in mapping.pairs.enumerated() where !isUsed(position) {
-            guard let name = pair.key.scalar?.value else {
-                errors.append(context.error(at: pair.key.mark, "expected a string key, found \(pair.key.kindDescription)", path: path))
+        for position in 0..<count where !isUsed(position) {
+            let key = tree.key(mapping, position)
+            guard let name = tree.scalarString(key) else {
+                errors.append(context.error(at: tree.mark(key), "expected a string key, found \(tree.kindDescription(key))", path: path))
                 continue
             }
             var message = "unknown key '\(name.replacingNewlines())'"
             if let suggestion = KeySuggestion.nearest(to: name, among: candidates) {
                 message += ", did you mean '\(suggestion)'?"
             }
-            errors.append(context.error(at: pair.key.mark, message, path: path.appending(StringKey(name))))
+            errors.append(context.error(at: tree.mark(key), message, path: path.appending(StringKey(name))))
         }
         return errors
     }

@@ -61,12 +61,16 @@ public enum Node: Sendable, Hashable {
         switch self {
         case .scalar(let scalar):
             if scalar.isNull { return "null" }
-            let text = scalar.value
-            let shown = text.unicodeScalars.count > 40 ? String(text.prefix(37)) + "..." : text
-            return "'" + shown.replacingNewlines() + "'"
+            return Self.describeScalar(scalar.value)
         case .sequence: return "a sequence"
         case .mapping: return "a mapping"
         }
+    }
+
+    /// A non-null scalar's text for messages: quoted, long texts shortened, newlines as `\n`.
+    static func describeScalar(_ text: String) -> String {
+        let shown = text.unicodeScalars.count > 40 ? String(text.prefix(37)) + "..." : text
+        return "'" + shown.replacingNewlines() + "'"
     }
 }
 

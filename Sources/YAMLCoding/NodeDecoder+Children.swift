@@ -1,7 +1,7 @@
 extension NodeDecoder {
     /// Decodes the child `node` (nil when its key is missing) found under `key` (nil: this
     /// decoder's own node, for single-value containers).
-    func decodeChild<T: Decodable>(_ type: T.Type, node child: Node?, key: (any CodingKey)?, missingIn mapping: Mark = Mark(line: 1, column: 1)) throws -> T {
+    func decodeChild<T: Decodable>(_ type: T.Type, node child: NodeID?, key: (any CodingKey)?, missingIn mapping: Mark = Mark(line: 1, column: 1)) throws -> T {
         // The common case first: strict mode, nothing to stand in for, the child is there.
         guard !lenient, frame.substitutes.isEmpty, let child else {
             return try decodeChildSlowly(T.self, node: child, key: key, missingIn: mapping)
@@ -9,7 +9,7 @@ extension NodeDecoder {
         return try decodePresent(T.self, child, key: key)
     }
 
-    private func decodePresent<T: Decodable>(_ type: T.Type, _ child: Node, key: (any CodingKey)?) throws -> T {
+    private func decodePresent<T: Decodable>(_ type: T.Type, _ child: NodeID, key: (any CodingKey)?) throws -> T {
         do {
             return try context.decodeAny(T.self, node: child, parentPath: path, key: key)
         } catch {
@@ -18,7 +18,7 @@ extension NodeDecoder {
     }
 
     /// Lenient mode, stand-ins for calls that failed in an earlier attempt, missing keys.
-    private func decodeChildSlowly<T: Decodable>(_ type: T.Type, node child: Node?, key: (any CodingKey)?, missingIn mapping: Mark) throws -> T {
+    private func decodeChildSlowly<T: Decodable>(_ type: T.Type, node child: NodeID?, key: (any CodingKey)?, missingIn mapping: Mark) throws -> T {
         guard !lenient else {
             return try lenientValue(T.self, at: mapping, key: key)
         }
@@ -26,7 +26,7 @@ extension NodeDecoder {
         let site = Site(childPath, T.self)
         if frame.substitutes.contains(site) {
             do {
-                return try lenientValue(T.self, at: child?.mark ?? mapping, key: key)
+                return try lenientValue(T.self, at: child.map(context.tree.mark) ?? mapping, key: key)
             } catch {
                 // Even the stand-in failed (a validating init): this whole value fails.
                 throw CallFailure(frame: ObjectIdentifier(frame), site: site, errors: [])

@@ -5,7 +5,7 @@
 /// about. Failures of child calls throw `CallFailure` naming the frame root. A lenient decoder
 /// never fails on the data and answers with stand-ins ("" / 0 / false / nil / empty).
 final class NodeDecoder: Decoder {
-    let node: Node
+    let node: NodeID
     let context: DecodingContext
     let lenient: Bool
     /// The frame root when this decoder serves a nested container of another decoder's value.
@@ -24,7 +24,7 @@ final class NodeDecoder: Decoder {
     private var firstMapping: MappingState?
     private var otherMappings: [MappingState] = []
 
-    init(node: Node, parentPath: CodingPathLink?, key: (any CodingKey)?, context: DecodingContext,
+    init(node: NodeID, parentPath: CodingPathLink?, key: (any CodingKey)?, context: DecodingContext,
          lenient: Bool = false, frameRoot: NodeDecoder? = nil) {
         self.node = node
         self.parentPath = parentPath
@@ -42,25 +42,28 @@ final class NodeDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { context.userInfo }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        let mapping: Node.Mapping
-        if case .mapping(let found) = node {
-            mapping = found
-        } else if lenient || (parentPath == nil && key == nil && node.isNull) {
+        let tree = context.tree
+        let count: Int
+        if tree.kind(node) == .mapping {
+            count = tree.pairCount(node)
+        } else if lenient || (parentPath == nil && key == nil && tree.isNull(node)) {
             // Lenient mode, or an empty document: no keys at all.
-            mapping = Node.Mapping([], mark: node.mark)
+            count = 0
         } else {
-            throw NodeProblem(error: context.error(at: node.mark, "expected a mapping, found \(node.kindDescription)", path: path))
+            throw NodeProblem(error: context.error(at: tree.mark(node), "expected a mapping, found \(tree.kindDescription(node))", path: path))
         }
-        let state = lenient ? MappingState(mapping, opener: .root) : frame.state(for: mapping, opener: frameRoot == nil ? .root : .nested(path))
+        let state = lenient ? MappingState(node, count: count, tree: tree, opener: .root)
+            : frame.state(for: node, count: count, opener: frameRoot == nil ? .root : .nested(path))
         return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self, state: state))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        if case .sequence(let sequence) = node {
-            return UnkeyedContainer(decoder: self, elements: sequence.elements)
+        let tree = context.tree
+        if tree.kind(node) == .sequence {
+            return UnkeyedContainer(decoder: self, count: tree.elementCount(node))
         }
-        guard !lenient else { return UnkeyedContainer(decoder: self, elements: []) }
-        throw NodeProblem(error: context.error(at: node.mark, "expected a sequence, found \(node.kindDescription)", path: path))
+        guard !lenient else { return UnkeyedContainer(decoder: self, count: 0) }
+        throw NodeProblem(error: context.error(at: tree.mark(node), "expected a sequence, found \(tree.kindDescription(node))", path: path))
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
@@ -71,16 +74,20 @@ final class NodeDecoder: Decoder {
 
     /// The state of `mapping` in this attempt, shared by every container opened on it (a class
     /// and its superclass each ask about their own keys of the same mapping).
-    private func state(for mapping: Node.Mapping, opener: MappingState.Opener) -> MappingState {
+    private func state(for mapping: NodeID, count: Int, opener: MappingState.Opener) -> MappingState {
+        let tree = context.tree
         guard let firstMapping else {
-            let state = MappingState(mapping, opener: opener, recordsQueries: recordsQueries)
+            let state = MappingState(mapping, count: count, tree: tree, opener: opener, recordsQueries: recordsQueries)
             firstMapping = state
             return state
         }
-        if let existing = ([firstMapping] + otherMappings).first(where: { $0.mapping.mark == mapping.mark && $0.mapping.pairs.count == mapping.pairs.count }) {
+        // The same mapping: the same node, or one at the same place with as many pairs (a
+        // stand-in null read as an empty mapping).
+        let mark = tree.mark(mapping)
+        if let existing = ([firstMapping] + otherMappings).first(where: { $0.mapping == mapping || (tree.mark($0.mapping) == mark && $0.count == count) }) {
             return existing
         }
-        let state = MappingState(mapping, opener: opener, recordsQueries: recordsQueries)
+        let state = MappingState(mapping, count: count, tree: tree, opener: opener, recordsQueries: recordsQueries)
         otherMappings.append(state)
         return state
     }
@@ -102,31 +109,32 @@ final class NodeDecoder: Decoder {
     // MARK: - Nested containers
 
     /// A decoder for a node inside this decoder's own value (nested containers, super decoders).
-    func nestedDecoder(for child: Node?, key: any CodingKey, missingIn mapping: Mark, wants kind: String?) throws -> NodeDecoder {
+    func nestedDecoder(for child: NodeID?, key: any CodingKey, missingIn mapping: Mark, wants kind: String?) throws -> NodeDecoder {
+        let tree = context.tree
         guard !lenient else {
-            return NodeDecoder(node: .null(at: mapping), parentPath: path, key: key, context: context, lenient: true)
+            return NodeDecoder(node: tree.null(at: mapping), parentPath: path, key: key, context: context, lenient: true)
         }
         let site = Site(path.appending(key), NodeDecoder.self)
         if !frame.substitutes.isEmpty, frame.substitutes.contains(site) {
-            return NodeDecoder(node: .null(at: child?.mark ?? mapping), parentPath: path, key: key, context: context, lenient: true)
+            return NodeDecoder(node: tree.null(at: child.map(tree.mark) ?? mapping), parentPath: path, key: key, context: context, lenient: true)
         }
         let frameID = ObjectIdentifier(frame)
         guard let child else {
             if kind == nil {
-                return NodeDecoder(node: .null(at: mapping), parentPath: path, key: key, context: context, frameRoot: frame)
+                return NodeDecoder(node: tree.null(at: mapping), parentPath: path, key: key, context: context, frameRoot: frame)
             }
             throw CallFailure(frame: frameID, site: site,
                               errors: [context.error(at: mapping, "missing required key '\(key.stringValue)'", path: path.appending(key))])
         }
         if let kind {
-            let matches = switch child {
+            let matches = switch tree.kind(child) {
             case .mapping: kind == "a mapping"
             case .sequence: kind == "a sequence"
             case .scalar: false
             }
             guard matches else {
                 throw CallFailure(frame: frameID, site: site,
-                                  errors: [context.error(at: child.mark, "expected \(kind), found \(child.kindDescription)", path: path.appending(key))])
+                                  errors: [context.error(at: tree.mark(child), "expected \(kind), found \(tree.kindDescription(child))", path: path.appending(key))])
             }
         }
         return NodeDecoder(node: child, parentPath: path, key: key, context: context, frameRoot: frame)

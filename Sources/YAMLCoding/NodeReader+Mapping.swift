@@ -2,16 +2,16 @@ extension NodeReader {
     /// Fails unless the node is a mapping ("expected a mapping, found …"); call it before
     /// reading keys. An empty document reads as an empty mapping, as with `init(from:)`.
     public func expectMapping() throws {
-        let mapping: Node.Mapping
-        if case .mapping(let found) = node {
-            mapping = found
-        } else if isStandIn || (path == nil && node.isNull) {
-            mapping = Node.Mapping([], mark: node.mark)
+        let count: Int
+        if tree.kind(id) == .mapping {
+            count = tree.pairCount(id)
+        } else if isStandIn || (path == nil && tree.isNull(id)) {
+            count = 0
         } else {
-            throw NodeProblem(error: context.error(at: node.mark, "expected a mapping, found \(node.kindDescription)", path: path))
+            throw NodeProblem(error: context.error(at: tree.mark(id), "expected a mapping, found \(tree.kindDescription(id))", path: path))
         }
         if mappingUse == nil {
-            mappingUse = MappingUse(mapping, recordsQueries: recordsQueries)
+            mappingUse = MappingUse(id, count: count, recordsQueries: recordsQueries)
         }
     }
 
@@ -23,13 +23,13 @@ extension NodeReader {
     /// The value of a key that must be there. Missing or failing: the error is recorded and a
     /// stand-in returned; throws only when even the stand-in fails.
     public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T {
-        try required(T.self, key) { (child) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
+        try required(T.self, key) { (child: NodeID) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
     }
 
     /// A required key's value decoded by `body`, or a stand-in with the error recorded.
-    func required<T: Decodable>(_ type: T.Type, _ key: String, _ body: (Node) throws(ValueFailure) -> T) throws -> T {
+    func required<T: Decodable>(_ type: T.Type, _ key: String, _ body: (NodeID) throws(ValueFailure) -> T) throws -> T {
         guard let child = lookUp(key) else {
-            let mark = mappingUse?.mapping.mark ?? node.mark
+            let mark = tree.mark(mappingUse?.mapping ?? id)
             if !isStandIn {
                 context.pendingErrors.append(context.error(at: mark, "missing required key '\(key)'", path: path.appending(StringKey(key))))
             }
@@ -39,19 +39,29 @@ extension NodeReader {
             return try body(child)
         } catch {
             context.pendingErrors += error.errors
-            return try context.standIn(T.self, at: child.mark, parentPath: path, key: StringKey(key))
+            return try context.standIn(T.self, at: tree.mark(child), parentPath: path, key: StringKey(key))
         }
     }
 
     /// The value of a key that may be missing or null (both nil). Failing: the errors are
     /// recorded and the result is nil.
+    ///
+    /// Inlined into the caller (as are the other `decodeIfPresent`), so that an absent key —
+    /// most keys a schema asks about — costs a lookup and no generic call.
+    @inlinable
     public func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: String) -> T? {
-        ifPresent(key) { (child) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
+        guard let child = presentChild(key) else { return nil }
+        return decodePresent(T.self, child, key: key)
     }
 
-    /// An optional key's value decoded by `body`; nil when missing, null or failing (recorded).
-    func ifPresent<T>(_ key: String, _ body: (Node) throws(ValueFailure) -> T) -> T? {
-        guard let child = presentChild(key) else { return nil }
+    /// `decodeIfPresent` once the child is known to be there.
+    @usableFromInline
+    func decodePresent<T: Decodable>(_ type: T.Type, _ child: NodeID, key: String) -> T? {
+        ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
+    }
+
+    /// A present child decoded by `body`; nil when that fails (the errors are recorded).
+    func ifDecoded<T>(_ child: NodeID, _ body: (NodeID) throws(ValueFailure) -> T) -> T? {
         do {
             return try body(child)
         } catch {
@@ -61,25 +71,28 @@ extension NodeReader {
     }
 
     /// The value node of `key`, marked used; nil when the key is missing or its value null.
-    private func presentChild(_ key: String) -> Node? {
+    @usableFromInline
+    func presentChild(_ key: String) -> NodeID? {
         guard let child = lookUp(key) else { return nil }
-        return child.isNull ? nil : child
+        return tree.isNull(child) ? nil : child
     }
 
     /// Calls `body` with each scalar key of the mapping, the key's mark and its value's mark,
     /// in file order (merged `<<` entries where the merge key stood). Asks about nothing by
     /// itself.
     public func forEachKey(_ body: (_ key: String, _ keyMark: Mark, _ valueMark: Mark) throws -> Void) rethrows {
-        for pair in mappingUse?.mapping.pairs ?? [] {
-            if case .scalar(let key) = pair.key { try body(key.value, key.mark, pair.value.mark) }
+        guard let mappingUse else { return }
+        for position in 0..<mappingUse.count {
+            let key = tree.key(mappingUse.mapping, position)
+            if let name = tree.scalarString(key) { try body(name, tree.mark(key), tree.mark(tree.value(mappingUse.mapping, position))) }
         }
     }
 
     /// The value node of `key`, marked used (absent keys recorded in the recording pass); a
     /// reader that never called `expectMapping` has no keys.
-    private func lookUp(_ key: String) -> Node? {
-        guard let position = mappingUse?.lookUp(key) else { return nil }
-        return mappingUse?.mapping.pairs[position].value
+    private func lookUp(_ key: String) -> NodeID? {
+        guard let position = mappingUse?.lookUp(key, in: tree) else { return nil }
+        return tree.value(id, position)
     }
 
     /// Whether the mapping has keys nobody asked about.
@@ -91,5 +104,41 @@ extension NodeReader {
     /// An error for every key nobody asked about, with suggestions.
     func unknownKeyErrors() -> [YAMLError] {
         mappingUse?.unknownKeyErrors(context, path: path) ?? []
+    }
+}
+
+extension NodeReader {
+    /// Which of `names` the mapping has, as a mask (bit `i` for `names.names[i]`), found in one
+    /// pass over its keys. Nothing is marked used: read the present keys as usual. In the pass
+    /// that records absent keys for suggestions, each absent name is recorded, in order, as if
+    /// it had been looked up.
+    public func keysPresent(among names: KeyNames) -> UInt64 {
+        guard let mappingUse, !isStandIn else { return 0 }
+        var present: UInt64 = 0
+        names.bytes.withUnsafeBufferPointer { all in
+            for position in 0..<mappingUse.count {
+                let key = tree.key(mappingUse.mapping, position)
+                let record = tree.record(key)
+                guard record.kind == .scalar else { continue }
+                for index in names.names.indices where present & KeyNames.bit(index) == 0 {
+                    let wanted = UnsafeBufferPointer(rebasing: all[names.starts[index]..<names.starts[index] + names.lengths[index]])
+                    // ASCII on both sides: different lengths or first bytes are different keys.
+                    if record.isASCII, names.isASCII[index],
+                       wanted.count != Int(record.count) || (wanted.count > 0 && wanted[0] != tree.bytes[Int(record.start)]) {
+                        continue
+                    }
+                    if tree.scalar(key, equalsUTF8: wanted, isASCII: names.isASCII[index]) ?? tree.scalar(key, equals: names.names[index]) {
+                        present |= KeyNames.bit(index)
+                        break
+                    }
+                }
+            }
+        }
+        if recordsQueries {
+            for index in names.names.indices where present & KeyNames.bit(index) == 0 {
+                _ = lookUp(names.names[index])
+            }
+        }
+        return present
     }
 }

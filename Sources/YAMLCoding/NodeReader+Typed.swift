@@ -7,35 +7,56 @@ extension NodeReader {
 
     /// `decode(_:forKey:)` for the most common value, in concrete code.
     public func decode(_ type: Located<String>.Type, forKey key: String) throws -> Located<String> {
-        try required(Located<String>.self, key) { (child) throws(ValueFailure) -> Located<String> in
+        try required(Located<String>.self, key) { (child: NodeID) throws(ValueFailure) -> Located<String> in
             try context.locatedString(child, parentPath: path, key: StringKey(key))
         }
     }
 
     /// `decodeIfPresent` for the most common value, in concrete code.
+    @inlinable
     public func decodeIfPresent(_ type: Located<String>.Type, forKey key: String) -> Located<String>? {
-        ifPresent(key) { (child) throws(ValueFailure) -> Located<String> in
+        guard let child = presentChild(key) else { return nil }
+        return decodePresentString(child, key: key)
+    }
+
+    @usableFromInline
+    func decodePresentString(_ child: NodeID, key: String) -> Located<String>? {
+        ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> Located<String> in
             try context.locatedString(child, parentPath: path, key: StringKey(key))
         }
     }
 
     /// `decodeIfPresent` for lists of strings, in concrete code.
+    @inlinable
     public func decodeIfPresent(_ type: [Located<String>].Type, forKey key: String) -> [Located<String>]? {
-        ifPresent(key) { (child) throws(ValueFailure) -> [Located<String>] in
+        guard let child = presentChild(key) else { return nil }
+        return decodePresentStrings(child, key: key)
+    }
+
+    @usableFromInline
+    func decodePresentStrings(_ child: NodeID, key: String) -> [Located<String>]? {
+        ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> [Located<String>] in
             try context.locatedStrings(child, parentPath: path, key: StringKey(key))
         }
     }
 
     /// `decode(_:forKey:)` for a type that reads itself.
     public func decode<T: YAMLNodeDecodable>(_ type: T.Type, forKey key: String) throws -> T {
-        try required(T.self, key) { (child) throws(ValueFailure) -> T in
+        try required(T.self, key) { (child: NodeID) throws(ValueFailure) -> T in
             try context.decodeNodeValue(T.self, node: child, parentPath: path, key: StringKey(key))
         }
     }
 
     /// `decodeIfPresent` for a type that reads itself.
+    @inlinable
     public func decodeIfPresent<T: YAMLNodeDecodable>(_ type: T.Type, forKey key: String) -> T? {
-        ifPresent(key) { (child) throws(ValueFailure) -> T in
+        guard let child = presentChild(key) else { return nil }
+        return decodePresentNode(T.self, child, key: key)
+    }
+
+    @usableFromInline
+    func decodePresentNode<T: YAMLNodeDecodable>(_ type: T.Type, _ child: NodeID, key: String) -> T? {
+        ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> T in
             try context.decodeNodeValue(T.self, node: child, parentPath: path, key: StringKey(key))
         }
     }

@@ -4,9 +4,13 @@
 /// Failures of children are recorded, not thrown (see `YAMLNodeDecodable`), so one reading
 /// pass finds every error of a value. Not Sendable: it belongs to one decoding run.
 public final class NodeReader {
-    /// The node being read.
-    public let node: Node
+    /// The node being read (a copy of it: prefer `mark` and the typed reads).
+    public var node: Node { tree.node(id) }
+    /// The node being read, in the decoding run's tree.
+    let id: NodeID
     let context: DecodingContext
+    /// The context's tree (every key read goes through it).
+    let tree: TreeView
     /// True for a stand-in: every key reads as missing, every value as its stand-in, no errors.
     let isStandIn: Bool
     private let parentPath: CodingPathLink?
@@ -21,9 +25,10 @@ public final class NodeReader {
     /// Set for the extra reading pass that records absent keys, for "did you mean" suggestions.
     let recordsQueries: Bool
 
-    init(node: Node, context: DecodingContext, parentPath: CodingPathLink?, key: (any CodingKey)?, recordsQueries: Bool = false) {
-        self.node = node
+    init(node: NodeID, context: DecodingContext, parentPath: CodingPathLink?, key: (any CodingKey)?, recordsQueries: Bool = false) {
+        id = node
         self.context = context
+        tree = context.tree
         self.parentPath = parentPath
         self.key = key
         self.recordsQueries = recordsQueries
@@ -32,8 +37,9 @@ public final class NodeReader {
 
     /// A reader that produces a stand-in value (lenient: nothing fails, nothing is present).
     init(standInAt mark: Mark, context: DecodingContext, parentPath: CodingPathLink?, key: (any CodingKey)? = nil) {
-        node = .null(at: mark)
+        id = context.tree.null(at: mark)
         self.context = context
+        tree = context.tree
         self.parentPath = parentPath
         self.key = key
         recordsQueries = false
@@ -41,7 +47,7 @@ public final class NodeReader {
     }
 
     /// Where the node starts.
-    public var mark: Mark { node.mark }
+    public var mark: Mark { tree.mark(id) }
 
     /// The keys (and sequence indices) leading to this node, as in `YAMLError.codingPath`.
     public var codingPath: [String] { path.strings }
@@ -51,7 +57,7 @@ public final class NodeReader {
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if isStandIn { return try context.standIn(T.self, at: mark, parentPath: path, key: nil) }
         do {
-            return try context.decodeAny(T.self, node: node, parentPath: path, key: nil)
+            return try context.decodeAny(T.self, node: id, parentPath: path, key: nil)
         } catch {
             context.pendingErrors += error.errors
             return try context.standIn(T.self, at: mark, parentPath: path, key: nil)

@@ -7,10 +7,11 @@ public func parseYAML(_ text: String, file: String) throws(YAMLErrors) -> Node {
     var problems = builder.problems
     let source = SourceFile(name: file, text: text)
     if builder.documents.count > 1 {
-        problems.append(source.error(at: builder.documents[1].mark, "expected one YAML document, found several"))
+        problems.append(source.error(at: builder.tree.view.mark(builder.documents[1]), "expected one YAML document, found several"))
     }
     guard problems.isEmpty else { throw YAMLErrors(problems) }
-    return builder.documents.first ?? .scalar(Node.Scalar(value: "", mark: Mark(line: 1, column: 1)))
+    guard let root = builder.documents.first else { return .null(at: Mark(line: 1, column: 1)) }
+    return builder.tree.view.node(root)
 }
 
 /// Parses a multi-document YAML stream into one node tree per document.
@@ -21,5 +22,5 @@ public func parseYAMLDocuments(_ text: String, file: String, mergeKeys: Bool = t
     options.mergeKeys = mergeKeys
     let builder = try TreeBuilder.build(text, file: file, options: options)
     guard builder.problems.isEmpty else { throw YAMLErrors(builder.problems) }
-    return builder.documents
+    return builder.documents.map(builder.tree.view.node)
 }

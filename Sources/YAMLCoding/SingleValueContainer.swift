@@ -5,7 +5,7 @@ struct SingleValueContainer: SingleValueDecodingContainer {
     var codingPath: [any CodingKey] { decoder.codingPath }
 
     func decodeNil() -> Bool {
-        decoder.node.isNull
+        decoder.context.tree.isNull(decoder.node)
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {

@@ -1,6 +1,6 @@
 internal import CYAML
 
-/// Builds `Node` trees straight from libyaml events: resolves aliases (with a cap against
+/// Builds a `YAMLTree` straight from libyaml events: resolves aliases (with a cap against
 /// alias bombs), applies merge keys and reports duplicate keys.
 struct TreeBuilder {
     /// Options that differ between configuration files and the conformance suite.
@@ -17,31 +17,37 @@ struct TreeBuilder {
         var mark: Mark
         var tag: String?
         var anchor: String?
-        var elements: [Node] = []
-        var pairs: [Node.Pair] = []
-        var pendingKey: Node?
+        /// Where its children start among the tree's pending children.
+        var firstChild: Int
         /// Nodes in this subtree so far, itself included: the cost of aliasing it.
         var size = 1
     }
 
     let options: Options
     let source: SourceFile
+    /// The nodes built so far.
+    let tree: YAMLTree
     private var stack: [Open] = []
-    private var anchors: [String: (node: Node, size: Int)] = [:]
+    private var anchors: [String: (node: NodeID, size: Int)] = [:]
     private var expanded = 0
-    private var root: Node?
+    private var root: NodeID?
     /// The documents of the stream, in order.
-    private(set) var documents: [Node] = []
+    private(set) var documents: [NodeID] = []
     /// Problems that leave the tree usable (duplicate keys, bad merges), for the decoder to add.
     var problems: [YAMLError] = []
 
     init(source: SourceFile, options: Options = Options()) {
         self.source = source
         self.options = options
+        tree = YAMLTree(byteCapacity: source.text.utf8.count)
     }
 
     /// Parses the whole text into documents; syntax errors and alias problems throw.
     static func build(_ text: String, file: String, options: Options = Options()) throws(YAMLErrors) -> TreeBuilder {
+        // The tree's offsets are 32-bit.
+        guard text.utf8.count < Int(Int32.max) else {
+            throw YAMLErrors([YAMLError(file: file, mark: Mark(line: 1, column: 1), message: "the file is too large for a YAML file here (2 GB or more)")])
+        }
         let parser = try EventParser(text: text, file: file)
         var builder = TreeBuilder(source: parser.source, options: options)
         while let event = try parser.next() {
@@ -57,25 +63,29 @@ struct TreeBuilder {
             anchors.removeAll(keepingCapacity: true)
             root = nil
         case YAML_DOCUMENT_END_EVENT:
-            documents.append(root ?? .scalar(Node.Scalar(value: "", mark: mark)))
+            documents.append(root ?? tree.null(at: mark))
             root = nil
         case YAML_SCALAR_EVENT:
             let data = event.pointee.data.scalar
-            let value = String(decoding: UnsafeBufferPointer(start: data.value, count: data.length), as: UTF8.self)
-            let node = Node.scalar(Node.Scalar(value: value, style: Self.style(data.style), tag: Self.string(data.tag), mark: mark))
+            let node = tree.addScalar(UnsafeBufferPointer(start: data.value, count: data.length), style: Self.style(data.style),
+                                      tag: Self.string(data.tag), mark: mark)
             if let anchor = Self.string(data.anchor) { anchors[anchor] = (node, 1) }
             add(node, size: 1)
         case YAML_SEQUENCE_START_EVENT:
             let data = event.pointee.data.sequence_start
-            stack.append(Open(isMapping: false, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor)))
+            stack.append(Open(isMapping: false, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor), firstChild: tree.pendingCount))
         case YAML_MAPPING_START_EVENT:
             let data = event.pointee.data.mapping_start
-            stack.append(Open(isMapping: true, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor)))
+            stack.append(Open(isMapping: true, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor), firstChild: tree.pendingCount))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             guard let open = stack.popLast() else { return }
-            let node: Node = open.isMapping
-                ? .mapping(Node.Mapping(finish(open.pairs), tag: open.tag, mark: open.mark))
-                : .sequence(Node.Sequence(open.elements, tag: open.tag, mark: open.mark))
+            let node: NodeID
+            if open.isMapping {
+                node = finishMapping(from: open.firstChild, tag: open.tag, mark: open.mark)
+            } else {
+                node = tree.addCollection(.sequence, children: tree.pendingChildren(from: open.firstChild), tag: open.tag, mark: open.mark)
+            }
+            tree.dropPending(from: open.firstChild)
             if let anchor = open.anchor { anchors[anchor] = (node, open.size) }
             add(node, size: open.size)
         case YAML_ALIAS_EVENT:
@@ -97,23 +107,13 @@ struct TreeBuilder {
         }
     }
 
-    private mutating func add(_ node: consuming Node, size: Int) {
+    private mutating func add(_ node: NodeID, size: Int) {
         guard !stack.isEmpty else {
             root = node
             return
         }
-        let top = stack.count - 1
-        stack[top].size += size
-        if !stack[top].isMapping {
-            // One allocation for the usual short sequence instead of growing 1, 2, 4.
-            if stack[top].elements.isEmpty { stack[top].elements.reserveCapacity(4) }
-            stack[top].elements.append(node)
-        } else if let key = stack[top].pendingKey.take() {
-            if stack[top].pairs.isEmpty { stack[top].pairs.reserveCapacity(8) }
-            stack[top].pairs.append(Node.Pair(key: key, value: node))
-        } else {
-            stack[top].pendingKey = node
-        }
+        stack[stack.count - 1].size += size
+        tree.push(node)
     }
 
     // MARK: - Conversions

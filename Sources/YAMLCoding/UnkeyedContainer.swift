@@ -1,28 +1,30 @@
 /// Sequential access to a sequence's elements.
 struct UnkeyedContainer: UnkeyedDecodingContainer {
     let decoder: NodeDecoder
-    let elements: [Node]
+    /// How many elements the sequence has (0 for a lenient decoder's stand-in).
+    let elementCount: Int
     private(set) var currentIndex = 0
 
-    init(decoder: NodeDecoder, elements: [Node]) {
+    init(decoder: NodeDecoder, count: Int) {
         self.decoder = decoder
-        self.elements = elements
+        elementCount = count
     }
 
     var codingPath: [any CodingKey] { decoder.codingPath }
-    var count: Int? { elements.count }
-    var isAtEnd: Bool { currentIndex >= elements.count }
+    var count: Int? { elementCount }
+    var isAtEnd: Bool { currentIndex >= elementCount }
 
-    private var current: Node? { isAtEnd ? nil : elements[currentIndex] }
+    private var tree: TreeView { decoder.context.tree }
+    private var current: NodeID? { isAtEnd ? nil : tree.element(decoder.node, currentIndex) }
 
     mutating func decodeNil() throws -> Bool {
-        guard let node = current, node.isNull else { return false }
+        guard let node = current, tree.isNull(node) else { return false }
         currentIndex += 1
         return true
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let mark = current?.mark ?? decoder.node.mark
+        let mark = tree.mark(current ?? decoder.node)
         let value = try decoder.decodeChild(T.self, node: current, key: IndexKey(currentIndex), missingIn: mark)
         currentIndex += 1
         return value
@@ -41,12 +43,12 @@ struct UnkeyedContainer: UnkeyedDecodingContainer {
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let child = try decoder.nestedDecoder(for: current, key: IndexKey(currentIndex), missingIn: decoder.node.mark, wants: nil)
+        let child = try decoder.nestedDecoder(for: current, key: IndexKey(currentIndex), missingIn: tree.mark(decoder.node), wants: nil)
         currentIndex += 1
         return child
     }
 
     private func nested(wants kind: String) throws -> NodeDecoder {
-        try decoder.nestedDecoder(for: current, key: IndexKey(currentIndex), missingIn: decoder.node.mark, wants: kind)
+        try decoder.nestedDecoder(for: current, key: IndexKey(currentIndex), missingIn: tree.mark(decoder.node), wants: kind)
     }
 }

@@ -25,15 +25,16 @@ public struct YAMLDecoder: Sendable {
         var problems = builder.problems
         let source = SourceFile(name: file, text: text)
         if builder.documents.count > 1 {
-            problems.append(source.error(at: builder.documents[1].mark, "expected one YAML document, found several"))
+            problems.append(source.error(at: builder.tree.view.mark(builder.documents[1]), "expected one YAML document, found several"))
         }
-        let root = builder.documents.first ?? .null(at: Mark(line: 1, column: 1))
-        return try decode(type, from: root, source: source, problems: problems)
+        let root = builder.documents.first ?? builder.tree.null(at: Mark(line: 1, column: 1))
+        return try decode(type, from: root, in: builder.tree, source: source, problems: problems)
     }
 
     /// Decodes a `T` from an already parsed node; `source` names the file and gives snippets.
     public func decode<T: Decodable>(_ type: T.Type, from node: Node, source: SourceFile) throws(YAMLErrors) -> T {
-        try decode(type, from: node, source: source, problems: [])
+        let (tree, root) = YAMLTree.holding(node)
+        return try decode(type, from: root, in: tree, source: source, problems: [])
     }
 
     /// Decodes `text` as if unknown keys were absent and duplicate keys were not repeated
@@ -45,12 +46,12 @@ public struct YAMLDecoder: Sendable {
     public func decodeIgnoringUnknownKeys<T: Decodable>(_ type: T.Type, from text: String, file: String) -> T? {
         guard let builder = try? TreeBuilder.build(text, file: file), builder.documents.count == 1,
               let root = builder.documents.first else { return nil }
-        let context = DecodingContext(file: file, environment: environment, userInfo: userInfo, ignoresUnknownKeys: true)
+        let context = DecodingContext(file: file, tree: builder.tree, environment: environment, userInfo: userInfo, ignoresUnknownKeys: true)
         return try? context.decodeAny(T.self, node: root, parentPath: nil, key: nil)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from node: Node, source: SourceFile, problems: [YAMLError]) throws(YAMLErrors) -> T {
-        let context = DecodingContext(file: source.name, environment: environment, userInfo: userInfo)
+    private func decode<T: Decodable>(_ type: T.Type, from node: NodeID, in tree: YAMLTree, source: SourceFile, problems: [YAMLError]) throws(YAMLErrors) -> T {
+        let context = DecodingContext(file: source.name, tree: tree, environment: environment, userInfo: userInfo)
         var errors = problems
         var value: T?
         do {

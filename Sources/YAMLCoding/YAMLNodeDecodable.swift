@@ -31,7 +31,7 @@ extension YAMLNodeDecodable {
                 codingPath: decoder.codingPath, debugDescription: "\(Self.self) decodes from YAML only (YAMLDecoder)"))
         }
         if decoder.lenient {
-            self = try Self(yaml: NodeReader(standInAt: decoder.node.mark, context: decoder.context, parentPath: decoder.path))
+            self = try Self(yaml: NodeReader(standInAt: decoder.context.tree.mark(decoder.node), context: decoder.context, parentPath: decoder.path))
         } else {
             self = try decoder.context.decodeNodeValue(Self.self, node: decoder.node, parentPath: decoder.path, key: nil)
         }

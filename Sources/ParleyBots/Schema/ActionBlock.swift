@@ -16,8 +16,10 @@ struct ActionBlock: Sendable {
                 issues.append(SchemaIssue(mark: first.mark,
                                           message: "'\(first.action.key)' next to 'do:': put every action in the 'do:' list, or write them all directly"))
             }
-            items += list.value.items
-            issues += list.value.issues
+            // The usual block is one or the other: take the list's arrays as they are (appending
+            // them to empty ones would copy every item).
+            if items.isEmpty { items = list.value.items } else { items += list.value.items }
+            if issues.isEmpty { issues = list.value.issues } else { issues += list.value.issues }
         }
     }
 }

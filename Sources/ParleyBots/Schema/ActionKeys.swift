@@ -5,35 +5,46 @@ struct ActionKeys: Sendable {
     var items: [ActionItem] = []
     var issues: [SchemaIssue] = []
 
+    /// The keys read here, in the order they are read. Which of them a mapping has is found in
+    /// one pass over its keys: most hold one or two of the ten, and a lookup per key was the
+    /// largest cost of decoding actions.
+    private enum Key: Int, CaseIterable {
+        case quote, reply, send, react, unreact, broadcast, goto, set, handoff, wait
+    }
+
+    private static let names = KeyNames(Key.allCases.map { "\($0)" })
+
     /// Reads the action keys of `reader`'s mapping (`expectMapping` already called).
     init(_ reader: NodeReader) {
-        let quote = reader.decodeIfPresent(Located<Bool>.self, forKey: "quote")
+        let present = reader.keysPresent(among: Self.names)
+        func has(_ key: Key) -> Bool { present & KeyNames.bit(key.rawValue) != 0 }
+        let quote = has(.quote) ? reader.decodeIfPresent(Located<Bool>.self, forKey: "quote") : nil
         let quoted = quote?.value ?? false
-        if let text = reader.decodeIfPresent(Located<String>.self, forKey: "reply") {
+        if has(.reply), let text = reader.decodeIfPresent(Located<String>.self, forKey: "reply") {
             items.append(ActionItem(action: .reply(text: text, quote: quoted), mark: text.mark))
         }
-        if let send = reader.decodeIfPresent(SendAction.self, forKey: "send") {
+        if has(.send), let send = reader.decodeIfPresent(SendAction.self, forKey: "send") {
             items.append(ActionItem(action: .send(send, quote: quoted), mark: send.mark))
         }
-        if let emoji = reader.decodeIfPresent(Located<String>.self, forKey: "react") {
+        if has(.react), let emoji = reader.decodeIfPresent(Located<String>.self, forKey: "react") {
             items.append(ActionItem(action: .react(emoji), mark: emoji.mark))
         }
-        if let emoji = reader.decodeIfPresent(Located<String>.self, forKey: "unreact") {
+        if has(.unreact), let emoji = reader.decodeIfPresent(Located<String>.self, forKey: "unreact") {
             items.append(ActionItem(action: .unreact(emoji), mark: emoji.mark))
         }
-        if let broadcast = reader.decodeIfPresent(Located<BroadcastAction>.self, forKey: "broadcast") {
+        if has(.broadcast), let broadcast = reader.decodeIfPresent(Located<BroadcastAction>.self, forKey: "broadcast") {
             items.append(ActionItem(action: .broadcast(broadcast.value), mark: broadcast.mark))
         }
-        if let target = reader.decodeIfPresent(Located<String>.self, forKey: "goto") {
+        if has(.goto), let target = reader.decodeIfPresent(Located<String>.self, forKey: "goto") {
             items.append(ActionItem(action: .goto(target), mark: target.mark))
         }
-        if let values = reader.decodeIfPresent(Located<OrderedMap<Located<String>>>.self, forKey: "set") {
+        if has(.set), let values = reader.decodeIfPresent(Located<OrderedMap<Located<String>>>.self, forKey: "set") {
             items.append(ActionItem(action: .set(values.value), mark: values.mark))
         }
-        if let handoff = reader.decodeIfPresent(Located<HandoffAction>.self, forKey: "handoff") {
+        if has(.handoff), let handoff = reader.decodeIfPresent(Located<HandoffAction>.self, forKey: "handoff") {
             items.append(ActionItem(action: .handoff(handoff.value), mark: handoff.mark))
         }
-        if let duration = reader.decodeIfPresent(Located<String>.self, forKey: "wait") {
+        if has(.wait), let duration = reader.decodeIfPresent(Located<String>.self, forKey: "wait") {
             items.append(ActionItem(action: .wait(duration), mark: duration.mark))
         }
         // Keys run in the order written, whatever order they were looked up in.

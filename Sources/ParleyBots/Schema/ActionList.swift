@@ -18,9 +18,11 @@ public struct ActionList: YAMLNodeDecodable, Sendable {
 
     /// Reads the list's items; items that fail record their errors and the list fails.
     public init(yaml reader: NodeReader) throws {
+        let list = try reader.decode([ListItem].self)
         var items: [ActionItem] = []
+        items.reserveCapacity(list.count)
         var issues: [SchemaIssue] = []
-        for item in try reader.decode([ListItem].self) {
+        for item in list {
             issues += item.keys.issues
             if item.keys.items.count > 1 {
                 let names = item.keys.items.map { "'\($0.action.key)'" }.joined(separator: " and ")

@@ -22,19 +22,41 @@ public struct OrderedMap<Value: Decodable & Sendable>: YAMLNodeDecodable, Sendab
 
     /// Reads every entry; a value that fails records its errors and the map fails as a whole.
     public init(yaml reader: NodeReader) throws {
+        // The commands of a bot, the largest map, in code specialized for them: generic code
+        // looks up the metadata of `Entry` and `[Entry]` for every entry and reaches
+        // `Command.init(yaml:)` only through the search for a decoding protocol.
+        if Value.self == Command.self {
+            let commands = try OrderedMap<Command>(reading: reader) { name in try reader.decode(Command.self, forKey: name) }
+            self = unsafeBitCast(commands, to: Self.self)
+            return
+        }
+        try self.init(reading: reader) { name in try reader.decode(Value.self, forKey: name) }
+    }
+
+    /// Reads every entry with `value` (given the key).
+    @inline(__always)
+    private init(reading reader: NodeReader, _ value: (String) throws -> Value) throws {
         try reader.expectMapping()
         var entries: [Entry] = []
+        var previous: Mark?
+        var inOrder = true
         try reader.forEachKey { name, keyMark, valueMark in
-            entries.append(Entry(name: name, value: try reader.decode(Value.self, forKey: name), mark: valueMark, keyMark: keyMark))
+            if let previous, valueMark < previous { inOrder = false }
+            previous = valueMark
+            entries.append(Entry(name: name, value: try value(name), mark: valueMark, keyMark: keyMark))
         }
         self.entries = entries
-        sortByMark()
+        if !inOrder { sortByMark() }
     }
 
     /// Puts the entries in file order. Merged (`<<`) entries keep their anchor's marks, so the
     /// marks give the order; the usual map is in order already and is left alone.
     mutating func sortByMark() {
-        guard entries.indices.dropFirst().contains(where: { entries[$0].mark < entries[$0 - 1].mark }) else { return }
+        // Marks read in place: in generic code, `entries[i].mark` copies the whole entry.
+        let inOrder = entries.withUnsafeBufferPointer { buffer in
+            !buffer.indices.dropFirst().contains { buffer[$0].mark < buffer[$0 - 1].mark }
+        }
+        guard !inOrder else { return }
         entries.sort { $0.mark < $1.mark }
     }
 

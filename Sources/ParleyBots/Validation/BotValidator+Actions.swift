@@ -1,17 +1,17 @@
 import YAMLCoding
 extension BotValidator {
     /// Every action of a list, with the list's own decoding issues.
-    mutating func checkActions(_ list: ActionList, scope: TemplateScope) {
+    func checkActions(_ list: ActionList, scope: TemplateScope) {
         report(list.issues)
         checkActions(list.items, scope: scope)
     }
 
     /// Every action of a sequence.
-    mutating func checkActions(_ items: [ActionItem], scope: TemplateScope) {
+    func checkActions(_ items: [ActionItem], scope: TemplateScope) {
         for item in items { checkAction(item, scope: scope) }
     }
 
-    private mutating func checkAction(_ item: ActionItem, scope: TemplateScope) {
+    private func checkAction(_ item: ActionItem, scope: TemplateScope) {
         switch item.action {
         case .reply(let text, _):
             checkTemplate(text, scope: scope)
@@ -46,7 +46,7 @@ extension BotValidator {
     }
 
     /// `send:`: a text or a known card with declared fields, an optional valid target.
-    mutating func checkSend(_ send: SendAction, scope: TemplateScope) {
+    func checkSend(_ send: SendAction, scope: TemplateScope) {
         if let to = send.to { checkTarget(to) }
         if let text = send.text { checkTemplate(text, scope: scope) }
         for field in send.fields.entries { checkTemplate(field.value, scope: scope) }
@@ -72,7 +72,7 @@ extension BotValidator {
         }
     }
 
-    private mutating func checkBroadcast(_ broadcast: BroadcastAction, scope: TemplateScope) {
+    private func checkBroadcast(_ broadcast: BroadcastAction, scope: TemplateScope) {
         switch (broadcast.to, broadcast.toFile) {
         case (let to?, nil):
             if to.isEmpty { fail(broadcast.send.mark, "'broadcast.to' is empty: expected at least one target") }

@@ -3,7 +3,7 @@ import Foundation
 
 extension BotValidator {
     /// Custom cards: names, codes ≥ 1000 and unique, fields, fallback templates.
-    mutating func checkCards() {
+    func checkCards() {
         var codes: [Int: String] = [:]
         for entry in bot.cards.entries {
             let card = entry.value
@@ -34,7 +34,7 @@ extension BotValidator {
     }
 
     /// A card's fallback is rendered from the card's own fields only: `{{order_id}}`.
-    private mutating func checkCardFallback(_ fallback: Located<String>, card: String, fields: [String]) {
+    private func checkCardFallback(_ fallback: Located<String>, card: String, fields: [String]) {
         guard let template = parseTemplate(fallback) else { return }
         for case .variable(let path, let offset) in template.segments where !fields.contains(path) {
             let mark = ScalarPosition.mark(of: ScalarPosition.scalarOffset(ofCharacter: offset, in: fallback.value), in: fallback, source: source)
@@ -46,7 +46,7 @@ extension BotValidator {
     /// Schedules: unique names, cron, time zone, catch-up, and one broadcast. A `do:` list is
     /// refused by name: with no conversation, all a schedule's actions could do is send to
     /// named targets, which is what its broadcast does (durably, exactly once, resumable).
-    mutating func checkSchedules() {
+    func checkSchedules() {
         var names: Set<String> = []
         for schedule in bot.schedules {
             let place = "schedule '\(schedule.name.value)'"

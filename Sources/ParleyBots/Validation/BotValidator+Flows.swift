@@ -1,7 +1,7 @@
 import YAMLCoding
 extension BotValidator {
     /// Flows: step names, `ask`, `next` and `goto` targets.
-    mutating func checkFlows() {
+    func checkFlows() {
         for flow in bot.flows.entries {
             if !BotValidator.isName(flow.name) || flow.name == "end" {
                 fail(flow.keyMark, "invalid flow name '\(flow.name)': expected letters, digits, '_' or '-' (and not 'end')")
@@ -25,7 +25,7 @@ extension BotValidator {
         }
     }
 
-    private mutating func checkAsk(_ ask: Ask, scope: TemplateScope) {
+    private func checkAsk(_ ask: Ask, scope: TemplateScope) {
         if let save = ask.save { checkName(save, what: "variable name") }
         if let match = ask.match { _ = compileRegex(match) }
         if let retry = ask.retry { checkTemplate(retry, scope: scope) }
@@ -43,7 +43,7 @@ extension BotValidator {
 
     /// A `next:` or `goto:` target: `end`, `FLOW.STEP`, a bare step of the current flow, or
     /// a bare flow name (its first step).
-    mutating func checkStepTarget(_ target: Located<String>, key: String, flow: String?) {
+    func checkStepTarget(_ target: Located<String>, key: String, flow: String?) {
         if bot.stepTarget(target.value, inFlow: flow) != nil { return }
         let parts = target.value.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         if parts.count == 2, let steps = bot.flows[parts[0]] {

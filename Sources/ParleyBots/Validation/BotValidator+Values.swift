@@ -6,51 +6,59 @@ extension BotValidator {
     /// Names of ids, args, variables, queues: letters, digits, `_`, `-`.
     static func isName(_ text: String) -> Bool {
         guard !text.isEmpty else { return false }
-        // ASCII names are the norm: check bytes first, Unicode properties only when needed.
-        let isASCIIName = text.utf8.allSatisfy { byte in
+        // ASCII names are the norm: check bytes first (as one buffer, without the UTF-8 view's
+        // iterator), Unicode properties only when needed.
+        func isNameByte(_ byte: UInt8) -> Bool {
             (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x5F || byte == 0x2D
         }
+        let isASCIIName = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isNameByte) } ?? text.utf8.allSatisfy(isNameByte)
         return isASCIIName || text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
     }
 
-    mutating func checkName(_ name: Located<String>, what: String) {
+    func checkName(_ name: Located<String>, what: String) {
         if !BotValidator.isName(name.value) {
             fail(name.mark, "invalid \(what) '\(name.value)': expected letters, digits, '_' or '-'")
         }
     }
 
     /// A target `user:ID` or `group:ID`.
-    mutating func checkTarget(_ target: Located<String>) {
+    func checkTarget(_ target: Located<String>) {
         guard let channel = Channel(target: target.value), channel.kind != .local else {
             fail(target.mark, "invalid target '\(target.value)': expected user:ID or group:ID")
             return
         }
     }
 
-    mutating func checkDuration(_ text: Located<String>) {
-        if let error = ValueCheck.duration(text, in: source) { errors.append(error) }
+    func checkDuration(_ text: Located<String>) {
+        if let error = ValueCheck.duration(text, in: source) { found.errors.append(error) }
     }
 
-    mutating func checkRate(_ text: Located<String>) {
-        if let error = ValueCheck.rate(text, in: source) { errors.append(error) }
+    func checkRate(_ text: Located<String>) {
+        if let error = ValueCheck.rate(text, in: source) { found.errors.append(error) }
     }
 
     /// Compiles a regex, reporting PCRE2's message at the column where it stopped.
-    mutating func compileRegex(_ text: Located<String>) -> Pattern? {
+    func compileRegex(_ text: Located<String>) -> Pattern? {
+        if let known = patterns.byText[text.value] { return known }
         switch ValueCheck.regex(text, in: source) {
-        case .success(let pattern): return pattern
+        case .success(let pattern):
+            patterns.byText[text.value] = pattern
+            return pattern
         case .failure(let error):
-            errors.append(error)
+            found.errors.append(error)
             return nil
         }
     }
 
     /// Parses a template, reporting a syntax error at its column.
-    mutating func parseTemplate(_ text: Located<String>) -> Template? {
+    func parseTemplate(_ text: Located<String>) -> Template? {
         // Most texts have no placeholder at all: nothing to parse or check.
         guard text.value.containsByte(UInt8(ascii: "{")) else { return nil }
+        if let parsed = templates.byText[text.value] { return parsed }
         do {
-            return try Template(text.value)
+            let parsed = try Template(text.value)
+            templates.byText[text.value] = parsed
+            return parsed
         } catch {
             let offset = ScalarPosition.scalarOffset(ofCharacter: error.offset, in: text.value)
             fail(ScalarPosition.mark(of: offset, in: text, source: source), "invalid template: \(error.message)")
@@ -59,7 +67,7 @@ extension BotValidator {
     }
 
     /// A template whose variables must all be known in `scope`.
-    mutating func checkTemplate(_ text: Located<String>, scope: TemplateScope) {
+    func checkTemplate(_ text: Located<String>, scope: TemplateScope) {
         guard let template = parseTemplate(text) else { return }
         for case .variable(let path, let offset) in template.segments {
             guard let problem = scope.problem(with: path, vars: vars) else { continue }

@@ -11,26 +11,30 @@ public struct BotValidator {
     /// The fields of every card a `send:` may name (built-in and the bot's own), looked up
     /// once per bot instead of once per `send:`.
     let cardFields: [String: [String]]
-    var errors: [YAMLError] = []
+    let found = FoundErrors()
+    let templates = ParsedTemplates()
+    let patterns: CompiledPatterns
 
     /// Validates `bot`, read from `source`; returns every problem found (empty when valid).
     public static func validate(_ bot: BotDefinition, source: SourceFile) -> [YAMLError] {
         var cardFields = BuiltInCards.fields
         for card in bot.cards.entries where cardFields[card.name] == nil { cardFields[card.name] = card.value.fields.map(\.value) }
-        var validator = BotValidator(source: source, bot: bot, vars: BotValidator.collectVars(bot), cardFields: cardFields)
+        let patterns = CompiledPatterns()
+        let validator = BotValidator(source: source, bot: bot, vars: BotValidator.collectVars(bot, patterns: patterns), cardFields: cardFields,
+                                     patterns: patterns)
         validator.run()
-        return validator.errors.sortedByPosition()
+        return validator.found.errors.sortedByPosition()
     }
 
-    mutating func fail(_ mark: Mark, _ message: String) {
-        errors.append(source.error(at: mark, message))
+    func fail(_ mark: Mark, _ message: String) {
+        found.errors.append(source.error(at: mark, message))
     }
 
-    mutating func report(_ issues: [SchemaIssue]) {
+    func report(_ issues: [SchemaIssue]) {
         for issue in issues { fail(issue.mark, issue.message) }
     }
 
-    private mutating func run() {
+    private func run() {
         if bot.isEmpty {
             fail(Mark(line: 1, column: 1), "the bot does nothing: expected at least one of commands, triggers, flows, schedules, greeting or fallback")
         }
@@ -57,45 +61,49 @@ public struct BotValidator {
 
     // MARK: - Commands and triggers
 
-    private mutating func checkCommands() {
+    private func checkCommands() {
         var seen: [String: String] = [:]   // name or alias → command
         seen.reserveCapacity(bot.commands.entries.count * 2)
-        for entry in bot.commands.entries {
-            let command = entry.value
-            report(command.issues)
-            if !BotValidator.isName(entry.name) {
-                fail(entry.keyMark, "invalid command name '\(entry.name)': expected letters, digits, '_' or '-'")
-            }
-            if let other = seen[entry.name] {
-                fail(entry.keyMark, "command '\(entry.name)' is already an alias of command '\(other)'")
-            }
-            seen[entry.name] = entry.name
-            for alias in command.aliases {
-                checkName(alias, what: "alias")
-                if let other = seen[alias.value] {
-                    fail(alias.mark, "alias '\(alias.value)' of command '\(entry.name)' is already taken by command '\(other)'")
-                }
-                seen[alias.value] = entry.name
-            }
-            for (index, arg) in command.args.enumerated() {
-                checkName(arg, what: "arg name")
-                // A command has a few args: comparing with the earlier ones beats building a set.
-                if command.args[..<index].contains(where: { $0.value == arg.value }) {
-                    fail(arg.mark, "duplicate arg '\(arg.value)' in command '\(entry.name)'")
-                }
-            }
-            if let description = command.description, description.value.containsByte(UInt8(ascii: "\n")) {
-                fail(description.mark, "the description of command '\(entry.name)' must be one line (it is a line of {{help}})")
-            }
-            if command.actions.isEmpty && command.issues.isEmpty {
-                fail(entry.keyMark, "command '\(entry.name)' does nothing: add an action (\(Action.keys.joined(separator: ", "))) or a 'do:' list")
-            }
-            let scope = TemplateScope(place: .command(entry.name), args: command.args.map(\.value))
-            checkActions(command.actions, scope: scope)
-        }
+        for entry in bot.commands.entries { checkCommand(entry, seen: &seen) }
     }
 
-    private mutating func checkTriggers() {
+    /// One command. Its fields are read through `entry`, not bound to locals (each binding would
+    /// be one more copy).
+    private func checkCommand(_ entry: OrderedMap<Command>.Entry, seen: inout [String: String]) {
+        report(entry.value.issues)
+        if !BotValidator.isName(entry.name) {
+            fail(entry.keyMark, "invalid command name '\(entry.name)': expected letters, digits, '_' or '-'")
+        }
+        if let other = seen[entry.name] {
+            fail(entry.keyMark, "command '\(entry.name)' is already an alias of command '\(other)'")
+        }
+        seen[entry.name] = entry.name
+        for alias in entry.value.aliases {
+            checkName(alias, what: "alias")
+            if let other = seen[alias.value] {
+                fail(alias.mark, "alias '\(alias.value)' of command '\(entry.name)' is already taken by command '\(other)'")
+            }
+            seen[alias.value] = entry.name
+        }
+        let args = entry.value.args
+        for (index, arg) in args.enumerated() {
+            checkName(arg, what: "arg name")
+            // A command has a few args: comparing with the earlier ones beats building a set.
+            if args[..<index].contains(where: { $0.value == arg.value }) {
+                fail(arg.mark, "duplicate arg '\(arg.value)' in command '\(entry.name)'")
+            }
+        }
+        if let description = entry.value.description, description.value.containsByte(UInt8(ascii: "\n")) {
+            fail(description.mark, "the description of command '\(entry.name)' must be one line (it is a line of {{help}})")
+        }
+        if entry.value.actions.isEmpty && entry.value.issues.isEmpty {
+            fail(entry.keyMark, "command '\(entry.name)' does nothing: add an action (\(Action.keys.joined(separator: ", "))) or a 'do:' list")
+        }
+        let scope = TemplateScope(place: .command(entry.name), args: args.map(\.value))
+        checkActions(entry.value.actions, scope: scope)
+    }
+
+    private func checkTriggers() {
         for (index, trigger) in bot.triggers.enumerated() {
             report(trigger.issues)
             let place = "trigger \(index + 1)"
@@ -119,7 +127,7 @@ public struct BotValidator {
 
     // MARK: - Variables
 
-    private static func collectVars(_ bot: BotDefinition) -> Set<String> {
+    private static func collectVars(_ bot: BotDefinition, patterns: CompiledPatterns) -> Set<String> {
         var names: Set<String> = []
         func collect(_ actions: [ActionItem]) {
             for item in actions {
@@ -128,7 +136,10 @@ public struct BotValidator {
         }
         collect(bot.greeting?.value.items ?? [])
         collect(bot.fallback?.value.items ?? [])
-        bot.commands.entries.forEach { collect($0.value.actions) }
+        // Only each command's actions, read through the buffer (passing an entry copies it all).
+        bot.commands.entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices { collect(entries[index].value.actions) }
+        }
         bot.triggers.forEach { collect($0.actions) }
         bot.schedules.forEach { collect($0.actions?.value.items ?? []) }
         for flow in bot.flows.entries {
@@ -136,7 +147,7 @@ public struct BotValidator {
                 collect(step.value.actions)
                 collect(step.value.ask?.onTimeout?.value.items ?? [])
                 if let save = step.value.ask?.save { names.insert(save.value) }
-                if let match = step.value.ask?.match, let pattern = try? Pattern(match.value, jit: false) {
+                if let match = step.value.ask?.match, let pattern = patterns.pattern(match.value) {
                     names.formUnion(pattern.namedGroups.map(\.name))
                 }
             }

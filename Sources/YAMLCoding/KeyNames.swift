@@ -1,0 +1,30 @@
+/// A fixed list of key names prepared for `NodeReader.keysPresent(among:)`: their UTF-8 bytes
+/// laid out once, so that finding which of them a mapping has is one pass over the mapping's
+/// keys (length, first byte, then bytes) instead of one lookup per name. Make it once (a
+/// `static let`).
+public struct KeyNames: Sendable {
+    /// The names, in the order given (bit `i` of a presence mask is `names[i]`).
+    public let names: [String]
+    /// Every name's UTF-8, one after the other.
+    let bytes: [UInt8]
+    let starts: [Int]
+    let lengths: [Int]
+    let isASCII: [Bool]
+
+    /// Prepares `names` (at most 64).
+    public init(_ names: [String]) {
+        precondition(names.count <= 64, "KeyNames holds at most 64 names")
+        self.names = names
+        let utf8 = names.map { Array($0.utf8) }
+        bytes = utf8.flatMap { $0 }
+        let lengths = utf8.map(\.count)
+        self.lengths = lengths
+        starts = lengths.indices.map { lengths[..<$0].reduce(0, +) }
+        isASCII = utf8.map { $0.allSatisfy { $0 < 0x80 } }
+    }
+
+    /// The bit of the name at `index` in a presence mask.
+    public static func bit(_ index: Int) -> UInt64 {
+        1 << UInt64(index)
+    }
+}
