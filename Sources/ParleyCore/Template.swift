@@ -23,16 +23,10 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     public init(_ source: String) throws(TemplateError) {
         self.source = source
         var text = source
-        let parsed = text.withUTF8 { bytes in Template.parse(bytes) }
+        let parsed = text.withUTF8 { bytes in Template.parse(bytes, source) }
         switch parsed {
-        case .success(let spans):
-            segments = spans.map { span in
-                switch span {
-                case .literal(let range): return .literal(Template.string(source, range))
-                case .variable(let range, let open):
-                    return .variable(path: Template.string(source, range), offset: Template.characterOffset(source, open))
-                }
-            }
+        case .success(let parsedSegments):
+            segments = parsedSegments
         case .failure(let failure):
             let offset = Template.characterOffset(source, failure.open)
             switch failure.path {
@@ -43,21 +37,21 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    private enum Span {
-        case literal(Range<Int>)
-        /// The trimmed path's byte range and the byte offset of its `{{`.
-        case variable(Range<Int>, open: Int)
-    }
-
     private struct Failure: Error {
         var open: Int
         /// nil for an unclosed `{{`, else the trimmed path that is not a valid name.
         var path: Range<Int>?
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<[Span], Failure> {
+    /// The segments of `bytes` (the UTF-8 of `source`), built in the same pass: every range
+    /// starts and ends next to an ASCII byte, so each piece is valid UTF-8 on its own.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ source: String) -> Result<[Segment], Failure> {
         let brace = UInt8(ascii: "{"), close = UInt8(ascii: "}"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
-        var spans: [Span] = []
+        var segments: [Segment] = []
+        func piece(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        // Before the first non-ASCII byte or carriage return, every byte is one `Character`
+        // (only CR LF joins ASCII bytes into one): offsets there need no grapheme counting.
+        let simplePrefix = bytes.firstIndex { $0 >= 0x80 || $0 == 0x0D } ?? bytes.count
         var literalStart = 0
         var index = 0
         let count = bytes.count
@@ -71,13 +65,14 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
             while lower < upper, bytes[lower] == space || bytes[lower] == tab { lower += 1 }
             while upper > lower, bytes[upper - 1] == space || bytes[upper - 1] == tab { upper -= 1 }
             guard isValidPath(bytes, lower..<upper) else { return .failure(Failure(open: open, path: lower..<upper)) }
-            if literalStart < open { spans.append(.literal(literalStart..<open)) }
-            spans.append(.variable(lower..<upper, open: open))
+            if literalStart < open { segments.append(.literal(piece(literalStart..<open))) }
+            let offset = open <= simplePrefix ? open : characterOffset(source, open)
+            segments.append(.variable(path: piece(lower..<upper), offset: offset))
             index = end + 2
             literalStart = index
         }
-        if literalStart < count { spans.append(.literal(literalStart..<count)) }
-        return .success(spans)
+        if literalStart < count { segments.append(.literal(piece(literalStart..<count))) }
+        return .success(segments)
     }
 
     /// Dot-separated parts of letters, digits, `_` and `-` (any non-ASCII byte counts as a

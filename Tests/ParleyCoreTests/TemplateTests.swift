@@ -31,4 +31,11 @@ import ParleyCore
         #expect(try Template("{{\tvars.name_1-x }}").variables == ["vars.name_1-x"])
         #expect(try Template("{{ 名前 }}").variables == ["名前"])
     }
+
+    @Test func offsetsCountALineBreakCRLFAsOneCharacter() throws {
+        // ASCII text counts one character per byte, except CR LF, which is one character.
+        #expect(try Template("ab {{x}}\r\n{{y}}").segments
+            == [.literal("ab "), .variable(path: "x", offset: 3), .literal("\r\n"), .variable(path: "y", offset: 9)])
+        #expect(throws: TemplateError(message: "unclosed '{{'", offset: 2)) { try Template("a\r\n{{x") }
+    }
 }
