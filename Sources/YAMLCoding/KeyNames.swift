@@ -24,6 +24,7 @@ public struct KeyNames: Sendable {
     }
 
     /// The bit of the name at `index` in a presence mask.
+    @inlinable
     public static func bit(_ index: Int) -> UInt64 {
         1 << UInt64(index)
     }

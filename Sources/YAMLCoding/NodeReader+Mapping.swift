@@ -15,6 +15,10 @@ extension NodeReader {
         }
     }
 
+    /// How many pairs the mapping has (0 before `expectMapping`): room to reserve for a
+    /// value built from every key.
+    public var keyCount: Int { mappingUse?.count ?? 0 }
+
     /// Whether the mapping has `key` (asking counts as using it, for unknown-key checks).
     public func contains(_ key: String) -> Bool {
         lookUp(key) != nil
