@@ -29,7 +29,7 @@ extension DecodingContext {
         let start = pendingErrors.count
         defer { pendingErrors.removeSubrange(start...) }
         let recorder = NodeReader(node: reader.id, context: self, parentPath: reader.path, key: nil, recordsQueries: true)
-        guard (try? T(yaml: recorder)) != nil, recorder.mappingUse != nil else { return reader.unknownKeyErrors() }
+        guard (try? T(yaml: recorder)) != nil, recorder.mappingUse.isRead else { return reader.unknownKeyErrors() }
         return recorder.unknownKeyErrors()
     }
 

@@ -21,7 +21,7 @@ public final class NodeReader {
     /// Unchecked exclusivity: every key read mutates it, the dynamic check cost more than the
     /// read, and nothing can overlap (the reader is not Sendable and calls out to nothing while
     /// the use is being changed).
-    @exclusivity(unchecked) var mappingUse: MappingUse?
+    @exclusivity(unchecked) var mappingUse: MappingUse
     /// Set for the extra reading pass that records absent keys, for "did you mean" suggestions.
     let recordsQueries: Bool
 
@@ -33,6 +33,7 @@ public final class NodeReader {
         self.key = key
         self.recordsQueries = recordsQueries
         isStandIn = false
+        mappingUse = MappingUse(unread: node)
     }
 
     /// A reader that produces a stand-in value (lenient: nothing fails, nothing is present).
@@ -44,6 +45,7 @@ public final class NodeReader {
         self.key = key
         recordsQueries = false
         isStandIn = true
+        mappingUse = MappingUse(unread: id)
     }
 
     /// Where the node starts.
