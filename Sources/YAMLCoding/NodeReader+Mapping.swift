@@ -121,20 +121,21 @@ extension NodeReader {
         let mapping = mappingUse.mapping, count = mappingUse.count
         var present: UInt64 = 0
         names.bytes.withUnsafeBufferPointer { all in
-            for position in 0..<count {
-                let key = tree.key(mapping, position)
-                let record = tree.record(key)
-                guard record.kind == .scalar else { continue }
-                for index in names.names.indices where present & KeyNames.bit(index) == 0 {
-                    let wanted = UnsafeBufferPointer(rebasing: all[names.starts[index]..<names.starts[index] + names.lengths[index]])
-                    // ASCII on both sides: different lengths or first bytes are different keys.
-                    if record.isASCII, names.isASCII[index],
-                       wanted.count != Int(record.count) || (wanted.count > 0 && wanted[0] != tree.bytes[Int(record.start)]) {
-                        continue
-                    }
-                    if tree.scalar(key, equalsUTF8: wanted, isASCII: names.isASCII[index]) ?? tree.scalar(key, equals: names.names[index]) {
-                        present |= KeyNames.bit(index)
-                        break
+            names.signatures.withUnsafeBufferPointer { signatures in
+                for position in 0..<count {
+                    let key = tree.key(mapping, position)
+                    let record = tree.record(key)
+                    guard record.kind == .scalar else { continue }
+                    // ASCII on both sides: a different length or first byte is a different key.
+                    let signature = record.isASCII
+                        ? KeyNames.signature(length: Int(record.count), first: record.count > 0 ? tree.bytes[Int(record.start)] : 0) : nil
+                    for index in signatures.indices where present & KeyNames.bit(index) == 0 {
+                        if let signature, signatures[index] != .max, signatures[index] != signature { continue }
+                        let wanted = UnsafeBufferPointer(rebasing: all[names.starts[index]..<names.starts[index] + names.lengths[index]])
+                        if tree.scalar(key, equalsUTF8: wanted, isASCII: names.isASCII[index]) ?? tree.scalar(key, equals: names.names[index]) {
+                            present |= KeyNames.bit(index)
+                            break
+                        }
                     }
                 }
             }
