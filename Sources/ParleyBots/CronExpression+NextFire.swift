@@ -13,10 +13,10 @@ extension CronExpression {
         let naiveAfter = after + Int64(timeZone.secondsFromGMT(for: date))
         let startMinute = CronExpression.floorDiv(naiveAfter, 60) + 1
         let startDay = CronExpression.floorDiv(startMinute, 1440)
-        let sortedHours = hours.sorted(), sortedMinutes = minutes.sorted()
+        let sortedHours = CronExpression.sortedValues(hourBits), sortedMinutes = CronExpression.sortedValues(minuteBits)
         for day in startDay...(startDay + 3660) {
             let civil = CronExpression.civil(fromDays: day)
-            guard months.contains(civil.month), matchesDay(civil) else { continue }
+            guard monthBits & (1 << UInt64(civil.month)) != 0, matchesDay(civil) else { continue }
             for hour in sortedHours {
                 for minute in sortedMinutes {
                     let wallMinute = day * 1440 + Int64(hour * 60 + minute)
@@ -31,8 +31,8 @@ extension CronExpression {
     }
 
     private func matchesDay(_ civil: (year: Int64, month: Int, day: Int, weekday: Int)) -> Bool {
-        let domMatches = daysOfMonth.contains(civil.day)
-        let dowMatches = daysOfWeek.contains(civil.weekday)
+        let domMatches = dayOfMonthBits & (1 << UInt64(civil.day)) != 0
+        let dowMatches = dayOfWeekBits & (1 << UInt64(civil.weekday)) != 0
         if dayOfMonthRestricted && dayOfWeekRestricted { return domMatches || dowMatches }
         return domMatches && dowMatches
     }

@@ -7,8 +7,9 @@
 public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
     /// The expression as written.
     public let source: String
-    /// Allowed minutes (0–59), hours (0–23), days of month (1–31), months (1–12), weekdays (0–6, 0 = Sunday).
-    public let minutes: Set<Int>, hours: Set<Int>, daysOfMonth: Set<Int>, months: Set<Int>, daysOfWeek: Set<Int>
+    /// The allowed values of each field as bit sets (bit `n` for value `n`): parsing fills and
+    /// `nextFire` tests them without hashing (`parley check` parses every schedule's cron).
+    let minuteBits: UInt64, hourBits: UInt64, dayOfMonthBits: UInt64, monthBits: UInt64, dayOfWeekBits: UInt64
     /// True when the day-of-month / day-of-week field does not start with `*`.
     public let dayOfMonthRestricted: Bool, dayOfWeekRestricted: Bool
 
@@ -47,40 +48,62 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
             }
             text = expansion
         }
-        // Split on spaces and tabs, remembering each field's offset for error positions.
+        // Split on spaces and tabs, remembering each field's offset (in Unicode scalars) for
+        // error positions; fields are slices of the text, not rebuilt strings.
         var parts: [(text: Substring, offset: Int)] = []
+        let scalars = text.unicodeScalars
         var scalarIndex = 0
-        var current = ""
-        var currentStart = 0
-        for scalar in text.unicodeScalars {
+        var fieldStart: (index: String.Index, offset: Int)?
+        var index = scalars.startIndex
+        while index != scalars.endIndex {
+            let scalar = scalars[index]
             if scalar == " " || scalar == "\t" {
-                if !current.isEmpty { parts.append((Substring(current), currentStart)); current = "" }
-            } else {
-                if current.isEmpty { currentStart = scalarIndex }
-                current.unicodeScalars.append(scalar)
+                if let start = fieldStart { parts.append((Substring(scalars[start.index..<index]), start.offset)); fieldStart = nil }
+            } else if fieldStart == nil {
+                fieldStart = (index, scalarIndex)
             }
             scalarIndex += 1
+            index = scalars.index(after: index)
         }
-        if !current.isEmpty { parts.append((Substring(current), currentStart)) }
+        if let start = fieldStart { parts.append((Substring(scalars[start.index...]), start.offset)) }
         guard parts.count == 5 else {
             throw ValueSyntaxError("invalid cron expression '\(source)': expected 5 fields (minute hour day-of-month month day-of-week), found \(parts.count)")
         }
-        var sets: [Set<Int>] = []
+        var sets: [UInt64] = []
+        sets.reserveCapacity(5)
         for (field, part) in zip(CronExpression.fields, parts) {
             sets.append(try CronExpression.parseField(part.text, field, offset: part.offset))
         }
-        minutes = sets[0]
-        hours = sets[1]
-        daysOfMonth = sets[2]
-        months = sets[3]
+        minuteBits = sets[0]
+        hourBits = sets[1]
+        dayOfMonthBits = sets[2]
+        monthBits = sets[3]
         // 7 is Sunday too; store Sundays as 0 only.
-        daysOfWeek = Set(sets[4].map { $0 == 7 ? 0 : $0 })
+        dayOfWeekBits = sets[4] & 0x80 == 0 ? sets[4] : (sets[4] & ~0x80) | 1
         dayOfMonthRestricted = !parts[2].text.hasPrefix("*")
         dayOfWeekRestricted = !parts[4].text.hasPrefix("*")
     }
 
-    private static func parseField(_ text: Substring, _ field: Field, offset: Int) throws(ValueSyntaxError) -> Set<Int> {
-        var result = Set<Int>()
+    /// Allowed minutes (0–59).
+    public var minutes: Set<Int> { CronExpression.values(minuteBits) }
+    /// Allowed hours (0–23).
+    public var hours: Set<Int> { CronExpression.values(hourBits) }
+    /// Allowed days of month (1–31).
+    public var daysOfMonth: Set<Int> { CronExpression.values(dayOfMonthBits) }
+    /// Allowed months (1–12).
+    public var months: Set<Int> { CronExpression.values(monthBits) }
+    /// Allowed weekdays (0–6, 0 = Sunday).
+    public var daysOfWeek: Set<Int> { CronExpression.values(dayOfWeekBits) }
+
+    /// The values whose bits are set, in increasing order.
+    static func sortedValues(_ bits: UInt64) -> [Int] {
+        (0..<64).filter { bits & (1 << UInt64($0)) != 0 }
+    }
+
+    private static func values(_ bits: UInt64) -> Set<Int> { Set(sortedValues(bits)) }
+
+    private static func parseField(_ text: Substring, _ field: Field, offset: Int) throws(ValueSyntaxError) -> UInt64 {
+        var result: UInt64 = 0
         var itemOffset = offset
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             defer { itemOffset += item.unicodeScalars.count + 1 }
@@ -115,7 +138,8 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
                 throw fail("out of range \(field.range.lowerBound)-\(field.range.upperBound)")
             }
             guard low <= high else { throw fail("the range goes backwards (\(low) > \(high))") }
-            result.formUnion(stride(from: low, through: high, by: step))
+            // The range checks above keep every value below 64.
+            for value in stride(from: low, through: high, by: step) { result |= 1 << UInt64(value) }
         }
         return result
     }

@@ -22,31 +22,22 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
     /// searching (through NSString on Linux) made parsing them the slowest part of `check`.
     public init(_ source: String) throws(TemplateError) {
         self.source = source
-        var text = source
-        let parsed = text.withUTF8 { bytes in Template.parse(bytes) }
-        switch parsed {
-        case .success(let spans):
-            segments = spans.map { span in
-                switch span {
-                case .literal(let range): return .literal(Template.string(source, range))
-                case .variable(let range, let open):
-                    return .variable(path: Template.string(source, range), offset: Template.characterOffset(source, open))
-                }
-            }
-        case .failure(let failure):
-            let offset = Template.characterOffset(source, failure.open)
-            switch failure.path {
-            case nil: throw TemplateError(message: "unclosed '{{'", offset: offset)
-            case let path?:
-                throw TemplateError(message: "invalid placeholder '{{\(Template.string(source, path))}}': expected a dotted name like user.name", offset: offset)
-            }
-        }
+        var segments: [Segment] = []
+        try Template.scan(source,
+                          literal: { segments.append(.literal($0)) },
+                          variable: { segments.append(.variable(path: $0, offset: $1)) })
+        self.segments = segments
     }
 
-    private enum Span {
-        case literal(Range<Int>)
-        /// The trimmed path's byte range and the byte offset of its `{{`.
-        case variable(Range<Int>, open: Int)
+    /// The placeholders of `source` in order — each path with the character offset of its
+    /// `{{`, as in `segments` — without the literal text between them: for checking a
+    /// template (`parley check` checks thousands), not rendering it. Throws as `init` does.
+    public static func placeholders(in source: String) throws(TemplateError) -> [(path: String, offset: Int)] {
+        var found: [(path: String, offset: Int)] = []
+        // One allocation for the usual template (a few placeholders), not one per growth.
+        found.reserveCapacity(4)
+        try scan(source, literal: nil, variable: { found.append(($0, $1)) })
+        return found
     }
 
     private struct Failure: Error {
@@ -55,9 +46,30 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         var path: Range<Int>?
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<[Span], Failure> {
+    /// Calls `literal` with each text between placeholders (when given: the text is only made
+    /// then) and `variable` with each placeholder's path and character offset, in order; a
+    /// malformed template throws where the scan stops (callers discard what they collected).
+    private static func scan(_ source: String, literal: ((String) -> Void)?, variable: (String, Int) -> Void) throws(TemplateError) {
+        var text = source
+        let failure = text.withUTF8 { bytes in parse(bytes, source, literal: literal, variable: variable) }
+        guard let failure else { return }
+        let offset = characterOffset(source, failure.open)
+        switch failure.path {
+        case nil: throw TemplateError(message: "unclosed '{{'", offset: offset)
+        case let path?:
+            throw TemplateError(message: "invalid placeholder '{{\(string(source, path))}}': expected a dotted name like user.name", offset: offset)
+        }
+    }
+
+    /// One pass over `bytes` (the UTF-8 of `source`). Every piece starts and ends next to an
+    /// ASCII byte, so each is valid UTF-8 on its own.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, _ source: String,
+                              literal: ((String) -> Void)?, variable: (String, Int) -> Void) -> Failure? {
         let brace = UInt8(ascii: "{"), close = UInt8(ascii: "}"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
-        var spans: [Span] = []
+        func piece(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        // Before the first non-ASCII byte or carriage return, every byte is one `Character`
+        // (only CR LF joins ASCII bytes into one): offsets there need no grapheme counting.
+        let simplePrefix = bytes.firstIndex { $0 >= 0x80 || $0 == 0x0D } ?? bytes.count
         var literalStart = 0
         var index = 0
         let count = bytes.count
@@ -66,18 +78,18 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
             let open = index
             var end = index + 2
             while end + 1 < count, !(bytes[end] == close && bytes[end + 1] == close) { end += 1 }
-            guard end + 1 < count else { return .failure(Failure(open: open, path: nil)) }
+            guard end + 1 < count else { return Failure(open: open, path: nil) }
             var lower = open + 2, upper = end
             while lower < upper, bytes[lower] == space || bytes[lower] == tab { lower += 1 }
             while upper > lower, bytes[upper - 1] == space || bytes[upper - 1] == tab { upper -= 1 }
-            guard isValidPath(bytes, lower..<upper) else { return .failure(Failure(open: open, path: lower..<upper)) }
-            if literalStart < open { spans.append(.literal(literalStart..<open)) }
-            spans.append(.variable(lower..<upper, open: open))
+            guard isValidPath(bytes, lower..<upper) else { return Failure(open: open, path: lower..<upper) }
+            if let literal, literalStart < open { literal(piece(literalStart..<open)) }
+            variable(piece(lower..<upper), open <= simplePrefix ? open : characterOffset(source, open))
             index = end + 2
             literalStart = index
         }
-        if literalStart < count { spans.append(.literal(literalStart..<count)) }
-        return .success(spans)
+        if let literal, literalStart < count { literal(piece(literalStart..<count)) }
+        return nil
     }
 
     /// Dot-separated parts of letters, digits, `_` and `-` (any non-ASCII byte counts as a

@@ -3,8 +3,32 @@ extension DecodingContext {
     /// recorded, then its unknown keys, fail it as a whole (as `decodeValue` does for
     /// `init(from:)`, without the retries).
     func decodeNodeValue<T: YAMLNodeDecodable>(_ type: T.Type, node: NodeID, parentPath: CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
+        let reader: NodeReader
+        if let spare = spareReaders.popLast() {
+            spare.reuse(node: node, parentPath: parentPath, key: key)
+            reader = spare
+        } else {
+            reader = NodeReader(node: node, context: self, parentPath: parentPath, key: key)
+        }
+        do {
+            let value = try readValue(T.self, node: node, with: reader)
+            recycle(consume reader)
+            return value
+        } catch {
+            recycle(consume reader)
+            throw error
+        }
+    }
+
+    /// Keeps `reader` for the next value when nothing else holds it (the value's init did not
+    /// keep it). A spare reader holds the context: `decode` empties the list when done.
+    private func recycle(_ reader: consuming NodeReader) {
+        var reader = reader
+        if spareReaders.count < 64, isKnownUniquelyReferenced(&reader) { spareReaders.append(reader) }
+    }
+
+    private func readValue<T: YAMLNodeDecodable>(_ type: T.Type, node: NodeID, with reader: NodeReader) throws(ValueFailure) -> T {
         let start = pendingErrors.count
-        let reader = NodeReader(node: node, context: self, parentPath: parentPath, key: key)
         let value: T
         do {
             value = try T(yaml: reader)
@@ -29,7 +53,7 @@ extension DecodingContext {
         let start = pendingErrors.count
         defer { pendingErrors.removeSubrange(start...) }
         let recorder = NodeReader(node: reader.id, context: self, parentPath: reader.path, key: nil, recordsQueries: true)
-        guard (try? T(yaml: recorder)) != nil, recorder.mappingUse != nil else { return reader.unknownKeyErrors() }
+        guard (try? T(yaml: recorder)) != nil, recorder.mappingUse.isRead else { return reader.unknownKeyErrors() }
         return recorder.unknownKeyErrors()
     }
 

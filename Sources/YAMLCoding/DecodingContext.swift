@@ -14,6 +14,9 @@ final class DecodingContext {
     /// Errors recorded by the `NodeReader`s of the values being decoded, innermost last: each
     /// value takes the ones recorded since it started (no collector object per value).
     @exclusivity(unchecked) var pendingErrors: [YAMLError] = []
+    /// Readers no value holds any more, for the next values (see `decodeNodeValue`). They hold
+    /// the context: `releaseSpareReaders` breaks that cycle when a decoding run ends.
+    @exclusivity(unchecked) var spareReaders: [NodeReader] = []
     /// Bounds the retries of one value's `init(from:)` (each retry answers one more failed call).
     static let maxAttempts = 10_000
     /// Set by `YAMLDecoder.decodeIgnoringUnknownKeys`: unknown keys don't fail a value.
@@ -27,6 +30,11 @@ final class DecodingContext {
         substitution = EnvironmentSubstitution(environment: environment)
         self.userInfo = userInfo
         directTypes = KnownDecodingType.known
+    }
+
+    /// Drops the spare readers (each holds the context); call when the run is over.
+    func releaseSpareReaders() {
+        spareReaders = []
     }
 
     /// An error without its source line (filled in once, at the end).

@@ -10,6 +10,9 @@ public struct KeyNames: Sendable {
     let starts: [Int]
     let lengths: [Int]
     let isASCII: [Bool]
+    /// Per name, `signature(length:first:)` when it is ASCII, else `nil` (`.max`): an ASCII key
+    /// with another signature is another name, told with one comparison.
+    let signatures: [UInt64]
 
     /// Prepares `names` (at most 64).
     public init(_ names: [String]) {
@@ -21,9 +24,18 @@ public struct KeyNames: Sendable {
         self.lengths = lengths
         starts = lengths.indices.map { lengths[..<$0].reduce(0, +) }
         isASCII = utf8.map { $0.allSatisfy { $0 < 0x80 } }
+        signatures = utf8.map { bytes in
+            bytes.allSatisfy { $0 < 0x80 } ? Self.signature(length: bytes.count, first: bytes.first ?? 0) : .max
+        }
+    }
+
+    /// An ASCII text's length and first byte in one number.
+    static func signature(length: Int, first: UInt8) -> UInt64 {
+        UInt64(truncatingIfNeeded: length) << 8 | UInt64(first)
     }
 
     /// The bit of the name at `index` in a presence mask.
+    @inlinable
     public static func bit(_ index: Int) -> UInt64 {
         1 << UInt64(index)
     }

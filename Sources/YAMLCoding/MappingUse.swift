@@ -22,11 +22,25 @@ struct MappingUse {
     /// keys are not all ASCII (a non-ASCII key may equal an ASCII one, canonically).
     private var keyClasses: UInt64?
 
+    /// False for the stand-in of a reader that has not called `expectMapping` (no pairs, no
+    /// records): a reader keeps a `MappingUse`, not an optional one, whose destruction runs
+    /// through generic code for every value read.
+    let isRead: Bool
+
     init(_ mapping: NodeID, count: Int, recordsQueries: Bool = false) {
         self.mapping = mapping
         self.count = count
         self.recordsQueries = recordsQueries
+        isRead = true
         extras = count > 64 ? MappingExtras(flagCount: count) : nil
+    }
+
+    /// The use of a node not read as a mapping (yet): no pairs.
+    init(unread node: NodeID) {
+        mapping = node
+        count = 0
+        recordsQueries = false
+        isRead = false
     }
 
     private mutating func madeExtras() -> MappingExtras {

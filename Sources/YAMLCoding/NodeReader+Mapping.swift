@@ -10,10 +10,14 @@ extension NodeReader {
         } else {
             throw NodeProblem(error: context.error(at: tree.mark(id), "expected a mapping, found \(tree.kindDescription(id))", path: path))
         }
-        if mappingUse == nil {
+        if !mappingUse.isRead {
             mappingUse = MappingUse(id, count: count, recordsQueries: recordsQueries)
         }
     }
+
+    /// How many pairs the mapping has (0 before `expectMapping`): room to reserve for a
+    /// value built from every key.
+    public var keyCount: Int { mappingUse.count }
 
     /// Whether the mapping has `key` (asking counts as using it, for unknown-key checks).
     public func contains(_ key: String) -> Bool {
@@ -29,7 +33,7 @@ extension NodeReader {
     /// A required key's value decoded by `body`, or a stand-in with the error recorded.
     func required<T: Decodable>(_ type: T.Type, _ key: String, _ body: (NodeID) throws(ValueFailure) -> T) throws -> T {
         guard let child = lookUp(key) else {
-            let mark = tree.mark(mappingUse?.mapping ?? id)
+            let mark = tree.mark(mappingUse.mapping)   // this node's, before `expectMapping`
             if !isStandIn {
                 context.pendingErrors.append(context.error(at: mark, "missing required key '\(key)'", path: path.appending(StringKey(key))))
             }
@@ -81,29 +85,29 @@ extension NodeReader {
     /// in file order (merged `<<` entries where the merge key stood). Asks about nothing by
     /// itself.
     public func forEachKey(_ body: (_ key: String, _ keyMark: Mark, _ valueMark: Mark) throws -> Void) rethrows {
-        guard let mappingUse else { return }
-        for position in 0..<mappingUse.count {
-            let key = tree.key(mappingUse.mapping, position)
-            if let name = tree.scalarString(key) { try body(name, tree.mark(key), tree.mark(tree.value(mappingUse.mapping, position))) }
+        let mapping = mappingUse.mapping, count = mappingUse.count   // 0 before `expectMapping`
+        for position in 0..<count {
+            let key = tree.key(mapping, position)
+            if let name = tree.scalarString(key) { try body(name, tree.mark(key), tree.mark(tree.value(mapping, position))) }
         }
     }
 
     /// The value node of `key`, marked used (absent keys recorded in the recording pass); a
     /// reader that never called `expectMapping` has no keys.
     private func lookUp(_ key: String) -> NodeID? {
-        guard let position = mappingUse?.lookUp(key, in: tree) else { return nil }
+        guard let position = mappingUse.lookUp(key, in: tree) else { return nil }
         return tree.value(id, position)
     }
 
     /// Whether the mapping has keys nobody asked about.
     var hasUnknownKeys: Bool {
-        guard let mappingUse, !isStandIn else { return false }
+        guard mappingUse.isRead, !isStandIn else { return false }
         return !mappingUse.allUsed
     }
 
     /// An error for every key nobody asked about, with suggestions.
     func unknownKeyErrors() -> [YAMLError] {
-        mappingUse?.unknownKeyErrors(context, path: path) ?? []
+        mappingUse.isRead ? mappingUse.unknownKeyErrors(context, path: path) : []
     }
 }
 
@@ -113,23 +117,25 @@ extension NodeReader {
     /// that records absent keys for suggestions, each absent name is recorded, in order, as if
     /// it had been looked up.
     public func keysPresent(among names: KeyNames) -> UInt64 {
-        guard let mappingUse, !isStandIn else { return 0 }
+        guard mappingUse.isRead, !isStandIn else { return 0 }
+        let mapping = mappingUse.mapping, count = mappingUse.count
         var present: UInt64 = 0
         names.bytes.withUnsafeBufferPointer { all in
-            for position in 0..<mappingUse.count {
-                let key = tree.key(mappingUse.mapping, position)
-                let record = tree.record(key)
-                guard record.kind == .scalar else { continue }
-                for index in names.names.indices where present & KeyNames.bit(index) == 0 {
-                    let wanted = UnsafeBufferPointer(rebasing: all[names.starts[index]..<names.starts[index] + names.lengths[index]])
-                    // ASCII on both sides: different lengths or first bytes are different keys.
-                    if record.isASCII, names.isASCII[index],
-                       wanted.count != Int(record.count) || (wanted.count > 0 && wanted[0] != tree.bytes[Int(record.start)]) {
-                        continue
-                    }
-                    if tree.scalar(key, equalsUTF8: wanted, isASCII: names.isASCII[index]) ?? tree.scalar(key, equals: names.names[index]) {
-                        present |= KeyNames.bit(index)
-                        break
+            names.signatures.withUnsafeBufferPointer { signatures in
+                for position in 0..<count {
+                    let key = tree.key(mapping, position)
+                    let record = tree.record(key)
+                    guard record.kind == .scalar else { continue }
+                    // ASCII on both sides: a different length or first byte is a different key.
+                    let signature = record.isASCII
+                        ? KeyNames.signature(length: Int(record.count), first: record.count > 0 ? tree.bytes[Int(record.start)] : 0) : nil
+                    for index in signatures.indices where present & KeyNames.bit(index) == 0 {
+                        if let signature, signatures[index] != .max, signatures[index] != signature { continue }
+                        let wanted = UnsafeBufferPointer(rebasing: all[names.starts[index]..<names.starts[index] + names.lengths[index]])
+                        if tree.scalar(key, equalsUTF8: wanted, isASCII: names.isASCII[index]) ?? tree.scalar(key, equals: names.names[index]) {
+                            present |= KeyNames.bit(index)
+                            break
+                        }
                     }
                 }
             }

@@ -6,22 +6,24 @@
 public final class NodeReader {
     /// The node being read (a copy of it: prefer `mark` and the typed reads).
     public var node: Node { tree.node(id) }
-    /// The node being read, in the decoding run's tree.
-    let id: NodeID
+    /// The node being read, in the decoding run's tree. Variables below change only when the
+    /// context reuses the reader (`reuse`), never during a read: unchecked exclusivity, as for
+    /// `mappingUse`.
+    @exclusivity(unchecked) private(set) var id: NodeID
     let context: DecodingContext
     /// The context's tree (every key read goes through it).
     let tree: TreeView
     /// True for a stand-in: every key reads as missing, every value as its stand-in, no errors.
     let isStandIn: Bool
-    private let parentPath: CodingPathLink?
-    private let key: (any CodingKey)?
-    /// Built on first use: most values never need their path.
-    private(set) lazy var path: CodingPathLink? = parentPath.appending(key)
+    @exclusivity(unchecked) private var parentPath: CodingPathLink?
+    @exclusivity(unchecked) private var key: (any CodingKey)?
+    /// `path` once built (nil: not yet): most values never need their path.
+    @exclusivity(unchecked) private var builtPath: CodingPathLink??
     /// The keys asked about, set by `expectMapping` (kept inline: one allocation per value).
     /// Unchecked exclusivity: every key read mutates it, the dynamic check cost more than the
     /// read, and nothing can overlap (the reader is not Sendable and calls out to nothing while
     /// the use is being changed).
-    @exclusivity(unchecked) var mappingUse: MappingUse?
+    @exclusivity(unchecked) var mappingUse: MappingUse
     /// Set for the extra reading pass that records absent keys, for "did you mean" suggestions.
     let recordsQueries: Bool
 
@@ -33,6 +35,7 @@ public final class NodeReader {
         self.key = key
         self.recordsQueries = recordsQueries
         isStandIn = false
+        mappingUse = MappingUse(unread: node)
     }
 
     /// A reader that produces a stand-in value (lenient: nothing fails, nothing is present).
@@ -44,6 +47,25 @@ public final class NodeReader {
         self.key = key
         recordsQueries = false
         isStandIn = true
+        mappingUse = MappingUse(unread: id)
+    }
+
+    /// Reads `node` next, as if just made for it: the context reuses readers it alone holds
+    /// (`DecodingContext.recycle`), one object per value having been a large part of decoding.
+    func reuse(node: NodeID, parentPath: CodingPathLink?, key: (any CodingKey)?) {
+        id = node
+        self.parentPath = parentPath
+        self.key = key
+        builtPath = nil
+        mappingUse = MappingUse(unread: node)
+    }
+
+    /// The keys leading to this node, as links (built on first use).
+    var path: CodingPathLink? {
+        if let builtPath { return builtPath }
+        let built = parentPath.appending(key)
+        builtPath = .some(built)
+        return built
     }
 
     /// Where the node starts.

@@ -78,7 +78,9 @@ struct TreeBuilder {
             let data = event.pointee.data.mapping_start
             stack.append(Open(isMapping: true, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor), firstChild: tree.pendingCount))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-            guard let open = stack.popLast() else { return }
+            // Not `popLast()`: an optional `Open` is destroyed through generic code, per collection.
+            guard !stack.isEmpty else { return }
+            let open = stack.removeLast()
             let node: NodeID
             if open.isMapping {
                 node = finishMapping(from: open.firstChild, tag: open.tag, mark: open.mark)

@@ -142,6 +142,9 @@ struct TreeView {
     }
 
     /// Whether two scalars have equal text (as `String` compares).
+    /// Inlined: every pair of keys of a small mapping is compared (for duplicates), and most
+    /// differ in length; the comparison of strings stays out of line.
+    @inline(__always)
     func scalars(_ first: NodeID, _ second: NodeID) -> Bool {
         let a = record(first), b = record(second)
         if a.count == b.count,
@@ -149,7 +152,12 @@ struct TreeView {
             return true
         }
         if a.isASCII && b.isASCII { return false }
-        return string(first) == string(second)
+        return stringsEqual(first, second)
+    }
+
+    @inline(never)
+    private func stringsEqual(_ first: NodeID, _ second: NodeID) -> Bool {
+        string(first) == string(second)
     }
 
     /// Whether the bytes at `start` are `wanted`'s (short texts: a plain loop beats a call).

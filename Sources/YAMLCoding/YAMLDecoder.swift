@@ -47,11 +47,13 @@ public struct YAMLDecoder: Sendable {
         guard let builder = try? TreeBuilder.build(text, file: file), builder.documents.count == 1,
               let root = builder.documents.first else { return nil }
         let context = DecodingContext(file: file, tree: builder.tree, environment: environment, userInfo: userInfo, ignoresUnknownKeys: true)
+        defer { context.releaseSpareReaders() }
         return try? context.decodeAny(T.self, node: root, parentPath: nil, key: nil)
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from node: NodeID, in tree: YAMLTree, source: SourceFile, problems: [YAMLError]) throws(YAMLErrors) -> T {
         let context = DecodingContext(file: source.name, tree: tree, environment: environment, userInfo: userInfo)
+        defer { context.releaseSpareReaders() }
         var errors = problems
         var value: T?
         do {

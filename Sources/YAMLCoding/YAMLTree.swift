@@ -129,6 +129,7 @@ final class YAMLTree {
         return NodeID(-nulls.count)
     }
 
+    @inline(__always) // once per node: the call cost more than the body
     private func add(_ record: Record) -> NodeID {
         if recordCount == recordCapacity {
             Self.grow(&records, count: recordCount, capacity: &recordCapacity, needed: recordCount + 1)
@@ -148,6 +149,7 @@ final class YAMLTree {
         capacity = newCapacity
     }
 
+    @inline(__always) // once per node, and almost every node has no tag
     private func tagIndex(_ tag: String?) -> Int32 {
         guard let tag else { return -1 }
         tags.append(tag)

@@ -31,4 +31,26 @@ import ParleyCore
         #expect(try Template("{{\tvars.name_1-x }}").variables == ["vars.name_1-x"])
         #expect(try Template("{{ 名前 }}").variables == ["名前"])
     }
+
+    @Test(arguments: ["Hi {{user.name}}, {{ help }}", "Grüße 👋 {{user.name}}\r\n{{x}}", "no placeholder", "{{a}}{{b.c}}"])
+    func placeholdersAreTheVariableSegments(source: String) throws {
+        let fromSegments = try Template(source).segments.compactMap { segment -> String? in
+            if case .variable(let path, let offset) = segment { return "\(path)@\(offset)" } else { return nil }
+        }
+        #expect(try Template.placeholders(in: source).map { "\($0.path)@\($0.offset)" } == fromSegments)
+    }
+
+    @Test func placeholdersThrowAsParsingDoes() {
+        #expect(throws: TemplateError(message: "unclosed '{{'", offset: 7)) { try Template.placeholders(in: "{{ok}} {{x") }
+        #expect(throws: TemplateError(message: "invalid placeholder '{{a b}}': expected a dotted name like user.name", offset: 3)) {
+            try Template.placeholders(in: "Ü: {{a b}}")
+        }
+    }
+
+    @Test func offsetsCountALineBreakCRLFAsOneCharacter() throws {
+        // ASCII text counts one character per byte, except CR LF, which is one character.
+        #expect(try Template("ab {{x}}\r\n{{y}}").segments
+            == [.literal("ab "), .variable(path: "x", offset: 3), .literal("\r\n"), .variable(path: "y", offset: 9)])
+        #expect(throws: TemplateError(message: "unclosed '{{'", offset: 2)) { try Template("a\r\n{{x") }
+    }
 }

@@ -38,6 +38,7 @@ public struct OrderedMap<Value: Decodable & Sendable>: YAMLNodeDecodable, Sendab
     private init(reading reader: NodeReader, _ value: (String) throws -> Value) throws {
         try reader.expectMapping()
         var entries: [Entry] = []
+        entries.reserveCapacity(reader.keyCount)
         var previous: Mark?
         var inOrder = true
         try reader.forEachKey { name, keyMark, valueMark in

@@ -21,6 +21,8 @@ public struct SendAction: YAMLNodeDecodable, Sendable {
         card = reader.decodeIfPresent(Located<String>.self, forKey: "card")
         to = reader.decodeIfPresent(Located<String>.self, forKey: "to")
         var fields = OrderedMap<Located<String>>()
+        let named = (text == nil ? 0 : 1) + (card == nil ? 0 : 1) + (to == nil ? 0 : 1)
+        if reader.keyCount > named { fields.entries.reserveCapacity(reader.keyCount - named) }
         try reader.forEachKey { name, keyMark, _ in
             guard name != "text", name != "card", name != "to" else { return }
             let value = try reader.decode(Located<String>.self, forKey: name)

@@ -50,15 +50,14 @@ extension BotValidator {
         }
     }
 
-    /// Parses a template, reporting a syntax error at its column.
-    func parseTemplate(_ text: Located<String>) -> Template? {
+    /// The placeholders of a template (paths with character offsets), reporting a syntax error
+    /// at its column (nil then). Each place parses its text: a bot repeats texts, but a lookup
+    /// by text (hashing it) cost more than scanning it again.
+    func placeholders(_ text: Located<String>) -> [(path: String, offset: Int)]? {
         // Most texts have no placeholder at all: nothing to parse or check.
         guard text.value.containsByte(UInt8(ascii: "{")) else { return nil }
-        if let parsed = templates.byText[text.value] { return parsed }
         do {
-            let parsed = try Template(text.value)
-            templates.byText[text.value] = parsed
-            return parsed
+            return try Template.placeholders(in: text.value)
         } catch {
             let offset = ScalarPosition.scalarOffset(ofCharacter: error.offset, in: text.value)
             fail(ScalarPosition.mark(of: offset, in: text, source: source), "invalid template: \(error.message)")
@@ -68,8 +67,8 @@ extension BotValidator {
 
     /// A template whose variables must all be known in `scope`.
     func checkTemplate(_ text: Located<String>, scope: TemplateScope) {
-        guard let template = parseTemplate(text) else { return }
-        for case .variable(let path, let offset) in template.segments {
+        guard let placeholders = placeholders(text) else { return }
+        for (path, offset) in placeholders {
             guard let problem = scope.problem(with: path, vars: vars) else { continue }
             let scalarOffset = ScalarPosition.scalarOffset(ofCharacter: offset, in: text.value)
             fail(ScalarPosition.mark(of: scalarOffset, in: text, source: source), problem)

@@ -12,7 +12,6 @@ public struct BotValidator {
     /// once per bot instead of once per `send:`.
     let cardFields: [String: [String]]
     let found = FoundErrors()
-    let templates = ParsedTemplates()
     let patterns: CompiledPatterns
 
     /// Validates `bot`, read from `source`; returns every problem found (empty when valid).
