@@ -36,8 +36,16 @@ public struct Template: Sendable, Hashable, CustomStringConvertible {
         var found: [(path: String, offset: Int)] = []
         // One allocation for the usual template (a few placeholders), not one per growth.
         found.reserveCapacity(4)
-        try scan(source, literal: nil, variable: { found.append(($0, $1)) })
+        try forEachPlaceholder(in: source) { found.append(($0, $1)) }
         return found
+    }
+
+    /// Calls `body` with each placeholder's path and character offset of its `{{`, in order,
+    /// collecting nothing (a checker that keeps only the few bad paths allocates nothing for a
+    /// good template). A malformed template throws as `init` does, after `body` has seen the
+    /// placeholders before the fault: callers that report must hold back until it returns.
+    public static func forEachPlaceholder(in source: String, _ body: (_ path: String, _ offset: Int) -> Void) throws(TemplateError) {
+        try scan(source, literal: nil, variable: body)
     }
 
     private struct Failure: Error {

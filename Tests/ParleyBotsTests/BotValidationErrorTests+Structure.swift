@@ -198,6 +198,43 @@ extension BotValidationErrorTests {
                 reply: "Hello {{user..name}}"
                               ^
             """#),
+        // A malformed template reports its syntax error only, not the unknown variables before it.
+        ValidationCase(name: "templateSyntaxAfterUnknownVariables", yaml: #"""
+            commands:
+              x:
+                reply: "{{args.a}} {{user.nam}} {{vars.v}} {{x"
+            """#, expected: #"""
+            bots/t.yaml:3:48: error: invalid template: unclosed '{{'
+                reply: "{{args.a}} {{user.nam}} {{vars.v}} {{x"
+                                                           ^
+            """#),
+        // Every kind of placeholder a command may use, and near misses of each.
+        ValidationCase(name: "templateVariablesNearMisses", yaml: #"""
+            commands:
+              x:
+                args: [a, ab]
+                reply: "{{bot.id}}{{bot.name}}{{help}}{{user.id}}{{user.name}}{{message.text}}{{args.a}}{{args.ab}}{{vars.v}}"
+                set: { v: "{{args.b}}{{user.name.x}}{{help.x}}{{messages.text}}{{argsa}}{{bot}}" }
+            """#, expected: #"""
+            bots/t.yaml:5:15: error: unknown template variable '{{args.b}}': command 'x' has args a, ab
+                set: { v: "{{args.b}}{{user.name.x}}{{help.x}}{{messages.text}}{{argsa}}{{bot}}" }
+                          ^
+            bots/t.yaml:5:26: error: unknown template variable '{{user.name.x}}': expected one of bot.id, bot.name, help, user.id, user.name, message.text, args.a, args.ab, vars.v
+                set: { v: "{{args.b}}{{user.name.x}}{{help.x}}{{messages.text}}{{argsa}}{{bot}}" }
+                                     ^
+            bots/t.yaml:5:41: error: unknown template variable '{{help.x}}': expected one of bot.id, bot.name, help, user.id, user.name, message.text, args.a, args.ab, vars.v
+                set: { v: "{{args.b}}{{user.name.x}}{{help.x}}{{messages.text}}{{argsa}}{{bot}}" }
+                                                    ^
+            bots/t.yaml:5:51: error: unknown template variable '{{messages.text}}': expected one of bot.id, bot.name, help, user.id, user.name, message.text, args.a, args.ab, vars.v
+                set: { v: "{{args.b}}{{user.name.x}}{{help.x}}{{messages.text}}{{argsa}}{{bot}}" }
+                                                              ^
+            bots/t.yaml:5:68: error: unknown template variable '{{argsa}}': expected one of bot.id, bot.name, help, user.id, user.name, message.text, args.a, args.ab, vars.v
+                set: { v: "{{args.b}}{{user.name.x}}{{help.x}}{{messages.text}}{{argsa}}{{bot}}" }
+                                                                               ^
+            bots/t.yaml:5:77: error: unknown template variable '{{bot}}': expected one of bot.id, bot.name, help, user.id, user.name, message.text, args.a, args.ab, vars.v
+                set: { v: "{{args.b}}{{user.name.x}}{{help.x}}{{messages.text}}{{argsa}}{{bot}}" }
+                                                                                        ^
+            """#),
         ValidationCase(name: "emptyBot", yaml: #"""
             # nothing here
             name: Nobody

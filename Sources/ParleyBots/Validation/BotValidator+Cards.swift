@@ -35,11 +35,10 @@ extension BotValidator {
 
     /// A card's fallback is rendered from the card's own fields only: `{{order_id}}`.
     private func checkCardFallback(_ fallback: Located<String>, card: String, fields: [String]) {
-        guard let placeholders = placeholders(fallback) else { return }
-        for (path, offset) in placeholders where !fields.contains(path) {
-            let mark = ScalarPosition.mark(of: ScalarPosition.scalarOffset(ofCharacter: offset, in: fallback.value), in: fallback, source: source)
-            fail(mark, "unknown field '{{\(path)}}' in the fallback of card '\(card)': a fallback may use only its card's fields ("
-                + (fields.isEmpty ? "it has none" : fields.map { "{{\($0)}}" }.joined(separator: ", ")) + ")")
+        checkPlaceholders(fallback) { path in
+            fields.contains(path) ? nil
+                : "unknown field '{{\(path)}}' in the fallback of card '\(card)': a fallback may use only its card's fields ("
+                    + (fields.isEmpty ? "it has none" : fields.map { "{{\($0)}}" }.joined(separator: ", ")) + ")"
         }
     }
 

@@ -50,29 +50,32 @@ extension BotValidator {
         }
     }
 
-    /// The placeholders of a template (paths with character offsets), reporting a syntax error
-    /// at its column (nil then). Each place parses its text: a bot repeats texts, but a lookup
-    /// by text (hashing it) cost more than scanning it again.
-    func placeholders(_ text: Located<String>) -> [(path: String, offset: Int)]? {
+    /// Checks each placeholder of a template with `problem` (a message for a path that is not
+    /// allowed, else nil) and reports the problems at their columns — or, for a malformed
+    /// template, only its syntax error. Only the bad paths are kept (most templates have none:
+    /// no array per template), and reported once the whole text has parsed.
+    func checkPlaceholders(_ text: Located<String>, problem: (String) -> String?) {
         // Most texts have no placeholder at all: nothing to parse or check.
-        guard text.value.containsByte(UInt8(ascii: "{")) else { return nil }
+        guard text.value.containsByte(UInt8(ascii: "{")) else { return }
+        var problems: [(message: String, offset: Int)] = []
         do {
-            return try Template.placeholders(in: text.value)
+            try Template.forEachPlaceholder(in: text.value) { path, offset in
+                if let message = problem(path) { problems.append((message, offset)) }
+            }
         } catch {
             let offset = ScalarPosition.scalarOffset(ofCharacter: error.offset, in: text.value)
             fail(ScalarPosition.mark(of: offset, in: text, source: source), "invalid template: \(error.message)")
-            return nil
+            return
+        }
+        for (message, offset) in problems {
+            let scalarOffset = ScalarPosition.scalarOffset(ofCharacter: offset, in: text.value)
+            fail(ScalarPosition.mark(of: scalarOffset, in: text, source: source), message)
         }
     }
 
     /// A template whose variables must all be known in `scope`.
     func checkTemplate(_ text: Located<String>, scope: TemplateScope) {
-        guard let placeholders = placeholders(text) else { return }
-        for (path, offset) in placeholders {
-            guard let problem = scope.problem(with: path, vars: vars) else { continue }
-            let scalarOffset = ScalarPosition.scalarOffset(ofCharacter: offset, in: text.value)
-            fail(ScalarPosition.mark(of: scalarOffset, in: text, source: source), problem)
-        }
+        checkPlaceholders(text) { scope.problem(with: $0, vars: vars) }
     }
 }
 

@@ -27,6 +27,7 @@ struct TemplateScope: Sendable {
 
     /// Why `path` is not allowed here, or nil when it is.
     func problem(with path: String, vars: Set<String>) -> String? {
+        if allowsPlainly(path, vars: vars) { return nil }
         let (root, leaf) = Self.split(path)
         switch (root, leaf) {
         case ("bot", "id"?), ("bot", "name"?), ("help", nil):
@@ -49,6 +50,41 @@ struct TemplateScope: Sendable {
         default:
             return "unknown template variable '{{\(path)}}': expected one of " + known(vars: vars).joined(separator: ", ")
         }
+    }
+
+    /// True for a path the switch of `problem` allows (never for one it refuses), decided on
+    /// the path's bytes: most placeholders are allowed, and splitting each into strings and
+    /// comparing them one case after another cost more than the rest of the check. False only
+    /// means "ask `problem`".
+    private func allowsPlainly(_ path: String, vars: Set<String>) -> Bool {
+        path.utf8.withContiguousStorageIfAvailable { bytes in
+            func isPath(_ name: StaticString) -> Bool {
+                name.withUTF8Buffer { $0.count == bytes.count && $0.elementsEqual(bytes) }
+            }
+            /// The non-empty name after `root` and its dot (as `split` gives the leaf).
+            func name(after root: StaticString) -> UnsafeBufferPointer<UInt8>? {
+                root.withUTF8Buffer { prefix in
+                    guard bytes.count > prefix.count + 1, bytes[prefix.count] == UInt8(ascii: "."),
+                          prefix.elementsEqual(UnsafeBufferPointer(rebasing: bytes[..<prefix.count])) else { return nil }
+                    return UnsafeBufferPointer(rebasing: bytes[(prefix.count + 1)...])
+                }
+            }
+            func contains(_ names: [String]?, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+                names?.contains { $0.utf8.elementsEqual(name) } ?? false
+            }
+            switch bytes.first {
+            case UInt8(ascii: "u"): return conversation && (isPath("user.name") || isPath("user.id"))
+            case UInt8(ascii: "m"):
+                if let group = name(after: "match") { return contains(matchGroups, group) }
+                return conversation && isPath("message.text")
+            case UInt8(ascii: "b"): return isPath("bot.name") || isPath("bot.id")
+            case UInt8(ascii: "h"): return isPath("help")
+            case UInt8(ascii: "r"): return recipient && (isPath("recipient.name") || isPath("recipient.id"))
+            case UInt8(ascii: "a"): return name(after: "args").map { contains(args, $0) } ?? false
+            case UInt8(ascii: "v"): return name(after: "vars").map { vars.contains(String(decoding: $0, as: UTF8.self)) } ?? false
+            default: return false
+            }
+        } ?? false
     }
 
     /// The path's first name and the rest after its first dot (nil when there is none), as
