@@ -8,7 +8,10 @@ extension BotValidator {
 
     /// Every action of a sequence.
     func checkActions(_ items: [ActionItem], scope: TemplateScope) {
-        for item in items { checkAction(item, scope: scope) }
+        // Each item read in place: a `for item in items` loop copied every item (and its payload).
+        items.withUnsafeBufferPointer { items in
+            for index in items.indices { checkAction(items[index], scope: scope) }
+        }
     }
 
     private func checkAction(_ item: ActionItem, scope: TemplateScope) {

@@ -98,7 +98,7 @@ public struct BotValidator {
         if entry.value.actions.isEmpty && entry.value.issues.isEmpty {
             fail(entry.keyMark, "command '\(entry.name)' does nothing: add an action (\(Action.keys.joined(separator: ", "))) or a 'do:' list")
         }
-        let scope = TemplateScope(place: .command(entry.name), args: args.map(\.value))
+        let scope = TemplateScope(place: .command(entry.name), args: args)
         checkActions(entry.value.actions, scope: scope)
     }
 

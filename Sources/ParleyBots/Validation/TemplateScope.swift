@@ -3,8 +3,9 @@ import YAMLCoding
 struct TemplateScope: Sendable {
     /// Names for messages: "command 'card'", "trigger 2", "flow step 'refund.order'".
     var place: Place
-    /// `{{args.NAME}}`: the command's args; nil outside commands.
-    var args: [String]? = nil
+    /// `{{args.NAME}}`: the command's args as written (not mapped to names: an array per
+    /// command for the few that have an error); nil outside commands.
+    var args: [Located<String>]? = nil
     /// `{{match.NAME}}`: the trigger's named groups; nil outside triggers.
     var matchGroups: [String]? = nil
     /// `{{recipient.id}}` / `{{recipient.name}}`: only inside broadcasts.
@@ -19,7 +20,7 @@ struct TemplateScope: Sendable {
         var names = ["bot.id", "bot.name", "help"]
         if conversation { names += ["user.id", "user.name", "message.text"] }
         if recipient { names += ["recipient.id", "recipient.name"] }
-        names += (args ?? []).map { "args.\($0)" }
+        names += (args ?? []).map { "args.\($0.value)" }
         names += (matchGroups ?? []).map { "match.\($0)" }
         names += vars.sorted().map { "vars.\($0)" }
         return names
@@ -38,8 +39,8 @@ struct TemplateScope: Sendable {
             return recipient ? nil : "'{{\(path)}}' is only known inside a broadcast's 'send'"
         case ("args", let name?):
             guard let args else { return "'{{\(path)}}' is only known in a command with args" }
-            return args.contains(name) ? nil
-                : "unknown template variable '{{\(path)}}': \(place) has " + (args.isEmpty ? "no args" : "args " + args.joined(separator: ", "))
+            return args.contains(where: { $0.value == name }) ? nil
+                : "unknown template variable '{{\(path)}}': \(place) has " + (args.isEmpty ? "no args" : "args " + args.map(\.value).joined(separator: ", "))
         case ("match", let name?):
             guard let matchGroups else { return "'{{\(path)}}' is only known in a trigger with a 'match' regex" }
             return matchGroups.contains(name) ? nil
@@ -69,18 +70,16 @@ struct TemplateScope: Sendable {
                     return UnsafeBufferPointer(rebasing: bytes[(prefix.count + 1)...])
                 }
             }
-            func contains(_ names: [String]?, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-                names?.contains { $0.utf8.elementsEqual(name) } ?? false
-            }
+            func isText(_ text: String, _ name: UnsafeBufferPointer<UInt8>) -> Bool { text.utf8.elementsEqual(name) }
             switch bytes.first {
             case UInt8(ascii: "u"): return conversation && (isPath("user.name") || isPath("user.id"))
             case UInt8(ascii: "m"):
-                if let group = name(after: "match") { return contains(matchGroups, group) }
+                if let group = name(after: "match") { return matchGroups?.contains { isText($0, group) } ?? false }
                 return conversation && isPath("message.text")
             case UInt8(ascii: "b"): return isPath("bot.name") || isPath("bot.id")
             case UInt8(ascii: "h"): return isPath("help")
             case UInt8(ascii: "r"): return recipient && (isPath("recipient.name") || isPath("recipient.id"))
-            case UInt8(ascii: "a"): return name(after: "args").map { contains(args, $0) } ?? false
+            case UInt8(ascii: "a"): return name(after: "args").map { arg in args?.contains { isText($0.value, arg) } ?? false } ?? false
             case UInt8(ascii: "v"): return name(after: "vars").map { vars.contains(String(decoding: $0, as: UTF8.self)) } ?? false
             default: return false
             }
