@@ -8,14 +8,17 @@ extension BotValidator {
 
     /// Every action of a sequence.
     func checkActions(_ items: [ActionItem], scope: TemplateScope) {
-        // Each item read in place: a `for item in items` loop copied every item (and its payload).
+        // Each item read in place: a `for item in items` loop (or an item passed by value)
+        // copied every item with all of its payload.
         items.withUnsafeBufferPointer { items in
-            for index in items.indices { checkAction(items[index], scope: scope) }
+            guard let first = items.baseAddress else { return }
+            for index in items.indices { checkAction(first + index, scope: scope) }
         }
     }
 
-    private func checkAction(_ item: ActionItem, scope: TemplateScope) {
-        switch item.action {
+    /// `item` points into its list: only the parts a case binds are copied.
+    private func checkAction(_ item: UnsafePointer<ActionItem>, scope: TemplateScope) {
+        switch item.pointee.action {
         case .reply(let text, _):
             checkTemplate(text, scope: scope)
         case .send(let send, let quote):

@@ -70,7 +70,9 @@ struct TemplateScope: Sendable {
                     return UnsafeBufferPointer(rebasing: bytes[(prefix.count + 1)...])
                 }
             }
-            func isText(_ text: String, _ name: UnsafeBufferPointer<UInt8>) -> Bool { text.utf8.elementsEqual(name) }
+            func isText(_ text: String, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+                text.utf8.count == name.count && (text.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(name) } ?? text.utf8.elementsEqual(name))
+            }
             switch bytes.first {
             case UInt8(ascii: "u"): return conversation && (isPath("user.name") || isPath("user.id"))
             case UInt8(ascii: "m"):
