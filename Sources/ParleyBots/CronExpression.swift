@@ -24,6 +24,9 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
         let name: String
         let range: ClosedRange<Int>
         let names: [String: Int]
+
+        /// The last value `*` stands for: 6 for the day of week (7 is Sunday again).
+        var starEnd: Int { name == "day of week" ? 6 : range.upperBound }
     }
 
     private static let fields: [Field] = [
@@ -103,6 +106,10 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
     private static func values(_ bits: UInt64) -> Set<Int> { Set(sortedValues(bits)) }
 
     private static func parseField(_ text: Substring, _ field: Field, offset: Int) throws(ValueSyntaxError) -> UInt64 {
+        // Most fields are `*` or one number in range: their bits without splitting the text into
+        // lists, steps and ranges (what the general path below gives them too).
+        if text == "*" { return bits(from: field.range.lowerBound, through: field.starEnd, by: 1) }
+        if let number = digits(text), field.range.contains(number) { return 1 << UInt64(number) }
         var result: UInt64 = 0
         var itemOffset = offset
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -120,7 +127,7 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
             var low: Int, high: Int
             if rangeText == "*" {
                 low = field.range.lowerBound
-                high = field.name == "day of week" ? 6 : field.range.upperBound
+                high = field.starEnd
             } else {
                 let bounds = rangeText.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
                 guard let first = value(bounds[0], field) else { throw fail(expected(field)) }
@@ -138,13 +145,34 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
                 throw fail("out of range \(field.range.lowerBound)-\(field.range.upperBound)")
             }
             guard low <= high else { throw fail("the range goes backwards (\(low) > \(high))") }
-            // The range checks above keep every value below 64.
-            for value in stride(from: low, through: high, by: step) { result |= 1 << UInt64(value) }
+            result |= bits(from: low, through: high, by: step)
         }
         return result
     }
 
+    /// The bit set of `stride(from: low, through: high, by: step)`; the callers' range checks
+    /// keep every value below 64.
+    private static func bits(from low: Int, through high: Int, by step: Int) -> UInt64 {
+        var result: UInt64 = 0
+        for value in stride(from: low, through: high, by: step) { result |= 1 << UInt64(value) }
+        return result
+    }
+
+    /// The value of a text of ASCII digits only (as `Int(text)` reads it), without the generic
+    /// parsing and per-Character checks; nil for anything else, or too long to be sure of.
+    private static func digits(_ text: Substring) -> Int? {
+        let utf8 = text.utf8
+        guard !utf8.isEmpty, utf8.count <= 18 else { return nil }
+        var number = 0
+        for byte in utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            number = number * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return number
+    }
+
     private static func value(_ text: Substring, _ field: Field) -> Int? {
+        if let number = digits(text) { return number }
         if let number = Int(text), text.allSatisfy(\.isASCII) { return number }
         return field.names[text.uppercased()]
     }

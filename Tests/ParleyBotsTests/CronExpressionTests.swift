@@ -105,4 +105,19 @@ import ParleyBots
         #expect(try CronExpression("0 0 * * FRI-SUN").daysOfWeek == [5, 6, 0])
         #expect(try CronExpression("0 0 * * 5-7").daysOfWeek == [5, 6, 0])
     }
+
+    /// Plain numbers and `*` (read without splitting) mean what `Int` and the general path make of them.
+    @Test func plainFieldsReadAsNumbers() throws {
+        let cron = try CronExpression("+5 007 * * *")
+        #expect(cron.minutes == [5])
+        #expect(cron.hours == [7])
+        #expect(cron.daysOfMonth == Set(1...31))
+        #expect(cron.daysOfWeek == Set(0...6))
+        #expect(try CronExpression("0 0 * * 7").daysOfWeek == [0])
+        #expect(throws: ValueSyntaxError("invalid minute '60' in cron expression: out of range 0-59", offset: 0)) { try CronExpression("60 0 * * *") }
+        #expect(throws: ValueSyntaxError("invalid day of month '0' in cron expression: out of range 1-31", offset: 4)) { try CronExpression("0 0 0 * *") }
+        #expect(throws: ValueSyntaxError("invalid hour '99999999999999999999' in cron expression: expected a number 0-23, '*', a list 'a,b', a range 'a-b' or a step '*/n'", offset: 2)) {
+            try CronExpression("0 99999999999999999999 * * *")
+        }
+    }
 }
