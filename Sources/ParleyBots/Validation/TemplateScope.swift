@@ -59,19 +59,23 @@ struct TemplateScope: Sendable {
     /// means "ask `problem`".
     private func allowsPlainly(_ path: String, vars: Set<String>) -> Bool {
         path.utf8.withContiguousStorageIfAvailable { bytes in
-            func isPath(_ name: StaticString) -> Bool {
-                name.withUTF8Buffer { $0.count == bytes.count && $0.elementsEqual(bytes) }
+            // Byte by byte: `elementsEqual` cost more than the rest of the check.
+            func same(_ one: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+                guard one.count == other.count else { return false }
+                for index in 0..<one.count where one[index] != other[index] { return false }
+                return true
             }
+            func isPath(_ name: StaticString) -> Bool { name.withUTF8Buffer { same($0, bytes) } }
             /// The non-empty name after `root` and its dot (as `split` gives the leaf).
             func name(after root: StaticString) -> UnsafeBufferPointer<UInt8>? {
                 root.withUTF8Buffer { prefix in
                     guard bytes.count > prefix.count + 1, bytes[prefix.count] == UInt8(ascii: "."),
-                          prefix.elementsEqual(UnsafeBufferPointer(rebasing: bytes[..<prefix.count])) else { return nil }
+                          same(prefix, UnsafeBufferPointer(rebasing: bytes[..<prefix.count])) else { return nil }
                     return UnsafeBufferPointer(rebasing: bytes[(prefix.count + 1)...])
                 }
             }
             func isText(_ text: String, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
-                text.utf8.count == name.count && (text.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(name) } ?? text.utf8.elementsEqual(name))
+                text.utf8.count == name.count && (text.utf8.withContiguousStorageIfAvailable { same($0, name) } ?? text.utf8.elementsEqual(name))
             }
             switch bytes.first {
             case UInt8(ascii: "u"): return conversation && (isPath("user.name") || isPath("user.id"))
