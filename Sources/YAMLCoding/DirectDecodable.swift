@@ -71,9 +71,23 @@ extension DecodingContext {
         Located(value: try scalarValue(String.self, node, parentPath, key()), mark: tree.mark(node))
     }
 
-    /// `[Located<String>]` at `node` in concrete code (`Array.decodeDirectly`, specialized).
+    /// `[Located<String>]` at `node` in concrete code: a sequence of good strings read in one
+    /// loop (no per-element generic dispatch or path closures); anything else — not a
+    /// sequence, a bad element — goes through `Array.decodeDirectly` from the start (reading a
+    /// scalar has no side effects), which reports exactly what it always did.
     func locatedStrings(_ node: NodeID, parentPath: @autoclosure () -> CodingPathLink?, key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> [Located<String>] {
-        try [Located<String>].decodeDirectly(node, context: self, path: { parentPath().appending(key()) })
+        if tree.kind(node) == .sequence {
+            let count = tree.elementCount(node)
+            var elements: [Located<String>] = []
+            elements.reserveCapacity(count)
+            for index in 0..<count {
+                let element = tree.element(node, index)
+                guard let value = try? scalar(String.self, element) else { break }
+                elements.append(Located(value: value, mark: tree.mark(element)))
+            }
+            if elements.count == count { return elements }
+        }
+        return try [Located<String>].decodeDirectly(node, context: self, path: { parentPath().appending(key()) })
     }
 }
 

@@ -138,6 +138,26 @@ import YAMLCoding
             """)
     }
 
+    /// A list of located strings reports every bad element (and a non-list) as the generic path does.
+    @Test func locatedStringListErrors() {
+        #expect(renderedErrors(Where.self, "name: a\ntags: [x, ~, {a: b}, y, [z]]\n") == """
+            test.yaml:2:11: error: expected a string, found null
+            tags: [x, ~, {a: b}, y, [z]]
+                      ^
+            test.yaml:2:14: error: expected a string, found a mapping
+            tags: [x, ~, {a: b}, y, [z]]
+                         ^
+            test.yaml:2:25: error: expected a string, found a sequence
+            tags: [x, ~, {a: b}, y, [z]]
+                                    ^
+            """)
+        #expect(renderedErrors(Where.self, "name: a\ntags: x\n") == """
+            test.yaml:2:7: error: expected a sequence, found 'x'
+            tags: x
+                  ^
+            """)
+    }
+
     struct Nested: Decodable {
         var inner: Int
         var list: [Int]
