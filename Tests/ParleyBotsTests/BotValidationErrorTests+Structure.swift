@@ -198,6 +198,23 @@ extension BotValidationErrorTests {
                 reply: "Hello {{user..name}}"
                               ^
             """#),
+        // A command named like an earlier alias, and an alias two commands share.
+        ValidationCase(name: "commandAfterAlias", yaml: #"""
+            commands:
+              card:
+                aliases: [vcard, c]
+                reply: hi
+              vcard:
+                aliases: [c]
+                reply: ho
+            """#, expected: #"""
+            bots/t.yaml:5:3: error: command 'vcard' is already an alias of command 'card'
+              vcard:
+              ^
+            bots/t.yaml:6:15: error: alias 'c' of command 'vcard' is already taken by command 'card'
+                aliases: [c]
+                          ^
+            """#),
         // A malformed template reports its syntax error only, not the unknown variables before it.
         ValidationCase(name: "templateSyntaxAfterUnknownVariables", yaml: #"""
             commands:

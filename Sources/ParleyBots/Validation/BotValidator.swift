@@ -73,16 +73,15 @@ public struct BotValidator {
         if !BotValidator.isName(entry.name) {
             fail(entry.keyMark, "invalid command name '\(entry.name)': expected letters, digits, '_' or '-'")
         }
-        if let other = seen[entry.name] {
+        // One hashing per name: `updateValue` records the name and returns who had it before.
+        if let other = seen.updateValue(entry.name, forKey: entry.name) {
             fail(entry.keyMark, "command '\(entry.name)' is already an alias of command '\(other)'")
         }
-        seen[entry.name] = entry.name
         for alias in entry.value.aliases {
             checkName(alias, what: "alias")
-            if let other = seen[alias.value] {
+            if let other = seen.updateValue(entry.name, forKey: alias.value) {
                 fail(alias.mark, "alias '\(alias.value)' of command '\(entry.name)' is already taken by command '\(other)'")
             }
-            seen[alias.value] = entry.name
         }
         let args = entry.value.args
         for (index, arg) in args.enumerated() {
