@@ -32,7 +32,7 @@ extension ChatClient {
                                        context: ["attempt": String(attempt)]))
                     return
                 }
-                let delay = policy.delay(afterAttempt: attempt, retryAfter: failure.retryAfter, random: Double.random(in: 0..<1))
+                let delay = policy.delay(afterAttempt: attempt, retryAfter: failure.retryAfter, random: configuration.outbox.random())
                 report(ParleyError(failure.code, "reconnect attempt \(attempt) failed: \(failure.message)",
                                    context: ["attempt": String(attempt), "retry_in": String(format: "%.1fs", delay.timeInterval)]))
                 do {

@@ -39,6 +39,7 @@ public struct ChatClientConfiguration: Sendable {
     /// How the client reconnects by itself when the server drops the connection: at once,
     /// then with this backoff, until connected, `maxAttempts` failed in a row, or
     /// `disconnect()`. Nil: the client stays disconnected and reconnecting is the owner's call.
+    /// Its jitter comes from `outbox.random`, the client's one jitter source.
     public var reconnect: RetryPolicy?
 
     /// The default reconnect backoff: 1 s doubling to 60 s, ±20 % jitter, no attempt limit.

@@ -16,6 +16,7 @@ import Testing
               - reply: "later"
                 quote: true
               - react: "👍"
+              - broadcast: { to: ["user:bob"], send: { text: "news for {{recipient.id}}" } }
               - wait: 1m
               - reply: "last"
           slow:
@@ -101,6 +102,8 @@ import Testing
         try await fixture.idle()
         try await fixture.advance(.seconds(60))
         #expect(try fixture.botTexts() == ["last"])
+        // The broadcast's send to bob (no durable broadcast service here) is recognised too.
+        #expect(try fixture.botTexts(in: .person("support"), seenBy: "bob") == ["news for bob"])
         await fixture.shutdown()
     }
 

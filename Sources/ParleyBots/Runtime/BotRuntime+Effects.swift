@@ -54,7 +54,9 @@ extension BotRuntime {
                         failed += 1
                         continue
                     }
-                    do { _ = try await client.send(built, to: target, options: .broadcast) } catch { failed += 1 }
+                    var options = SendOptions.broadcast
+                    options.clientMessageID = resuming?.clientMessageID(at: offset + index, recipient: item.target)
+                    do { _ = try await client.send(built, to: target, options: options) } catch { failed += 1 }
                 }
                 log(failed == 0 ? .info : .warn, "broadcast", ["targets": String(items.count), "failed": String(failed)])
             case .log(let level, let message, let fields):

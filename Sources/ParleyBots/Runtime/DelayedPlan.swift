@@ -17,10 +17,11 @@ struct DelayedPlan: Sendable, Hashable, Codable {
     /// The message that started the plan (to quote and react to), if any.
     var trigger: StoredTrigger?
 
-    /// The client message number of the send at `index` of the whole plan: the same after a
-    /// restart, so a send repeated after a crash is recognised by the server, not shown twice.
-    func clientMessageID(at index: Int) -> UUID {
-        UUID(namespace: BroadcastUUID.namespace, name: "delayed\u{0}\(id.uuidString)\u{0}\(index)")
+    /// The client message number of the send at `index` of the whole plan (to `recipient`,
+    /// for a broadcast's sends): the same after a restart, so a send repeated after a crash
+    /// is recognised by the server, not shown twice.
+    func clientMessageID(at index: Int, recipient: String? = nil) -> UUID {
+        UUID(namespace: BroadcastUUID.namespace, name: "delayed\u{0}\(id.uuidString)\u{0}\(index)\u{0}\(recipient ?? "")")
     }
 }
 
