@@ -24,6 +24,15 @@ func benchBots() async throws {
     print(String(format: "bots.unrelated: %.0f messages/s (50 commands + 50 triggers, 50000 messages, %.1f µs CPU each)",
                  unrelated, (BotBench.cpuSeconds() - cpu) / 50_000 * 1e6))
     print("bots.memory.peak: \(BotBench.peakMemoryKiB() / 1024) MB (VmHWM)")
+    // After the memory figure, so the floor's tasks do not count in it.
+    cpu = BotBench.cpuSeconds()
+    let floorPipelined = await HandoffFloor.roundTrips(pairs: 100, rounds: 2_000)
+    print(String(format: "bots.floor.pipelined: %.0f/s, %.1f µs CPU each (100 bare task pairs handing a number back and forth: no hub, SDK or engine; the bot path runs at %.0f%% of it)",
+                 floorPipelined, (BotBench.cpuSeconds() - cpu) / 200_000 * 1e6, pipelined.rate / floorPipelined * 100))
+    cpu = BotBench.cpuSeconds()
+    let floorSequential = await HandoffFloor.roundTrips(pairs: 1, rounds: 100_000)
+    print(String(format: "bots.floor.sequential: %.0f/s, %.1f µs CPU each (1 bare task pair; the bot path runs at %.0f%% of it)",
+                 floorSequential, (BotBench.cpuSeconds() - cpu) / 100_000 * 1e6, sequential.rate / floorSequential * 100))
     await bench.shutdown()
 }
 
