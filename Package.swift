@@ -40,18 +40,20 @@ let package = Package(
         .executableTarget(name: "parley-bench", dependencies: ["YAMLCoding", "ParleyCore", "ParleyHub", "ParleyBots", "ParleyFlowTest", "ParleyCLI"]),
 
         // MARK: - Tests
+        // Helpers every test target may share (timeouts); never part of a product.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
-        .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub"], exclude: ["Fixtures"]),
+        .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore"]),
         .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyMatrix"]),
         .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyFlowTest", "YAMLCoding", "ParleyRegex"]),
         .testTarget(name: "ParleyFlowTestTests", dependencies: ["ParleyFlowTest", "ParleyCLI", "ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "ParleyEngineTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "YAMLCoding"],
+        .testTarget(name: "ParleyEngineTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "YAMLCoding", "TestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "ParleyBroadcastTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "SQLiteStore"]),
+        .testTarget(name: "ParleyBroadcastTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCLI"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyMatrixBotTests", dependencies: ["ParleyCLI", "ParleyBots", "ParleyFlowTest", "ParleyMatrix", "ParleyCore", "YAMLCoding"]),
     ]

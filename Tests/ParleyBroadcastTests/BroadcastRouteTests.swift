@@ -3,13 +3,14 @@ import ParleyBots
 import ParleyCore
 import ParleyHub
 import Testing
+import TestSupport
 
 /// A bot's broadcast goes through its client's outbox at broadcast priority: an answer to a
 /// user waits for no broadcast message queued before it.
 @Suite struct BroadcastRouteTests {
-    /// Every wait is bounded (it records an issue when it times out).
+    /// Every wait is bounded (it throws when it times out).
     private func wait(_ body: @escaping @Sendable () async -> Void) async throws {
-        try await CronSchedulerTests.withTimeout(body)
+        try await withTimeout("the awaited step", seconds: 10, body)
     }
 
     @Test func aBotsAnswerOvertakesItsRunningBroadcast() async throws {

@@ -3,6 +3,7 @@ import ParleyBots
 import ParleyCore
 import Synchronization
 import Testing
+import TestSupport
 import YAMLCoding
 
 @Suite struct CronSchedulerTests {
@@ -25,23 +26,13 @@ import YAMLCoding
         let task = Task { await scheduler.run() }
         defer { task.cancel() }
         for _ in 0..<1_000 {
-            try await withTimeout { await clock.waitForSleepers(1) }
+            try await withTimeout("the scheduler going to sleep", seconds: 10) { await clock.waitForSleepers(1) }
             guard let next = clock.nextDeadline, next <= until else { break }
             await clock.advance(to: next)
         }
         // Leave the scheduler parked before reading the log.
-        try await withTimeout { await clock.waitForSleepers(1) }
+        try await withTimeout("the scheduler going to sleep", seconds: 10) { await clock.waitForSleepers(1) }
         return log
-    }
-
-    static func withTimeout(_ body: @escaping @Sendable () async -> Void) async throws {
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask { await body(); return true }
-            group.addTask { try await Task.sleep(for: .seconds(10)); return false }
-            let finished = try await group.next() ?? false
-            group.cancelAll()
-            if !finished { Issue.record("timed out waiting for the scheduler to sleep") }
-        }
     }
 
     @Test func firesOnTimeAndRemembers() async throws {

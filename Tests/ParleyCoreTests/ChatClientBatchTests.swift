@@ -2,6 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyHub
 import Testing
+import TestSupport
 
 @Suite struct ChatClientBatchTests {
     @Test func eventBatchesCarryTheSameEventsAsTheStreamInOrder() async throws {
@@ -14,7 +15,7 @@ import Testing
         for index in 1...5 { _ = try await alice.send(TextContent("m\(index)"), to: .person("bob")) }
 
         let viaStream = try await collectMessages(single, count: 5)
-        let viaBatches = try await withTimeout(30) {
+        let viaBatches = try await withTimeout(seconds: 30) {
             var messages: [Message] = []
             for await batch in batches {
                 #expect(!batch.isEmpty)
@@ -35,7 +36,7 @@ import Testing
         let batches = await bob.eventBatches()
         try await bob.connect()
         await bob.close()
-        let ended = try await withTimeout(30) {
+        let ended = try await withTimeout(seconds: 30) {
             var iterator = batches.makeAsyncIterator()
             // Bounded: the stream ends after the connection events.
             while await iterator.next() != nil {}

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 @testable import ParleyCore
 import ParleyHub
+import Testing
+import TestSupport
 
 @Suite struct ChatClientTests {
     @Test func sendAndReceiveDecodedContentThroughTheHub() async throws {
@@ -96,7 +97,7 @@ import ParleyHub
         var online: [ChatClient] = []
         for sender in senders { online.append(try await setup.online(sender).0) }
         let clients = online
-        let sent = try await withTimeout(120) {
+        let sent = try await withTimeout(seconds: 120) {
             try await withThrowingTaskGroup(of: [Message].self) { group in
                 for (index, client) in clients.enumerated() {
                     // Per client 50 single sends and 5 batches of 10, all at once: 550 concurrent calls, 1,000 messages.

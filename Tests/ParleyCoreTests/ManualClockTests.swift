@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ParleyCore
+import TestSupport
 
 @Suite struct ManualClockTests {
     @Test func advanceWakesSleepersInDeadlineOrderAtTheirDeadlines() async throws {

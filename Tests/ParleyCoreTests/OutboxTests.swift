@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import ParleyCore
 import ParleyHub
+import TestSupport
 
 @Suite struct OutboxTests {
     static func message(_ text: String, to channel: Channel = .person("bob"), priority: SendPriority = .normal) -> OutboxItem {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import ParleyCore
+import TestSupport
 
 /// A real provider (a static directory) that records each call it gets.
 final class CountingProvider: ProfileProvider {

@@ -1,6 +1,7 @@
 import Foundation
 import ParleyCLI
 import Testing
+import TestSupport
 
 /// `parley chat` driven through a pipe: lines in, a transcript out, exit 0 once every
 /// answer is in.

@@ -4,6 +4,7 @@ import ParleyCore
 import ParleyHub
 import Synchronization
 import Testing
+import TestSupport
 import YAMLCoding
 
 /// A hub with users, one bot host on a virtual clock, and clients for the people who talk.
@@ -113,25 +114,6 @@ final class EngineFixture: Sendable {
     func shutdown() async {
         if let host = host.withLock({ $0 }) { await host.stop() }
         for client in clients.withLock({ Array($0.values) }) { await client.close() }
-    }
-}
-
-struct TimeoutError: Error, CustomStringConvertible {
-    var what: String
-    var description: String { "\(what) did not finish within the time limit" }
-}
-
-/// Runs `body`, throwing if it takes longer than `seconds` of real time.
-func withTimeout<T: Sendable>(_ what: String, seconds: Double = 20, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else { throw TimeoutError(what: what) }
-        return value
     }
 }
 

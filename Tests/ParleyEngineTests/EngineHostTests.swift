@@ -3,6 +3,7 @@ import ParleyBots
 import ParleyCore
 import ParleyHub
 import Testing
+import TestSupport
 import YAMLCoding
 
 /// Several bots in one host: one bot's failures never stop the others; broadcasts; logs.

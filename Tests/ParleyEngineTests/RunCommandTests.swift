@@ -1,6 +1,7 @@
 import Foundation
 import ParleyCLI
 import Testing
+import TestSupport
 
 /// `parley run`: starts every bot with one log line each and shuts down cleanly on SIGTERM.
 @Suite(.serialized) struct RunCommandTests {

@@ -1,8 +1,9 @@
 import ParleyCore
+import TestSupport
 
 /// Reads `stream` until `count` messages arrived (other events are skipped).
 func collectMessages(_ stream: AsyncStream<ChatEvent>, count: Int, seconds: Double = 30) async throws -> [Message] {
-    try await withTimeout(seconds) {
+    try await withTimeout(seconds: seconds) {
         var messages: [Message] = []
         for await event in stream {
             if case .message(let message) = event { messages.append(message) }
@@ -15,8 +16,8 @@ func collectMessages(_ stream: AsyncStream<ChatEvent>, count: Int, seconds: Doub
 /// Reads `stream` until an event matches `predicate`; returns it.
 func firstEvent(_ stream: AsyncStream<ChatEvent>, seconds: Double = 30,
                 where predicate: @escaping @Sendable (ChatEvent) -> Bool) async throws -> ChatEvent {
-    try await withTimeout(seconds) {
+    try await withTimeout(seconds: seconds) {
         for await event in stream where predicate(event) { return event }
-        throw TimeoutError(seconds: 0)
+        throw TimeoutError(what: "the awaited event", seconds: 0)
     }
 }
