@@ -172,6 +172,17 @@ async def check(conversation):
     print("check: greeting, link and order cards, ❤️ and 👀 reactions, quoted reply: all as documented")
 
 
+async def count_order_answers(conversation, numbers, answers):
+    """Takes what arrived since the last call and counts the answers to each order."""
+    await conversation.pump(1000)
+    for event in conversation.events[conversation.taken:]:
+        body = event.get("content", {}).get("body", "")
+        for number in numbers:
+            if f"order {number} " in body:
+                answers[number] = answers.get(number, 0) + 1
+    conversation.taken = len(conversation.events)
+
+
 async def restart(conversation, command, count):
     await conversation.say("hello")
     await conversation.next_message("the greeting card")
@@ -186,23 +197,11 @@ async def restart(conversation, command, count):
     answers = {}
     deadline = time.monotonic() + 120
     while len(answers) < len(numbers) and time.monotonic() < deadline:
-        await conversation.pump(1000)
-        for event in conversation.events[conversation.taken:]:
-            body = event.get("content", {}).get("body", "")
-            for number in numbers:
-                if f"order {number} " in body:
-                    answers[number] = answers.get(number, 0) + 1
-        conversation.taken = len(conversation.events)
+        await count_order_answers(conversation, numbers, answers)
     # A short quiet window: a duplicate would come right behind the first answer.
     quiet = time.monotonic() + 5
     while time.monotonic() < quiet:
-        await conversation.pump(1000)
-        for event in conversation.events[conversation.taken:]:
-            body = event.get("content", {}).get("body", "")
-            for number in numbers:
-                if f"order {number} " in body:
-                    answers[number] = answers.get(number, 0) + 1
-        conversation.taken = len(conversation.events)
+        await count_order_answers(conversation, numbers, answers)
     missing = [n for n in numbers if n not in answers]
     twice = {n: c for n, c in answers.items() if c > 1}
     expect(not missing, f"orders never answered: {missing}")
