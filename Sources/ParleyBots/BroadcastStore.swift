@@ -33,9 +33,7 @@ public final class BroadcastStore: Sendable {
     /// Opens (creating and migrating) the database at `path` (`":memory:"` keeps nothing).
     public init(path: String) throws(BroadcastError) {
         do {
-            let connection = try Connection(path: path)
-            try Self.migrations.apply(to: connection)
-            self.connection = Mutex(connection)
+            connection = Mutex(try Self.migrations.open(path))
         } catch {
             throw BroadcastError(.storage, "cannot open the broadcast store at \(path): \(error)")
         }

@@ -17,9 +17,7 @@ public final class SchedulerStore: Sendable {
     /// Opens (creating and migrating) the database at `path` (`":memory:"` keeps nothing).
     public init(path: String) throws(BroadcastError) {
         do {
-            let connection = try Connection(path: path)
-            try Self.migrations.apply(to: connection)
-            self.connection = Mutex(connection)
+            connection = Mutex(try Self.migrations.open(path))
         } catch {
             throw BroadcastError(.storage, "cannot open the schedule store at \(path): \(error)")
         }

@@ -10,8 +10,7 @@ final class LockedConnection: @unchecked Sendable {
     /// Opens the database at `path` and applies `migrations`; SQLite errors become `storage`.
     init(path: String, migrations: Migrations, what: String) throws {
         do {
-            connection = try Connection(path: path)
-            try migrations.apply(to: connection)
+            connection = try migrations.open(path)
         } catch let error as SQLiteError {
             throw ParleyError(.storage, "\(what) database \(path): \(error)")
         }

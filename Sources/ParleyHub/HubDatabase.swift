@@ -32,9 +32,7 @@ final class HubDatabase: Sendable {
     /// Opens (creating and migrating) the database at `path`.
     init(path: String) throws {
         do {
-            let connection = try Connection(path: path)
-            try Self.migrations.apply(to: connection)
-            self.connection = Mutex(connection)
+            connection = Mutex(try Self.migrations.open(path))
         } catch {
             throw ParleyError(.storage, "cannot open hub database: \(error)", context: ["path": path])
         }

@@ -30,8 +30,7 @@ actor MatrixStore {
     /// - Throws: `ParleyError(.storage)` naming the file.
     init(path: String) throws {
         do {
-            db = try Connection(path: path)
-            try Self.migrations.apply(to: db)
+            db = try Self.migrations.open(path)
         } catch {
             throw ParleyError(.storage, "cannot open the Matrix state database: \(error)", context: ["path": path])
         }

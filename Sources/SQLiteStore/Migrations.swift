@@ -1,4 +1,4 @@
-/// Versioned schema migrations, kept in SQLite's `user_version`.
+/// Versioned schema migrations, their version kept per module in a `parley_migrations` table.
 ///
 /// Each module that owns tables lists its migrations in order; index 0 brings version 0 to 1.
 /// Migrations already applied are skipped, so opening an existing database is cheap, and a
@@ -11,6 +11,14 @@ public struct Migrations: Sendable {
     public init(name: String, steps: [String]) {
         self.name = name
         self.steps = steps
+    }
+
+    /// Opens (creating) the database at `path` and applies the steps not yet applied: what
+    /// every store does when it opens.
+    public func open(_ path: String) throws -> Connection {
+        let connection = try Connection(path: path)
+        try apply(to: connection)
+        return connection
     }
 
     /// Applies the steps not yet applied, each in its own transaction.

@@ -22,8 +22,7 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
     /// Opens (creating and migrating) the database at `path`.
     public init(path: String) throws(EngineError) {
         do {
-            connection = try Connection(path: path)
-            try Self.migrations.apply(to: connection)
+            connection = try Self.migrations.open(path)
         } catch {
             throw EngineError("cannot open the bot state database \(path): \(error)")
         }
