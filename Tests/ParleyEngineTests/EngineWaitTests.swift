@@ -22,6 +22,11 @@ import Testing
           slow:
             do:
               - goto: slow.name
+          escalate:
+            do:
+              - reply: "An agent will call you back."
+              - wait: 5m
+              - handoff: { queue: agents, note: "call back" }
         flows:
           slow:
             name:
@@ -104,6 +109,36 @@ import Testing
         #expect(try fixture.botTexts() == ["last"])
         // The broadcast's send to bob (no durable broadcast service here) is recognised too.
         #expect(try fixture.botTexts(in: .person("support"), seenBy: "bob") == ["news for bob"])
+        await fixture.shutdown()
+    }
+
+    @Test func aHandoffRunAgainAfterACrashOpensOneTicket() async throws {
+        let path = Self.databasePath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fixture = try EngineFixture(yaml: Self.yaml)
+        try await fixture.createAgents()
+        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.say("/escalate")
+        try await fixture.runningHost.stop()
+        let store = try SQLiteEngineStore(path: path)
+        let waiting = try #require(try store.state(bot: "support", channel: "user:alice"))
+
+        await fixture.clock.advance(by: .seconds(300))
+        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.idle()
+        try await fixture.runningHost.stop()
+        // A crash right after the ticket was opened and posted, before the progress was
+        // written: the plan runs the hand-off again.
+        try store.save(waiting, bot: "support", channel: "user:alice")
+        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.idle()
+
+        let cards = try fixture.newMessages(in: .group("agents"), seenBy: "carol").compactMap { $0.content as? TicketContent }
+        #expect(cards.map(\.number) == [1])
+        #expect(try store.ticket(bot: "support", number: 2) == nil)
+        // The conversation is paused under that ticket: alice's words go to the agents.
+        try await fixture.say("are you there?")
+        #expect(try fixture.botTexts(in: .group("agents"), seenBy: "carol") == ["#1 Alice: are you there?"])
         await fixture.shutdown()
     }
 

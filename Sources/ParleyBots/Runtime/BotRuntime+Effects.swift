@@ -34,7 +34,8 @@ extension BotRuntime {
                     log(.error, adding ? "react failed" : "unreact failed", ["channel": channel.target, "error": "\(error)"])
                 }
             case .handoff(let queue, let note):
-                if let number = await openTicket(queue: queue, note: note, channel: channel, trigger: trigger) {
+                if let number = await openTicket(queue: queue, note: note, channel: channel, trigger: trigger,
+                                                 clientMessageID: resuming?.clientMessageID(at: offset + index)) {
                     state.ticket = number
                 }
             case .wait(let duration):

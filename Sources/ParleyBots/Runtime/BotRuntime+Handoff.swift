@@ -2,8 +2,10 @@ import Foundation
 import ParleyCore
 
 extension BotRuntime {
-    /// Opens a ticket and posts its card into `group:<queue>`; returns its number.
-    func openTicket(queue: String, note: String, channel: Channel, trigger: Message?) async -> Int? {
+    /// Opens a ticket (or takes the conversation's unresolved one: a hand-off run again after a
+    /// crash) and posts its card into `group:<queue>`, under `clientMessageID` when given (a
+    /// resumed plan's, so a card posted before the crash is not shown twice); returns its number.
+    func openTicket(queue: String, note: String, channel: Channel, trigger: Message?, clientMessageID: UUID? = nil) async -> Int? {
         let user = trigger?.sender ?? channel.id
         let ticket: Ticket
         do {
@@ -16,8 +18,10 @@ extension BotRuntime {
         if let profile = try? await client.profiles.profile(of: user) { card = VCardContent(profile: profile) }
         let content = TicketContent(number: Int64(ticket.number), user: card, note: note,
                                     recent: lanes[channel]?.recent ?? [], prefix: bot.prefix)
+        var options = SendOptions.interactive
+        options.clientMessageID = clientMessageID
         do {
-            _ = try await client.send(content, to: .group(queue), options: .interactive)
+            _ = try await client.send(content, to: .group(queue), options: options)
         } catch {
             // No agent can see the ticket: keep answering rather than go silent for good.
             log(.error, "handoff failed: ticket card not posted", ["queue": queue, "ticket": String(ticket.number), "error": "\(error)"])

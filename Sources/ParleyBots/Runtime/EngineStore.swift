@@ -44,7 +44,9 @@ public protocol EngineStore: Sendable {
     func statesWithTimers(bot: String) throws -> [(channel: String, state: ConversationState)]
     /// Records that `key` (`user:ID` or `group:ID`) was greeted; true if it was not before.
     func markGreeted(bot: String, key: String) throws -> Bool
-    /// Stores a new ticket and returns it with its number.
+    /// Stores a new ticket and returns it with its number — unless the bot's conversation
+    /// `ticket.channel` already has an unresolved ticket: then that one is returned, so a
+    /// hand-off run again after a crash opens no second ticket.
     func open(_ ticket: Ticket) throws -> Ticket
     /// A ticket by number.
     func ticket(bot: String, number: Int) throws -> Ticket?

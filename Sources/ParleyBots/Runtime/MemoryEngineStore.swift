@@ -13,6 +13,8 @@ public final class MemoryEngineStore: EngineStore {
         var greeted: Set<Key> = []
         var tickets: [Key: Ticket] = [:]
         var ticketCounts: [String: Int] = [:]
+        /// The unresolved ticket of each conversation (bot, channel) that has one.
+        var unresolved: [Key: Int] = [:]
     }
 
     private let contents = Mutex(Contents())
@@ -42,11 +44,16 @@ public final class MemoryEngineStore: EngineStore {
 
     public func open(_ ticket: Ticket) throws -> Ticket {
         contents.withLock { contents in
+            let conversation = Key(bot: ticket.bot, item: ticket.channel)
+            if let number = contents.unresolved[conversation], let open = contents.tickets[Key(bot: ticket.bot, item: String(number))] {
+                return open
+            }
             var ticket = ticket
             let number = contents.ticketCounts[ticket.bot, default: 0] + 1
             contents.ticketCounts[ticket.bot] = number
             ticket.number = number
             contents.tickets[Key(bot: ticket.bot, item: String(number))] = ticket
+            if ticket.status != .resolved { contents.unresolved[conversation] = number }
             return ticket
         }
     }
@@ -56,6 +63,12 @@ public final class MemoryEngineStore: EngineStore {
     }
 
     public func update(_ ticket: Ticket) throws {
-        contents.withLock { $0.tickets[Key(bot: ticket.bot, item: String(ticket.number))] = ticket }
+        contents.withLock { contents in
+            contents.tickets[Key(bot: ticket.bot, item: String(ticket.number))] = ticket
+            let conversation = Key(bot: ticket.bot, item: ticket.channel)
+            if ticket.status == .resolved, contents.unresolved[conversation] == ticket.number {
+                contents.unresolved[conversation] = nil
+            }
+        }
     }
 }

@@ -17,6 +17,15 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
         CREATE TABLE engine_tickets (bot TEXT NOT NULL, number INTEGER NOT NULL, ticket TEXT NOT NULL,
                                      PRIMARY KEY (bot, number));
         """,
+        // The conversation and whether the ticket is still open, as columns: `open` looks
+        // up a conversation's unresolved ticket without decoding every ticket.
+        """
+        ALTER TABLE engine_tickets ADD COLUMN channel TEXT;
+        ALTER TABLE engine_tickets ADD COLUMN unresolved INTEGER NOT NULL DEFAULT 0;
+        UPDATE engine_tickets SET channel = json_extract(ticket, '$.channel'),
+                                  unresolved = json_extract(ticket, '$.status') != 'resolved';
+        CREATE INDEX engine_tickets_unresolved ON engine_tickets (bot, channel) WHERE unresolved = 1;
+        """,
     ])
 
     /// Opens (creating and migrating) the database at `path`.
@@ -84,6 +93,11 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
     public func open(_ ticket: Ticket) throws -> Ticket {
         try locked {
             try connection.transaction {
+                if let text = try connection.scalar(
+                    "SELECT ticket FROM engine_tickets WHERE bot = ? AND channel = ? AND unresolved = 1 ORDER BY number DESC LIMIT 1",
+                    [.text(ticket.bot), .text(ticket.channel)])?.string {
+                    return try decoder.decode(Ticket.self, from: Data(text.utf8))
+                }
                 let last = try connection.scalar("SELECT MAX(number) FROM engine_tickets WHERE bot = ?", [.text(ticket.bot)])?.int ?? 0
                 var ticket = ticket
                 ticket.number = last + 1
@@ -107,12 +121,13 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
 
     private func write(_ ticket: Ticket, insert: Bool) throws {
         let text = String(decoding: try encoder.encode(ticket), as: UTF8.self)
+        let unresolved: Int64 = ticket.status == .resolved ? 0 : 1
         if insert {
-            try connection.run("INSERT INTO engine_tickets (bot, number, ticket) VALUES (?, ?, ?)",
-                               [.text(ticket.bot), .integer(Int64(ticket.number)), .text(text)])
+            try connection.run("INSERT INTO engine_tickets (bot, number, ticket, channel, unresolved) VALUES (?, ?, ?, ?, ?)",
+                               [.text(ticket.bot), .integer(Int64(ticket.number)), .text(text), .text(ticket.channel), .integer(unresolved)])
         } else {
-            try connection.run("UPDATE engine_tickets SET ticket = ? WHERE bot = ? AND number = ?",
-                               [.text(text), .text(ticket.bot), .integer(Int64(ticket.number))])
+            try connection.run("UPDATE engine_tickets SET ticket = ?, channel = ?, unresolved = ? WHERE bot = ? AND number = ?",
+                               [.text(text), .text(ticket.channel), .integer(unresolved), .text(ticket.bot), .integer(Int64(ticket.number))])
         }
     }
 }

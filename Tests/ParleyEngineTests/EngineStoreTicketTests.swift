@@ -1,0 +1,64 @@
+import Foundation
+import ParleyBots
+import SQLiteStore
+import Testing
+
+/// A conversation has at most one unresolved ticket: opening another returns it, in both stores,
+/// and in a SQLite file written before the store kept tickets' conversations as columns.
+@Suite struct EngineStoreTicketTests {
+    static func path() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("engine-tickets-\(UUID().uuidString).db").path
+    }
+
+    static func stores() throws -> [(String, any EngineStore, String?)] {
+        let path = Self.path()
+        return [("memory", MemoryEngineStore(), nil), ("sqlite", try SQLiteEngineStore(path: path), path)]
+    }
+
+    @Test func anUnresolvedTicketIsReturnedInsteadOfASecond() throws {
+        for (name, store, path) in try Self.stores() {
+            defer { if let path { try? FileManager.default.removeItem(atPath: path) } }
+            let first = try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents"))
+            let again = try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents"))
+            #expect(again == first, "\(name)")
+            // Other conversations and other bots get their own.
+            #expect(try store.open(Ticket(bot: "support", channel: "user:bob", user: "bob", queue: "agents")).number == 2, "\(name)")
+            #expect(try store.open(Ticket(bot: "sales", channel: "user:alice", user: "alice", queue: "agents")).number == 1, "\(name)")
+
+            // Taken is still unresolved; resolved frees the conversation for a new ticket.
+            var taken = first
+            taken.status = .taken
+            taken.agent = "carol"
+            try store.update(taken)
+            #expect(try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")) == taken, "\(name)")
+            var resolved = taken
+            resolved.status = .resolved
+            try store.update(resolved)
+            #expect(try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 3, "\(name)")
+        }
+    }
+
+    @Test func ticketsWrittenBeforeTheMigrationAreFound() throws {
+        let path = Self.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // The database as the first version of the store left it: tickets as JSON only.
+        let old = try Connection(path: path)
+        try Migrations(name: "engine", steps: [
+            """
+            CREATE TABLE engine_states (bot TEXT NOT NULL, channel TEXT NOT NULL, state TEXT NOT NULL,
+                                        deadline REAL, PRIMARY KEY (bot, channel));
+            CREATE TABLE engine_greeted (bot TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (bot, key));
+            CREATE TABLE engine_tickets (bot TEXT NOT NULL, number INTEGER NOT NULL, ticket TEXT NOT NULL,
+                                         PRIMARY KEY (bot, number));
+            """,
+        ]).apply(to: old)
+        for (number, channel, status) in [(1, "user:alice", "resolved"), (2, "user:alice", "taken"), (3, "user:bob", "resolved")] {
+            let json = #"{"number":\#(number),"bot":"support","channel":"\#(channel)","user":"x","queue":"agents","status":"\#(status)"}"#
+            try old.run("INSERT INTO engine_tickets (bot, number, ticket) VALUES ('support', ?, ?)", [.integer(Int64(number)), .text(json)])
+        }
+
+        let store = try SQLiteEngineStore(path: path)
+        #expect(try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 2)
+        #expect(try store.open(Ticket(bot: "support", channel: "user:bob", user: "bob", queue: "agents")).number == 4)
+    }
+}
