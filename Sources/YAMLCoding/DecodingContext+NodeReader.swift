@@ -2,7 +2,7 @@ extension DecodingContext {
     /// Decodes a `YAMLNodeDecodable` value in one reading pass: the errors its children
     /// recorded, then its unknown keys, fail it as a whole (as `decodeValue` does for
     /// `init(from:)`, without the retries).
-    func decodeNodeValue<T: YAMLNodeDecodable>(_ type: T.Type, node: NodeID, parentPath: CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
+    func decodeNodeValue<T: YAMLNodeDecodable>(_ type: T.Type, node: NodeID, parentPath: CodingPathLink?, key: PathKey) throws(ValueFailure) -> T {
         let reader: NodeReader
         if let spare = spareReaders.popLast() {
             spare.reuse(node: node, parentPath: parentPath, key: key)
@@ -52,7 +52,7 @@ extension DecodingContext {
     private func unknownKeyErrors<T: YAMLNodeDecodable>(_ type: T.Type, reader: NodeReader) -> [YAMLError] {
         let start = pendingErrors.count
         defer { pendingErrors.removeSubrange(start...) }
-        let recorder = NodeReader(node: reader.id, context: self, parentPath: reader.path, key: nil, recordsQueries: true)
+        let recorder = NodeReader(node: reader.id, context: self, parentPath: reader.path, key: .none, recordsQueries: true)
         guard (try? T(yaml: recorder)) != nil, recorder.mappingUse.isRead else { return reader.unknownKeyErrors() }
         return recorder.unknownKeyErrors()
     }

@@ -27,7 +27,7 @@ extension NodeReader {
     /// The value of a key that must be there. Missing or failing: the error is recorded and a
     /// stand-in returned; throws only when even the stand-in fails.
     public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T {
-        try required(T.self, key) { (child: NodeID) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
+        try required(T.self, key) { (child: NodeID) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: .name(key)) }
     }
 
     /// A required key's value decoded by `body`, or a stand-in with the error recorded.
@@ -61,7 +61,7 @@ extension NodeReader {
     /// `decodeIfPresent` once the child is known to be there.
     @usableFromInline
     func decodePresent<T: Decodable>(_ type: T.Type, _ child: NodeID, key: String) -> T? {
-        ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
+        ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: .name(key)) }
     }
 
     /// A present child decoded by `body`; nil when that fails (the errors are recorded).

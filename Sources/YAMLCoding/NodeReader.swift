@@ -16,7 +16,7 @@ public final class NodeReader {
     /// True for a stand-in: every key reads as missing, every value as its stand-in, no errors.
     let isStandIn: Bool
     @exclusivity(unchecked) private var parentPath: CodingPathLink?
-    @exclusivity(unchecked) private var key: (any CodingKey)?
+    @exclusivity(unchecked) private var key: PathKey
     /// `path` once built (nil: not yet): most values never need their path.
     @exclusivity(unchecked) private var builtPath: CodingPathLink??
     /// The keys asked about, set by `expectMapping` (kept inline: one allocation per value).
@@ -27,7 +27,7 @@ public final class NodeReader {
     /// Set for the extra reading pass that records absent keys, for "did you mean" suggestions.
     let recordsQueries: Bool
 
-    init(node: NodeID, context: DecodingContext, parentPath: CodingPathLink?, key: (any CodingKey)?, recordsQueries: Bool = false) {
+    init(node: NodeID, context: DecodingContext, parentPath: CodingPathLink?, key: PathKey, recordsQueries: Bool = false) {
         id = node
         self.context = context
         tree = context.tree
@@ -39,7 +39,7 @@ public final class NodeReader {
     }
 
     /// A reader that produces a stand-in value (lenient: nothing fails, nothing is present).
-    init(standInAt mark: Mark, context: DecodingContext, parentPath: CodingPathLink?, key: (any CodingKey)? = nil) {
+    init(standInAt mark: Mark, context: DecodingContext, parentPath: CodingPathLink?, key: PathKey = .none) {
         id = context.tree.null(at: mark)
         self.context = context
         tree = context.tree
@@ -52,7 +52,7 @@ public final class NodeReader {
 
     /// Reads `node` next, as if just made for it: the context reuses readers it alone holds
     /// (`DecodingContext.recycle`), one object per value having been a large part of decoding.
-    func reuse(node: NodeID, parentPath: CodingPathLink?, key: (any CodingKey)?) {
+    func reuse(node: NodeID, parentPath: CodingPathLink?, key: PathKey) {
         id = node
         self.parentPath = parentPath
         self.key = key
@@ -79,7 +79,7 @@ public final class NodeReader {
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if isStandIn { return try context.standIn(T.self, at: mark, parentPath: path, key: nil) }
         do {
-            return try context.decodeAny(T.self, node: id, parentPath: path, key: nil)
+            return try context.decodeAny(T.self, node: id, parentPath: path, key: .none)
         } catch {
             context.pendingErrors += error.errors
             return try context.standIn(T.self, at: mark, parentPath: path, key: nil)
