@@ -19,8 +19,8 @@ struct TreeBuilder {
         var anchor: String?
         /// Where its children start among the tree's pending children.
         var firstChild: Int
-        /// Nodes in this subtree so far, itself included: the cost of aliasing it.
-        var size = 1
+        /// The enclosing collection's `openSize` when this one started (restored at its end).
+        var parentSize: Int
     }
 
     let options: Options
@@ -28,6 +28,10 @@ struct TreeBuilder {
     /// The nodes built so far.
     let tree: YAMLTree
     private var stack: [Open] = []
+    /// Nodes in the innermost open collection's subtree so far, itself included: the cost of
+    /// aliasing it. Kept out of `stack`, which would otherwise be written (a uniqueness check
+    /// and a bounds check) for every node.
+    private var openSize = 1
     private var anchors: [String: (node: NodeID, size: Int)] = [:]
     private var expanded = 0
     private var root: NodeID?
@@ -57,7 +61,8 @@ struct TreeBuilder {
     }
 
     private mutating func handle(_ event: UnsafeMutablePointer<yaml_event_t>) throws(YAMLErrors) {
-        let mark = Mark(event.pointee.start_mark)
+        // The mark is converted only where it is used (not for the end of a collection).
+        var mark: Mark { Mark(event.pointee.start_mark) }
         switch event.pointee.type {
         case YAML_DOCUMENT_START_EVENT:
             anchors.removeAll(keepingCapacity: true)
@@ -73,14 +78,20 @@ struct TreeBuilder {
             add(node, size: 1)
         case YAML_SEQUENCE_START_EVENT:
             let data = event.pointee.data.sequence_start
-            stack.append(Open(isMapping: false, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor), firstChild: tree.pendingCount))
+            stack.append(Open(isMapping: false, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor), firstChild: tree.pendingCount,
+                              parentSize: openSize))
+            openSize = 1
         case YAML_MAPPING_START_EVENT:
             let data = event.pointee.data.mapping_start
-            stack.append(Open(isMapping: true, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor), firstChild: tree.pendingCount))
+            stack.append(Open(isMapping: true, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor), firstChild: tree.pendingCount,
+                              parentSize: openSize))
+            openSize = 1
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             // Not `popLast()`: an optional `Open` is destroyed through generic code, per collection.
             guard !stack.isEmpty else { return }
             let open = stack.removeLast()
+            let size = openSize
+            openSize = open.parentSize
             let node: NodeID
             if open.isMapping {
                 node = finishMapping(from: open.firstChild, tag: open.tag, mark: open.mark)
@@ -88,8 +99,8 @@ struct TreeBuilder {
                 node = tree.addCollection(.sequence, children: tree.pendingChildren(from: open.firstChild), tag: open.tag, mark: open.mark)
             }
             tree.dropPending(from: open.firstChild)
-            if let anchor = open.anchor { anchors[anchor] = (node, open.size) }
-            add(node, size: open.size)
+            if let anchor = open.anchor { anchors[anchor] = (node, size) }
+            add(node, size: size)
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.pointee.data.alias.anchor) ?? ""
             guard let target = anchors[name] else {
@@ -114,7 +125,7 @@ struct TreeBuilder {
             root = node
             return
         }
-        stack[stack.count - 1].size += size
+        openSize += size
         tree.push(node)
     }
 
