@@ -43,7 +43,7 @@ extension NodeReader {
     /// `decode(_:forKey:)` for a type that reads itself.
     public func decode<T: YAMLNodeDecodable>(_ type: T.Type, forKey key: String) throws -> T {
         try required(T.self, key) { (child: NodeID) throws(ValueFailure) -> T in
-            try context.decodeNodeValue(T.self, node: child, parentPath: path, key: .name(key))
+            try context.decodeNodeValue(T.self, node: child, parentPath: nil, parentReader: self, key: .name(key))
         }
     }
 
@@ -57,7 +57,7 @@ extension NodeReader {
     @usableFromInline
     func decodePresentNode<T: YAMLNodeDecodable>(_ type: T.Type, _ child: NodeID, key: String) -> T? {
         ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> T in
-            try context.decodeNodeValue(T.self, node: child, parentPath: path, key: .name(key))
+            try context.decodeNodeValue(T.self, node: child, parentPath: nil, parentReader: self, key: .name(key))
         }
     }
 }
