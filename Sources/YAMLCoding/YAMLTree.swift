@@ -85,10 +85,32 @@ final class YAMLTree {
         if byteCount + text.count > byteCapacity {
             Self.grow(&bytes, count: byteCount, capacity: &byteCapacity, needed: byteCount + text.count)
         }
-        if let base = text.baseAddress { (bytes + start).update(from: base, count: text.count) }
+        let isASCII = text.baseAddress.map { Self.copyCheckingASCII($0, to: bytes + start, count: text.count) } ?? true
         byteCount += text.count
         return add(Record(mark: mark, start: Int32(truncatingIfNeeded: start), count: Int32(truncatingIfNeeded: text.count),
-                          tag: tagIndex(tag), kind: .scalar, style: style, isASCII: TreeView.isASCII(text)))
+                          tag: tagIndex(tag), kind: .scalar, style: style, isASCII: isASCII))
+    }
+
+    /// Copies `count` bytes and tells whether they are all ASCII, in one pass of eight bytes at a
+    /// time: most scalars are short, and a call to `memmove` then a second pass cost more.
+    @inline(__always)
+    private static func copyCheckingASCII(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+        var all: UInt64 = 0
+        var index = 0
+        while index + 8 <= count {
+            let word = from.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            to.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+            all |= word
+            index += 8
+        }
+        while index < count {
+            let byte = source[index]
+            target[index] = byte
+            all |= UInt64(byte)
+            index += 1
+        }
+        return all & 0x8080_8080_8080_8080 == 0
     }
 
     /// Appends a collection whose children (ids; key, value alternating for mappings) are `children`.
