@@ -123,19 +123,8 @@ extension NodeReader {
         names.bytes.withUnsafeBufferPointer { all in
             names.signatures.withUnsafeBufferPointer { signatures in
                 for position in 0..<count {
-                    let key = tree.key(mapping, position)
-                    let record = tree.record(key)
-                    guard record.kind == .scalar else { continue }
-                    // ASCII on both sides: a different length or first byte is a different key.
-                    let signature = record.isASCII
-                        ? KeyNames.signature(length: Int(record.count), first: record.count > 0 ? tree.bytes[Int(record.start)] : 0) : nil
-                    for index in signatures.indices where present & KeyNames.bit(index) == 0 {
-                        if let signature, signatures[index] != .max, signatures[index] != signature { continue }
-                        let wanted = UnsafeBufferPointer(rebasing: all[names.starts[index]..<names.starts[index] + names.lengths[index]])
-                        if tree.scalar(key, equalsUTF8: wanted, isASCII: names.isASCII[index]) ?? tree.scalar(key, equals: names.names[index]) {
-                            present |= KeyNames.bit(index)
-                            break
-                        }
+                    if let index = names.index(of: tree.key(mapping, position), in: tree, all: all, signatures: signatures, excluding: present) {
+                        present |= KeyNames.bit(index)
                     }
                 }
             }
