@@ -71,6 +71,11 @@ extension DecodingContext {
         Located(value: try scalarValue(String.self, node, parentPath, key), mark: tree.mark(node))
     }
 
+    /// `Located<Bool>` at `node` in concrete code: what `Located.decodeDirectly` does with a `Bool`.
+    func locatedFlag(_ node: NodeID, parentPath: @autoclosure () -> CodingPathLink?, key: PathKey) throws(ValueFailure) -> Located<Bool> {
+        Located(value: try scalarValue(Bool.self, node, parentPath, key), mark: tree.mark(node))
+    }
+
     /// `[Located<String>]` at `node` in concrete code: a sequence of good strings read in one
     /// loop (no per-element generic dispatch or path closures); anything else — not a
     /// sequence, a bad element — goes through `Array.decodeDirectly` from the start (reading a

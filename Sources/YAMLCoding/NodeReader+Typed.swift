@@ -26,6 +26,20 @@ extension NodeReader {
         }
     }
 
+    /// `decodeIfPresent` for a located flag (`quote:`), in concrete code.
+    @inlinable
+    public func decodeIfPresent(_ type: Located<Bool>.Type, forKey key: String) -> Located<Bool>? {
+        guard let child = presentChild(key) else { return nil }
+        return decodePresentFlag(child, key: key)
+    }
+
+    @usableFromInline
+    func decodePresentFlag(_ child: NodeID, key: String) -> Located<Bool>? {
+        ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> Located<Bool> in
+            try context.locatedFlag(child, parentPath: path, key: .name(key))
+        }
+    }
+
     /// `decodeIfPresent` for lists of strings, in concrete code.
     @inlinable
     public func decodeIfPresent(_ type: [Located<String>].Type, forKey key: String) -> [Located<String>]? {

@@ -20,9 +20,11 @@ public struct SendAction: YAMLNodeDecodable, Sendable {
     public init(yaml reader: NodeReader) throws {
         mark = reader.mark
         try reader.expectMapping()
-        text = reader.decodeIfPresent(Located<String>.self, forKey: "text")
-        card = reader.decodeIfPresent(Located<String>.self, forKey: "card")
-        to = reader.decodeIfPresent(Located<String>.self, forKey: "to")
+        // Which of the three are there, in one pass over the keys: the others are card fields.
+        let present = reader.keysPresent(among: Self.named)
+        text = present & KeyNames.bit(0) != 0 ? reader.decodeIfPresent(Located<String>.self, forKey: "text") : nil
+        card = present & KeyNames.bit(1) != 0 ? reader.decodeIfPresent(Located<String>.self, forKey: "card") : nil
+        to = present & KeyNames.bit(2) != 0 ? reader.decodeIfPresent(Located<String>.self, forKey: "to") : nil
         var fields = OrderedMap<Located<String>>()
         let named = (text == nil ? 0 : 1) + (card == nil ? 0 : 1) + (to == nil ? 0 : 1)
         if reader.keyCount > named { fields.entries.reserveCapacity(reader.keyCount - named) }
