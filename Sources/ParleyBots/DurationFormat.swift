@@ -6,6 +6,7 @@ public enum DurationFormat {
 
     /// Parses `text`; throws a message naming the text and what is expected.
     public static func parse(_ text: String) throws(ValueSyntaxError) -> Duration {
+        if let duration = parseASCII(text) { return duration }
         let scalars = Array(text.unicodeScalars)
         guard !scalars.isEmpty else { throw ValueSyntaxError("empty duration: \(expected)") }
         var index = 0
@@ -23,7 +24,7 @@ public enum DurationFormat {
             let unitStart = index
             while index < scalars.count, scalars[index].properties.isAlphabetic { index += 1 }
             let unit = String(String.UnicodeScalarView(scalars[unitStart..<index]))
-            guard let (size, rank) = units[unit] else {
+            guard let (size, rank) = Self.unit(named: unit) else {
                 throw ValueSyntaxError("invalid duration '\(text)': \(unit.isEmpty ? (unitStart < scalars.count ? "unexpected '\(scalars[unitStart])'" : "missing unit") : "unknown unit '\(unit)'"); \(expected)", offset: unitStart)
             }
             guard rank < lastUnitRank else {
@@ -33,6 +34,54 @@ public enum DurationFormat {
             total += size * number
         }
         return total
+    }
+
+    /// The usual duration, ASCII digits and units only, read on its bytes: what the general
+    /// path gives such a text. Nil for anything else (non-ASCII, a problem): the general path
+    /// then reads it, or reports exactly where it stops.
+    private static func parseASCII(_ text: String) -> Duration? {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> Duration? in
+            guard !bytes.isEmpty else { return nil }
+            var index = 0
+            var total = Duration.zero
+            var lastUnitRank = Int.max
+            while index < bytes.count {
+                let start = index
+                var number = 0
+                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                    guard number < 1_000_000_000 else { return nil }
+                    number = number * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+                    index += 1
+                }
+                guard index > start else { return nil }
+                let unitStart = index
+                while index < bytes.count, (bytes[index] | 0x20) >= UInt8(ascii: "a"), (bytes[index] | 0x20) <= UInt8(ascii: "z") { index += 1 }
+                // A non-ASCII letter would belong to the unit: the general path decides.
+                if index < bytes.count, bytes[index] >= 0x80 { return nil }
+                guard let (size, rank) = unit(UnsafeBufferPointer(rebasing: bytes[unitStart..<index])), rank < lastUnitRank else { return nil }
+                lastUnitRank = rank
+                total += size * number
+            }
+            return total
+        } ?? nil
+    }
+
+    /// The size of a unit, and its rank (units go from larger to smaller ranks).
+    private static func unit(named name: String) -> (Duration, Int)? {
+        var name = name
+        return name.withUTF8 { unit($0) }
+    }
+
+    /// The size and rank of the unit whose UTF-8 is `bytes`.
+    private static func unit(_ bytes: UnsafeBufferPointer<UInt8>) -> (Duration, Int)? {
+        switch (bytes.count, bytes.first) {
+        case (2, UInt8(ascii: "m")) where bytes[1] == UInt8(ascii: "s"): (.milliseconds(1), 0)
+        case (1, UInt8(ascii: "s")): (.seconds(1), 1)
+        case (1, UInt8(ascii: "m")): (.seconds(60), 2)
+        case (1, UInt8(ascii: "h")): (.seconds(3600), 3)
+        case (1, UInt8(ascii: "d")): (.seconds(86_400), 4)
+        default: nil
+        }
     }
 
     /// Renders a duration in the same syntax (`90s` → `1m30s`), for messages and `{{help}}`.
@@ -49,9 +98,4 @@ public enum DurationFormat {
         }
         return text
     }
-
-    private static let units: [String: (Duration, Int)] = [
-        "ms": (.milliseconds(1), 0), "s": (.seconds(1), 1), "m": (.seconds(60), 2),
-        "h": (.seconds(3600), 3), "d": (.seconds(86_400), 4),
-    ]
 }
