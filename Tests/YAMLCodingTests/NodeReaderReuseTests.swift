@@ -58,8 +58,14 @@ import YAMLCoding
     }
 
     @Test func errorsOfLaterValuesHaveTheirOwnPaths() {
-        let text = "items:\n  - name: a\n  - name: [b]\n  - nam: c\n"
-        #expect(renderedErrors(Items.self, text) == """
+        expectErrorsOfThreeItems(Items.self, under: "items")
+    }
+
+    /// The errors of a list `key` of items `a`, `[b]` and one with `nam:`: their messages,
+    /// positions and paths (`key`, then the index).
+    private func expectErrorsOfThreeItems<T: Decodable>(_ type: T.Type, under key: String) {
+        let text = "\(key):\n  - name: a\n  - name: [b]\n  - nam: c\n"
+        #expect(renderedErrors(T.self, text) == """
             test.yaml:3:11: error: expected a string, found a sequence
               - name: [b]
                       ^
@@ -71,10 +77,10 @@ import YAMLCoding
                 ^
             """)
         do {
-            _ = try YAMLDecoder(environment: [:]).decode(Items.self, from: text, file: "test.yaml")
+            _ = try YAMLDecoder(environment: [:]).decode(T.self, from: text, file: "test.yaml")
             Issue.record("decoded despite the errors")
         } catch {
-            #expect(error.errors.map(\.codingPath) == [["items", "1", "name"], ["items", "2", "name"], ["items", "2", "nam"]])
+            #expect(error.errors.map(\.codingPath) == [[key, "1", "name"], [key, "2", "name"], [key, "2", "nam"]])
         }
     }
 
@@ -124,24 +130,7 @@ import YAMLCoding
     }
 
     @Test func errorsBelowOtherReadersHaveTheirPaths() {
-        let text = "list:\n  - name: a\n  - name: [b]\n  - nam: c\n"
-        #expect(renderedErrors(NestedItems.self, text) == """
-            test.yaml:3:11: error: expected a string, found a sequence
-              - name: [b]
-                      ^
-            test.yaml:4:5: error: missing required key 'name'
-              - nam: c
-                ^
-            test.yaml:4:5: error: unknown key 'nam', did you mean 'name'?
-              - nam: c
-                ^
-            """)
-        do {
-            _ = try YAMLDecoder(environment: [:]).decode(NestedItems.self, from: text, file: "test.yaml")
-            Issue.record("decoded despite the errors")
-        } catch {
-            #expect(error.errors.map(\.codingPath) == [["list", "1", "name"], ["list", "2", "name"], ["list", "2", "nam"]])
-        }
+        expectErrorsOfThreeItems(NestedItems.self, under: "list")
         do {
             _ = try YAMLDecoder(environment: [:]).decode(NestedItems.self, from: "list: text\n", file: "test.yaml")
             Issue.record("decoded despite the errors")
