@@ -22,6 +22,8 @@ final class YAMLTree {
         var style: Node.ScalarStyle
         /// All of the scalar's bytes are ASCII (then byte equality is string equality).
         var isASCII: Bool
+        /// The scalar has a `$` (found while copying it): only then can it hold a `${VAR}`.
+        var hasDollar = false
     }
 
     // Raw storage, grown by hand: the hot reads are a pointer load and an index, without the
@@ -85,32 +87,40 @@ final class YAMLTree {
         if byteCount + text.count > byteCapacity {
             Self.grow(&bytes, count: byteCount, capacity: &byteCapacity, needed: byteCount + text.count)
         }
-        let isASCII = text.baseAddress.map { Self.copyCheckingASCII($0, to: bytes + start, count: text.count) } ?? true
+        let (isASCII, hasDollar) = text.baseAddress.map { Self.copyChecking($0, to: bytes + start, count: text.count) } ?? (true, false)
         byteCount += text.count
         return add(Record(mark: mark, start: Int32(truncatingIfNeeded: start), count: Int32(truncatingIfNeeded: text.count),
-                          tag: tagIndex(tag), kind: .scalar, style: style, isASCII: isASCII))
+                          tag: tagIndex(tag), kind: .scalar, style: style, isASCII: isASCII, hasDollar: hasDollar))
     }
 
-    /// Copies `count` bytes and tells whether they are all ASCII, in one pass of eight bytes at a
-    /// time: most scalars are short, and a call to `memmove` then a second pass cost more.
+    /// Copies `count` bytes and tells whether they are all ASCII and whether one is a `$`, in
+    /// one pass of eight bytes at a time: most scalars are short, and a call to `memmove`, then
+    /// a pass for ASCII and one per decoded value for `$`, cost more.
     @inline(__always)
-    private static func copyCheckingASCII(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+    private static func copyChecking(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) -> (isASCII: Bool, hasDollar: Bool) {
         let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let dollars = UInt64(UInt8(ascii: "$")) &* ones
         var all: UInt64 = 0
+        var dollar = false
         var index = 0
         while index + 8 <= count {
             let word = from.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             to.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
             all |= word
+            // `word ^ dollars` has a zero byte exactly where `word` has a `$`.
+            let match = word ^ dollars
+            dollar = dollar || (match &- ones) & ~match & highs != 0
             index += 8
         }
         while index < count {
             let byte = source[index]
             target[index] = byte
             all |= UInt64(byte)
+            dollar = dollar || byte == UInt8(ascii: "$")
             index += 1
         }
-        return all & 0x8080_8080_8080_8080 == 0
+        return (all & highs == 0, dollar)
     }
 
     /// Appends a collection whose children (ids; key, value alternating for mappings) are `children`.

@@ -77,6 +77,11 @@ import YAMLCoding
         ("'$${HOST} stays'", "${HOST} stays"),
         ("'a $$ b'", "a $$ b"),
         ("|\n  multi ${HOST}\n", "multi db.local\n"),
+        // `$` in the first or the third eight-byte word of the text (`$` is noted a word at a
+        // time while the tree is built).
+        ("${HOST} is the host of the database", "db.local is the host of the database"),
+        ("a long prefix, then ${HOST}", "a long prefix, then db.local"),
+        ("'twenty-four bytes here: $${HOST}'", "twenty-four bytes here: ${HOST}"),
     ])
     func environmentSubstitution(text: String, expected: String) throws {
         let environment = ["HOST": "db.local", "PORT": "5432", "EMPTY": ""]
