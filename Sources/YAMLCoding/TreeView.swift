@@ -75,17 +75,10 @@ struct TreeView {
 
     /// True for a null: plain `~`, `null`, `Null`, `NULL` or empty with no tag, or `!!null`
     /// (as `Node.Scalar.isNull`).
+    /// Decided when the scalar was added (`YAMLTree.Record.isNull`).
+    @inline(__always)
     func isNull(_ node: NodeID) -> Bool {
-        let record = record(node)
-        guard record.kind == .scalar else { return false }
-        if record.tag >= 0 { return owner.takeUnretainedValue().tags[Int(record.tag)] == Node.Tags.null }
-        guard record.style == .plain else { return false }
-        switch record.count {
-        case 0: return true
-        case 1: return bytes[Int(record.start)] == UInt8(ascii: "~")
-        case 4: return hasBytes(record, "null") || hasBytes(record, "Null") || hasBytes(record, "NULL")
-        default: return false
-        }
+        record(node).isNull
     }
 
     /// Whether `node` is a scalar whose text equals `text` (as `String` compares: canonical

@@ -52,11 +52,17 @@ import YAMLCoding
         #expect(try !decode(Bool.self, "false"))
     }
 
-    @Test(arguments: ["~", "null", "NULL", "", "Null"])
+    @Test(arguments: ["~", "null", "NULL", "", "Null", "!!null x", "!!null ''"])
     func nullsAreNilForOptionals(text: String) throws {
         #expect(try decode(Int?.self, text) == nil)
         #expect(try decode(String?.self, text) == nil)
         #expect(throws: YAMLErrors.self) { try decode(Int.self, text) }
+    }
+
+    /// Null spelled otherwise, quoted or tagged as something else, is a string.
+    @Test(arguments: [("'null'", "null"), ("\"~\"", "~"), ("nul", "nul"), ("NuLL", "NuLL"), ("!!str null", "null"), ("nulls", "nulls")])
+    func nearNullsAreStrings(text: String, expected: String) throws {
+        #expect(try decode(String?.self, text) == expected)
     }
 
     @Test func missingOptionalKeyIsNil() throws {
