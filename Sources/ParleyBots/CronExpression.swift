@@ -173,8 +173,24 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
 
     private static func value(_ text: Substring, _ field: Field) -> Int? {
         if let number = digits(text) { return number }
+        // ASCII letters only (`MON`, `jan`): no number, and upper-cased byte by byte, which is
+        // what `uppercased()` does to them, without its Unicode case mapping.
+        if let name = asciiUppercased(text) { return field.names[name] }
         if let number = Int(text), text.allSatisfy(\.isASCII) { return number }
         return field.names[text.uppercased()]
+    }
+
+    /// `text` upper-cased when it is a few ASCII letters, else nil.
+    private static func asciiUppercased(_ text: Substring) -> String? {
+        let utf8 = text.utf8
+        // A letter with bit 5 set is a lower-case one; cleared, its upper-case one.
+        guard !utf8.isEmpty, utf8.count <= 15, utf8.allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }) else {
+            return nil
+        }
+        return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+            for (index, byte) in utf8.enumerated() { buffer[index] = byte & 0xDF }
+            return utf8.count
+        }
     }
 
     private static func expected(_ field: Field) -> String {

@@ -2,13 +2,16 @@ extension DecodingContext {
     /// Decodes a `YAMLNodeDecodable` value in one reading pass: the errors its children
     /// recorded, then its unknown keys, fail it as a whole (as `decodeValue` does for
     /// `init(from:)`, without the retries).
-    func decodeNodeValue<T: YAMLNodeDecodable>(_ type: T.Type, node: NodeID, parentPath: CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
+    /// `parentReader`, if given, is the reader of the enclosing value (then `parentPath` is
+    /// unused): the path below it is only built when needed.
+    func decodeNodeValue<T: YAMLNodeDecodable>(_ type: T.Type, node: NodeID, parentPath: CodingPathLink?, parentReader: NodeReader? = nil,
+                                               key: PathKey) throws(ValueFailure) -> T {
         let reader: NodeReader
         if let spare = spareReaders.popLast() {
-            spare.reuse(node: node, parentPath: parentPath, key: key)
+            spare.reuse(node: node, parentPath: parentPath, parentReader: parentReader, key: key)
             reader = spare
         } else {
-            reader = NodeReader(node: node, context: self, parentPath: parentPath, key: key)
+            reader = NodeReader(node: node, context: self, parentPath: parentPath, parentReader: parentReader, key: key)
         }
         do {
             let value = try readValue(T.self, node: node, with: reader)
@@ -21,10 +24,15 @@ extension DecodingContext {
     }
 
     /// Keeps `reader` for the next value when nothing else holds it (the value's init did not
-    /// keep it). A spare reader holds the context: `decode` empties the list when done.
+    /// keep it). A spare reader holds the context: `decode` empties the list when done. A reader
+    /// kept by its value gets its own path, before its parent reader moves on.
     private func recycle(_ reader: consuming NodeReader) {
         var reader = reader
-        if spareReaders.count < 64, isKnownUniquelyReferenced(&reader) { spareReaders.append(reader) }
+        if isKnownUniquelyReferenced(&reader) {
+            if spareReaders.count < 64 { spareReaders.append(reader) }
+        } else {
+            reader.detach()
+        }
     }
 
     private func readValue<T: YAMLNodeDecodable>(_ type: T.Type, node: NodeID, with reader: NodeReader) throws(ValueFailure) -> T {
@@ -52,7 +60,7 @@ extension DecodingContext {
     private func unknownKeyErrors<T: YAMLNodeDecodable>(_ type: T.Type, reader: NodeReader) -> [YAMLError] {
         let start = pendingErrors.count
         defer { pendingErrors.removeSubrange(start...) }
-        let recorder = NodeReader(node: reader.id, context: self, parentPath: reader.path, key: nil, recordsQueries: true)
+        let recorder = NodeReader(node: reader.id, context: self, parentPath: reader.path, key: .none, recordsQueries: true)
         guard (try? T(yaml: recorder)) != nil, recorder.mappingUse.isRead else { return reader.unknownKeyErrors() }
         return recorder.unknownKeyErrors()
     }

@@ -99,8 +99,8 @@ final class DecodingContext {
             throw ScalarProblem(record.mark, "expected \(S.expectation), found the quoted string \(tree.kindDescription(node))")
         }
         var text = tree.string(node)
-        // Most scalars have no `$`: asked on the bytes, no substitution result to build.
-        if tree.containsByte(node, UInt8(ascii: "$")) {
+        // Most scalars have no `$` (noted when the tree was built): no substitution to make.
+        if record.hasDollar {
             switch substitution.apply(to: text) {
             case .success(let substituted): text = substituted
             case .failure(let problem): throw ScalarProblem(record.mark, problem.message)

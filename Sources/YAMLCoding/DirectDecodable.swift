@@ -12,7 +12,7 @@ extension DecodingContext {
     /// collections directly, everything else through its `init(from:)`.
     /// `parentPath` is only evaluated when needed (composite values, errors): scalars, the bulk
     /// of every file, then never build their parent's path.
-    func decodeAny<T: Decodable>(_ type: T.Type, node: NodeID, parentPath: @autoclosure () -> CodingPathLink?, key: (any CodingKey)?) throws(ValueFailure) -> T {
+    func decodeAny<T: Decodable>(_ type: T.Type, node: NodeID, parentPath: @autoclosure () -> CodingPathLink?, key: PathKey) throws(ValueFailure) -> T {
         // The bit casts are exact: each branch checked T's identity.
         if T.self == String.self { return unsafeBitCast(try scalarValue(String.self, node, parentPath, key), to: T.self) }
         if T.self == Int.self { return unsafeBitCast(try scalarValue(Int.self, node, parentPath, key), to: T.self) }
@@ -29,7 +29,7 @@ extension DecodingContext {
         if let reader = found.reader {
             return try openReader(reader, as: T.self, node, parentPath(), key)
         }
-        return try decodeValue(T.self, node: node, parentPath: parentPath(), key: key)
+        return try decodeValue(T.self, node: node, parentPath: parentPath(), key: key.codingKey)
     }
 
     /// `T` as a `DirectDecodable` or a `YAMLNodeDecodable` type, or neither. The runtime's
@@ -45,7 +45,7 @@ extension DecodingContext {
     }
 
     private func openReader<D: YAMLNodeDecodable, T>(_ type: D.Type, as result: T.Type, _ node: NodeID, _ parentPath: CodingPathLink?,
-                                                     _ key: (any CodingKey)?) throws(ValueFailure) -> T {
+                                                     _ key: PathKey) throws(ValueFailure) -> T {
         // `D` is `T` (the caller's cast said so): reinterpret instead of a dynamic cast.
         unsafeBitCast(try decodeNodeValue(D.self, node: node, parentPath: parentPath, key: key), to: T.self)
     }
@@ -55,27 +55,32 @@ extension DecodingContext {
         unsafeBitCast(try D.decodeDirectly(node, context: self, path: path), to: T.self)
     }
 
-    /// `key` is only made when there is an error: a `CodingKey` existential per value costs.
+    /// The path is only built when there is an error.
     private func scalarValue<S: ScalarValue>(_ type: S.Type, _ node: NodeID, _ parentPath: () -> CodingPathLink?,
-                                             _ key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> S {
+                                             _ key: PathKey) throws(ValueFailure) -> S {
         do {
             return try scalar(S.self, node)
         } catch {
-            throw ValueFailure(errors: [self.error(at: error.mark, error.message, path: parentPath().appending(key()))])
+            throw ValueFailure(errors: [self.error(at: error.mark, error.message, path: parentPath().appending(key))])
         }
     }
 
     /// `Located<String>` at `node` in concrete code (most values of a bot file are one): what
     /// `Located.decodeDirectly` does with a `String`.
-    func locatedString(_ node: NodeID, parentPath: @autoclosure () -> CodingPathLink?, key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> Located<String> {
-        Located(value: try scalarValue(String.self, node, parentPath, key()), mark: tree.mark(node))
+    func locatedString(_ node: NodeID, parentPath: @autoclosure () -> CodingPathLink?, key: PathKey) throws(ValueFailure) -> Located<String> {
+        Located(value: try scalarValue(String.self, node, parentPath, key), mark: tree.mark(node))
+    }
+
+    /// `Located<Bool>` at `node` in concrete code: what `Located.decodeDirectly` does with a `Bool`.
+    func locatedFlag(_ node: NodeID, parentPath: @autoclosure () -> CodingPathLink?, key: PathKey) throws(ValueFailure) -> Located<Bool> {
+        Located(value: try scalarValue(Bool.self, node, parentPath, key), mark: tree.mark(node))
     }
 
     /// `[Located<String>]` at `node` in concrete code: a sequence of good strings read in one
     /// loop (no per-element generic dispatch or path closures); anything else — not a
     /// sequence, a bad element — goes through `Array.decodeDirectly` from the start (reading a
     /// scalar has no side effects), which reports exactly what it always did.
-    func locatedStrings(_ node: NodeID, parentPath: @autoclosure () -> CodingPathLink?, key: @autoclosure () -> (any CodingKey)?) throws(ValueFailure) -> [Located<String>] {
+    func locatedStrings(_ node: NodeID, parentPath: @autoclosure () -> CodingPathLink?, key: PathKey) throws(ValueFailure) -> [Located<String>] {
         if tree.kind(node) == .sequence {
             let count = tree.elementCount(node)
             var elements: [Located<String>] = []
@@ -87,7 +92,7 @@ extension DecodingContext {
             }
             if elements.count == count { return elements }
         }
-        return try [Located<String>].decodeDirectly(node, context: self, path: { parentPath().appending(key()) })
+        return try [Located<String>].decodeDirectly(node, context: self, path: { parentPath().appending(key) })
     }
 }
 
@@ -136,7 +141,7 @@ extension Array: DirectDecodable where Element: Decodable {
         var errors: [YAMLError] = []
         for index in 0..<count {
             do {
-                elements.append(try context.decodeAny(Element.self, node: tree.element(node, index), parentPath: path(), key: IndexKey(index)))
+                elements.append(try context.decodeAny(Element.self, node: tree.element(node, index), parentPath: path(), key: .index(index)))
             } catch {
                 errors += error.errors
             }
@@ -164,7 +169,7 @@ extension Dictionary: DirectDecodable where Key == String, Value: Decodable {
                 continue
             }
             do {
-                entries[name] = try context.decodeAny(Value.self, node: tree.value(node, position), parentPath: path, key: StringKey(name))
+                entries[name] = try context.decodeAny(Value.self, node: tree.value(node, position), parentPath: path, key: .name(name))
             } catch {
                 errors += error.errors
             }

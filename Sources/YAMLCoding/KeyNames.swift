@@ -40,3 +40,24 @@ public struct KeyNames: Sendable {
         1 << UInt64(index)
     }
 }
+
+extension KeyNames {
+    /// The index of the name equal to the scalar `key` (nil: none, or not a scalar), among the
+    /// names not in `excluded`; `all` and `signatures` are `bytes` and `signatures`, held by
+    /// the caller for all of its keys.
+    @inline(__always)
+    func index(of key: NodeID, in tree: TreeView, all: UnsafeBufferPointer<UInt8>, signatures: UnsafeBufferPointer<UInt64>,
+               excluding excluded: UInt64) -> Int? {
+        let record = tree.record(key)
+        guard record.kind == .scalar else { return nil }
+        // ASCII on both sides: a different length or first byte is a different key.
+        let signature = record.isASCII
+            ? KeyNames.signature(length: Int(record.count), first: record.count > 0 ? tree.bytes[Int(record.start)] : 0) : nil
+        for index in signatures.indices where excluded & KeyNames.bit(index) == 0 {
+            if let signature, signatures[index] != .max, signatures[index] != signature { continue }
+            let wanted = UnsafeBufferPointer(rebasing: all[starts[index]..<starts[index] + lengths[index]])
+            if tree.scalar(key, equalsUTF8: wanted, isASCII: isASCII[index]) ?? tree.scalar(key, equals: names[index]) { return index }
+        }
+        return nil
+    }
+}

@@ -29,7 +29,7 @@ extension Located: DirectDecodable {
     /// are the value's own, exactly as `init(from:)` reports them.
     static func decodeDirectly(_ node: NodeID, context: DecodingContext, path: () -> CodingPathLink?) throws(ValueFailure) -> Located<Value> {
         do {
-            return Located(value: try context.decodeAny(Value.self, node: node, parentPath: path(), key: nil), mark: context.tree.mark(node))
+            return Located(value: try context.decodeAny(Value.self, node: node, parentPath: path(), key: .none), mark: context.tree.mark(node))
         } catch where error.errors.isEmpty {
             // A failure without errors (a validating init that rejected even its stand-in):
             // `init(from:)` has its own way with those.

@@ -11,7 +11,7 @@ extension NodeDecoder {
 
     private func decodePresent<T: Decodable>(_ type: T.Type, _ child: NodeID, key: (any CodingKey)?) throws -> T {
         do {
-            return try context.decodeAny(T.self, node: child, parentPath: path, key: key)
+            return try context.decodeAny(T.self, node: child, parentPath: path, key: PathKey(key))
         } catch {
             throw CallFailure(frame: ObjectIdentifier(frame), site: Site(path.appending(key), T.self), errors: error.errors)
         }

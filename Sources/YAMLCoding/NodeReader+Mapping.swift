@@ -27,7 +27,7 @@ extension NodeReader {
     /// The value of a key that must be there. Missing or failing: the error is recorded and a
     /// stand-in returned; throws only when even the stand-in fails.
     public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T {
-        try required(T.self, key) { (child: NodeID) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
+        try required(T.self, key) { (child: NodeID) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: .name(key)) }
     }
 
     /// A required key's value decoded by `body`, or a stand-in with the error recorded.
@@ -61,7 +61,7 @@ extension NodeReader {
     /// `decodeIfPresent` once the child is known to be there.
     @usableFromInline
     func decodePresent<T: Decodable>(_ type: T.Type, _ child: NodeID, key: String) -> T? {
-        ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: StringKey(key)) }
+        ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> T in try context.decodeAny(T.self, node: child, parentPath: path, key: .name(key)) }
     }
 
     /// A present child decoded by `body`; nil when that fails (the errors are recorded).
@@ -123,19 +123,8 @@ extension NodeReader {
         names.bytes.withUnsafeBufferPointer { all in
             names.signatures.withUnsafeBufferPointer { signatures in
                 for position in 0..<count {
-                    let key = tree.key(mapping, position)
-                    let record = tree.record(key)
-                    guard record.kind == .scalar else { continue }
-                    // ASCII on both sides: a different length or first byte is a different key.
-                    let signature = record.isASCII
-                        ? KeyNames.signature(length: Int(record.count), first: record.count > 0 ? tree.bytes[Int(record.start)] : 0) : nil
-                    for index in signatures.indices where present & KeyNames.bit(index) == 0 {
-                        if let signature, signatures[index] != .max, signatures[index] != signature { continue }
-                        let wanted = UnsafeBufferPointer(rebasing: all[names.starts[index]..<names.starts[index] + names.lengths[index]])
-                        if tree.scalar(key, equalsUTF8: wanted, isASCII: names.isASCII[index]) ?? tree.scalar(key, equals: names.names[index]) {
-                            present |= KeyNames.bit(index)
-                            break
-                        }
+                    if let index = names.index(of: tree.key(mapping, position), in: tree, all: all, signatures: signatures, excluding: present) {
+                        present |= KeyNames.bit(index)
                     }
                 }
             }

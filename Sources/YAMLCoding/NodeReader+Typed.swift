@@ -8,7 +8,7 @@ extension NodeReader {
     /// `decode(_:forKey:)` for the most common value, in concrete code.
     public func decode(_ type: Located<String>.Type, forKey key: String) throws -> Located<String> {
         try required(Located<String>.self, key) { (child: NodeID) throws(ValueFailure) -> Located<String> in
-            try context.locatedString(child, parentPath: path, key: StringKey(key))
+            try context.locatedString(child, parentPath: path, key: .name(key))
         }
     }
 
@@ -22,7 +22,21 @@ extension NodeReader {
     @usableFromInline
     func decodePresentString(_ child: NodeID, key: String) -> Located<String>? {
         ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> Located<String> in
-            try context.locatedString(child, parentPath: path, key: StringKey(key))
+            try context.locatedString(child, parentPath: path, key: .name(key))
+        }
+    }
+
+    /// `decodeIfPresent` for a located flag (`quote:`), in concrete code.
+    @inlinable
+    public func decodeIfPresent(_ type: Located<Bool>.Type, forKey key: String) -> Located<Bool>? {
+        guard let child = presentChild(key) else { return nil }
+        return decodePresentFlag(child, key: key)
+    }
+
+    @usableFromInline
+    func decodePresentFlag(_ child: NodeID, key: String) -> Located<Bool>? {
+        ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> Located<Bool> in
+            try context.locatedFlag(child, parentPath: path, key: .name(key))
         }
     }
 
@@ -36,14 +50,14 @@ extension NodeReader {
     @usableFromInline
     func decodePresentStrings(_ child: NodeID, key: String) -> [Located<String>]? {
         ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> [Located<String>] in
-            try context.locatedStrings(child, parentPath: path, key: StringKey(key))
+            try context.locatedStrings(child, parentPath: path, key: .name(key))
         }
     }
 
     /// `decode(_:forKey:)` for a type that reads itself.
     public func decode<T: YAMLNodeDecodable>(_ type: T.Type, forKey key: String) throws -> T {
         try required(T.self, key) { (child: NodeID) throws(ValueFailure) -> T in
-            try context.decodeNodeValue(T.self, node: child, parentPath: path, key: StringKey(key))
+            try context.decodeNodeValue(T.self, node: child, parentPath: nil, parentReader: self, key: .name(key))
         }
     }
 
@@ -57,7 +71,7 @@ extension NodeReader {
     @usableFromInline
     func decodePresentNode<T: YAMLNodeDecodable>(_ type: T.Type, _ child: NodeID, key: String) -> T? {
         ifDecoded(child) { (child: NodeID) throws(ValueFailure) -> T in
-            try context.decodeNodeValue(T.self, node: child, parentPath: path, key: StringKey(key))
+            try context.decodeNodeValue(T.self, node: child, parentPath: nil, parentReader: self, key: .name(key))
         }
     }
 }

@@ -16,7 +16,12 @@ public final class NodeReader {
     /// True for a stand-in: every key reads as missing, every value as its stand-in, no errors.
     let isStandIn: Bool
     @exclusivity(unchecked) private var parentPath: CodingPathLink?
-    @exclusivity(unchecked) private var key: (any CodingKey)?
+    /// The reader of the enclosing value when this one is read on its behalf: the path is then
+    /// built from the parent's only when asked (most values never need it), instead of a link
+    /// per nested value. Unowned: the parent's read outlasts this one's, and a reader that
+    /// outlives it (kept by its value) is detached first (`detach`).
+    @exclusivity(unchecked) private unowned(unsafe) var parentReader: NodeReader?
+    @exclusivity(unchecked) private var key: PathKey
     /// `path` once built (nil: not yet): most values never need their path.
     @exclusivity(unchecked) private var builtPath: CodingPathLink??
     /// The keys asked about, set by `expectMapping` (kept inline: one allocation per value).
@@ -27,11 +32,13 @@ public final class NodeReader {
     /// Set for the extra reading pass that records absent keys, for "did you mean" suggestions.
     let recordsQueries: Bool
 
-    init(node: NodeID, context: DecodingContext, parentPath: CodingPathLink?, key: (any CodingKey)?, recordsQueries: Bool = false) {
+    init(node: NodeID, context: DecodingContext, parentPath: CodingPathLink?, parentReader: NodeReader? = nil, key: PathKey,
+         recordsQueries: Bool = false) {
         id = node
         self.context = context
         tree = context.tree
         self.parentPath = parentPath
+        self.parentReader = parentReader
         self.key = key
         self.recordsQueries = recordsQueries
         isStandIn = false
@@ -39,7 +46,7 @@ public final class NodeReader {
     }
 
     /// A reader that produces a stand-in value (lenient: nothing fails, nothing is present).
-    init(standInAt mark: Mark, context: DecodingContext, parentPath: CodingPathLink?, key: (any CodingKey)? = nil) {
+    init(standInAt mark: Mark, context: DecodingContext, parentPath: CodingPathLink?, key: PathKey = .none) {
         id = context.tree.null(at: mark)
         self.context = context
         tree = context.tree
@@ -52,9 +59,10 @@ public final class NodeReader {
 
     /// Reads `node` next, as if just made for it: the context reuses readers it alone holds
     /// (`DecodingContext.recycle`), one object per value having been a large part of decoding.
-    func reuse(node: NodeID, parentPath: CodingPathLink?, key: (any CodingKey)?) {
+    func reuse(node: NodeID, parentPath: CodingPathLink?, parentReader: NodeReader?, key: PathKey) {
         id = node
         self.parentPath = parentPath
+        self.parentReader = parentReader
         self.key = key
         builtPath = nil
         mappingUse = MappingUse(unread: node)
@@ -63,9 +71,18 @@ public final class NodeReader {
     /// The keys leading to this node, as links (built on first use).
     var path: CodingPathLink? {
         if let builtPath { return builtPath }
-        let built = parentPath.appending(key)
+        let base = if let parentReader { parentReader.path } else { parentPath }
+        let built = base.appending(key)
         builtPath = .some(built)
         return built
+    }
+
+    /// Makes the path independent of the parent reader (built now, while the parent still reads
+    /// the enclosing value), for a reader that its value keeps beyond the parent's read.
+    func detach() {
+        guard parentReader != nil else { return }
+        _ = path
+        parentReader = nil
     }
 
     /// Where the node starts.
@@ -79,7 +96,7 @@ public final class NodeReader {
     public func decode<T: Decodable>(_ type: T.Type) throws -> T {
         if isStandIn { return try context.standIn(T.self, at: mark, parentPath: path, key: nil) }
         do {
-            return try context.decodeAny(T.self, node: id, parentPath: path, key: nil)
+            return try context.decodeAny(T.self, node: id, parentPath: path, key: .none)
         } catch {
             context.pendingErrors += error.errors
             return try context.standIn(T.self, at: mark, parentPath: path, key: nil)

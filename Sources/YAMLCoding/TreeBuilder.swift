@@ -11,16 +11,17 @@ struct TreeBuilder {
         var aliasExpansionLimit = 100_000
     }
 
-    /// A collection whose end event has not come yet.
+    /// A collection whose end event has not come yet. Plain data (its rare tag and anchor are
+    /// in `openNames`), so the stack is pushed and popped without reference counting.
     private struct Open {
         var isMapping: Bool
         var mark: Mark
-        var tag: String?
-        var anchor: String?
+        /// Whether its tag and anchor are the last entry of `openNames`.
+        var hasNames: Bool
         /// Where its children start among the tree's pending children.
         var firstChild: Int
-        /// Nodes in this subtree so far, itself included: the cost of aliasing it.
-        var size = 1
+        /// The enclosing collection's `openSize` when this one started (restored at its end).
+        var parentSize: Int
     }
 
     let options: Options
@@ -28,6 +29,12 @@ struct TreeBuilder {
     /// The nodes built so far.
     let tree: YAMLTree
     private var stack: [Open] = []
+    /// The tags and anchors of the open collections that have either, innermost last.
+    private var openNames: [(tag: String?, anchor: String?)] = []
+    /// Nodes in the innermost open collection's subtree so far, itself included: the cost of
+    /// aliasing it. Kept out of `stack`, which would otherwise be written (a uniqueness check
+    /// and a bounds check) for every node.
+    private var openSize = 1
     private var anchors: [String: (node: NodeID, size: Int)] = [:]
     private var expanded = 0
     private var root: NodeID?
@@ -57,7 +64,8 @@ struct TreeBuilder {
     }
 
     private mutating func handle(_ event: UnsafeMutablePointer<yaml_event_t>) throws(YAMLErrors) {
-        let mark = Mark(event.pointee.start_mark)
+        // The mark is converted only where it is used (not for the end of a collection).
+        var mark: Mark { Mark(event.pointee.start_mark) }
         switch event.pointee.type {
         case YAML_DOCUMENT_START_EVENT:
             anchors.removeAll(keepingCapacity: true)
@@ -73,27 +81,30 @@ struct TreeBuilder {
             add(node, size: 1)
         case YAML_SEQUENCE_START_EVENT:
             let data = event.pointee.data.sequence_start
-            stack.append(Open(isMapping: false, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor), firstChild: tree.pendingCount))
+            open(isMapping: false, mark: mark, tag: data.tag, anchor: data.anchor)
         case YAML_MAPPING_START_EVENT:
             let data = event.pointee.data.mapping_start
-            stack.append(Open(isMapping: true, mark: mark, tag: Self.string(data.tag), anchor: Self.string(data.anchor), firstChild: tree.pendingCount))
+            open(isMapping: true, mark: mark, tag: data.tag, anchor: data.anchor)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             // Not `popLast()`: an optional `Open` is destroyed through generic code, per collection.
             guard !stack.isEmpty else { return }
             let open = stack.removeLast()
+            let size = openSize
+            openSize = open.parentSize
+            let names = open.hasNames ? openNames.removeLast() : (tag: nil, anchor: nil)
             let node: NodeID
             if open.isMapping {
-                node = finishMapping(from: open.firstChild, tag: open.tag, mark: open.mark)
+                node = finishMapping(from: open.firstChild, tag: names.tag, mark: open.mark)
             } else {
-                node = tree.addCollection(.sequence, children: tree.pendingChildren(from: open.firstChild), tag: open.tag, mark: open.mark)
+                node = tree.addCollection(.sequence, children: tree.pendingChildren(from: open.firstChild), tag: names.tag, mark: open.mark)
             }
             tree.dropPending(from: open.firstChild)
-            if let anchor = open.anchor { anchors[anchor] = (node, open.size) }
-            add(node, size: open.size)
+            if let anchor = names.anchor { anchors[anchor] = (node, size) }
+            add(node, size: size)
         case YAML_ALIAS_EVENT:
             let name = Self.string(event.pointee.data.alias.anchor) ?? ""
             guard let target = anchors[name] else {
-                let inProgress = stack.contains { $0.anchor == name }
+                let inProgress = openNames.contains { $0.anchor == name }
                 throw YAMLErrors([source.error(at: mark, inProgress
                     ? "alias '*\(name)' refers to the collection that contains it"
                     : "unknown alias '*\(name)' (no anchor '&\(name)' before it)")])
@@ -109,12 +120,20 @@ struct TreeBuilder {
         }
     }
 
+    /// Starts a collection (its children come next).
+    private mutating func open(isMapping: Bool, mark: Mark, tag: UnsafeMutablePointer<yaml_char_t>?, anchor: UnsafeMutablePointer<yaml_char_t>?) {
+        let hasNames = tag != nil || anchor != nil
+        if hasNames { openNames.append((Self.string(tag), Self.string(anchor))) }
+        stack.append(Open(isMapping: isMapping, mark: mark, hasNames: hasNames, firstChild: tree.pendingCount, parentSize: openSize))
+        openSize = 1
+    }
+
     private mutating func add(_ node: NodeID, size: Int) {
         guard !stack.isEmpty else {
             root = node
             return
         }
-        stack[stack.count - 1].size += size
+        openSize += size
         tree.push(node)
     }
 

@@ -44,27 +44,6 @@ struct TreeView {
         return String(decoding: UnsafeBufferPointer(start: bytes + Int(record.start), count: Int(record.count)), as: UTF8.self)
     }
 
-    /// Whether a scalar's text contains `byte`.
-    func containsByte(_ node: NodeID, _ byte: UInt8) -> Bool {
-        let record = record(node)
-        guard record.kind == .scalar else { return false }
-        // Eight bytes at a time: a word has the byte iff `word ^ pattern` has a zero byte.
-        let start = UnsafeRawPointer(bytes + Int(record.start))
-        let count = Int(record.count)
-        let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
-        var index = 0
-        while index + 8 <= count {
-            let word = start.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ pattern
-            if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { return true }
-            index += 8
-        }
-        while index < count {
-            if start.load(fromByteOffset: index, as: UInt8.self) == byte { return true }
-            index += 1
-        }
-        return false
-    }
-
     /// A scalar's text, or nil for collections.
     func scalarString(_ node: NodeID) -> String? {
         isScalar(node) ? string(node) : nil
@@ -96,17 +75,10 @@ struct TreeView {
 
     /// True for a null: plain `~`, `null`, `Null`, `NULL` or empty with no tag, or `!!null`
     /// (as `Node.Scalar.isNull`).
+    /// Decided when the scalar was added (`YAMLTree.Record.isNull`).
+    @inline(__always)
     func isNull(_ node: NodeID) -> Bool {
-        let record = record(node)
-        guard record.kind == .scalar else { return false }
-        if record.tag >= 0 { return owner.takeUnretainedValue().tags[Int(record.tag)] == Node.Tags.null }
-        guard record.style == .plain else { return false }
-        switch record.count {
-        case 0: return true
-        case 1: return bytes[Int(record.start)] == UInt8(ascii: "~")
-        case 4: return hasBytes(record, "null") || hasBytes(record, "Null") || hasBytes(record, "NULL")
-        default: return false
-        }
+        record(node).isNull
     }
 
     /// Whether `node` is a scalar whose text equals `text` (as `String` compares: canonical

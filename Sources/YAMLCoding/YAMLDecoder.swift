@@ -48,7 +48,7 @@ public struct YAMLDecoder: Sendable {
               let root = builder.documents.first else { return nil }
         let context = DecodingContext(file: file, tree: builder.tree, environment: environment, userInfo: userInfo, ignoresUnknownKeys: true)
         defer { context.releaseSpareReaders() }
-        return try? context.decodeAny(T.self, node: root, parentPath: nil, key: nil)
+        return try? context.decodeAny(T.self, node: root, parentPath: nil, key: .none)
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from node: NodeID, in tree: YAMLTree, source: SourceFile, problems: [YAMLError]) throws(YAMLErrors) -> T {
@@ -57,7 +57,7 @@ public struct YAMLDecoder: Sendable {
         var errors = problems
         var value: T?
         do {
-            value = try context.decodeAny(T.self, node: node, parentPath: nil, key: nil)
+            value = try context.decodeAny(T.self, node: node, parentPath: nil, key: .none)
         } catch {
             errors += error.errors
         }

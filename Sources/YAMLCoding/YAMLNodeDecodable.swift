@@ -33,7 +33,7 @@ extension YAMLNodeDecodable {
         if decoder.lenient {
             self = try Self(yaml: NodeReader(standInAt: decoder.context.tree.mark(decoder.node), context: decoder.context, parentPath: decoder.path))
         } else {
-            self = try decoder.context.decodeNodeValue(Self.self, node: decoder.node, parentPath: decoder.path, key: nil)
+            self = try decoder.context.decodeNodeValue(Self.self, node: decoder.node, parentPath: decoder.path, key: .none)
         }
     }
 }

@@ -20,8 +20,28 @@ final class YAMLTree {
         var tag: Int32
         var kind: Kind
         var style: Node.ScalarStyle
+        /// What was found out about a scalar while it was added, one bit each (the record stays
+        /// 32 bytes): see `isASCII`, `hasDollar`, `isNull`.
+        private var flags: UInt8
+
+        init(mark: Mark, start: Int32, count: Int32, tag: Int32, kind: Kind, style: Node.ScalarStyle,
+             isASCII: Bool, hasDollar: Bool = false, isNull: Bool = false) {
+            self.mark = mark
+            self.start = start
+            self.count = count
+            self.tag = tag
+            self.kind = kind
+            self.style = style
+            flags = (isASCII ? 1 : 0) | (hasDollar ? 2 : 0) | (isNull ? 4 : 0)
+        }
+
         /// All of the scalar's bytes are ASCII (then byte equality is string equality).
-        var isASCII: Bool
+        var isASCII: Bool { flags & 1 != 0 }
+        /// The scalar has a `$` (found while copying it): only then can it hold a `${VAR}`.
+        var hasDollar: Bool { flags & 2 != 0 }
+        /// The scalar is a null: plain `~`, `null`, `Null`, `NULL` or empty with no tag, or
+        /// tagged `!!null` (as `Node.Scalar.isNull`).
+        var isNull: Bool { flags & 4 != 0 }
     }
 
     // Raw storage, grown by hand: the hot reads are a pointer load and an index, without the
@@ -85,10 +105,55 @@ final class YAMLTree {
         if byteCount + text.count > byteCapacity {
             Self.grow(&bytes, count: byteCount, capacity: &byteCapacity, needed: byteCount + text.count)
         }
-        if let base = text.baseAddress { (bytes + start).update(from: base, count: text.count) }
+        let (isASCII, hasDollar) = text.baseAddress.map { Self.copyChecking($0, to: bytes + start, count: text.count) } ?? (true, false)
         byteCount += text.count
+        let isNull = if let tag { tag == Node.Tags.null } else { style == .plain && Self.isNullText(bytes + start, count: text.count) }
         return add(Record(mark: mark, start: Int32(truncatingIfNeeded: start), count: Int32(truncatingIfNeeded: text.count),
-                          tag: tagIndex(tag), kind: .scalar, style: style, isASCII: TreeView.isASCII(text)))
+                          tag: tagIndex(tag), kind: .scalar, style: style, isASCII: isASCII, hasDollar: hasDollar, isNull: isNull))
+    }
+
+    /// Whether an untagged plain scalar's text spells null: nothing, `~`, `null`, `Null`, `NULL`.
+    @inline(__always)
+    private static func isNullText(_ text: UnsafePointer<UInt8>, count: Int) -> Bool {
+        func spells(_ word: StaticString) -> Bool {
+            word.withUTF8Buffer { word in (0..<4).allSatisfy { text[$0] == word[$0] } }
+        }
+        switch count {
+        case 0: return true
+        case 1: return text[0] == UInt8(ascii: "~")
+        case 4: return spells("null") || spells("Null") || spells("NULL")
+        default: return false
+        }
+    }
+
+    /// Copies `count` bytes and tells whether they are all ASCII and whether one is a `$`, in
+    /// one pass of eight bytes at a time: most scalars are short, and a call to `memmove`, then
+    /// a pass for ASCII and one per decoded value for `$`, cost more.
+    @inline(__always)
+    private static func copyChecking(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) -> (isASCII: Bool, hasDollar: Bool) {
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(target)
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let dollars = UInt64(UInt8(ascii: "$")) &* ones
+        var all: UInt64 = 0
+        var dollar = false
+        var index = 0
+        while index + 8 <= count {
+            let word = from.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            to.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+            all |= word
+            // `word ^ dollars` has a zero byte exactly where `word` has a `$`.
+            let match = word ^ dollars
+            dollar = dollar || (match &- ones) & ~match & highs != 0
+            index += 8
+        }
+        while index < count {
+            let byte = source[index]
+            target[index] = byte
+            all |= UInt64(byte)
+            dollar = dollar || byte == UInt8(ascii: "$")
+            index += 1
+        }
+        return (all & highs == 0, dollar)
     }
 
     /// Appends a collection whose children (ids; key, value alternating for mappings) are `children`.
@@ -125,7 +190,7 @@ final class YAMLTree {
 
     /// An empty plain scalar (a null) at `mark`: missing values, stand-ins, empty documents.
     func null(at mark: Mark) -> NodeID {
-        nulls.append(Record(mark: mark, start: 0, count: 0, tag: -1, kind: .scalar, style: .plain, isASCII: true))
+        nulls.append(Record(mark: mark, start: 0, count: 0, tag: -1, kind: .scalar, style: .plain, isASCII: true, isNull: true))
         return NodeID(-nulls.count)
     }
 

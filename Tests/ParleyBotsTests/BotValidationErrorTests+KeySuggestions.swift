@@ -39,5 +39,34 @@ extension BotValidationErrorTests {
                   nxt: start
                   ^
             """#),
+        // A command's own keys and its action keys are found in one pass: the ones it lacks
+        // are still suggested, in the order they were always asked about.
+        ValidationCase(name: "misspelledCommandKeys", yaml: #"""
+            commands:
+              help:
+                arg: [a]
+                alias: [h]
+                d: [ { reply: x } ]
+                rply: hi
+              card:
+                send: { txt: hi, card: link, url: "https://example.com" }
+                qote: true
+            """#, expected: #"""
+            bots/t.yaml:3:5: error: unknown key 'arg', did you mean 'args'?
+                arg: [a]
+                ^
+            bots/t.yaml:4:5: error: unknown key 'alias', did you mean 'aliases'?
+                alias: [h]
+                ^
+            bots/t.yaml:5:5: error: unknown key 'd'
+                d: [ { reply: x } ]
+                ^
+            bots/t.yaml:6:5: error: unknown key 'rply', did you mean 'reply'?
+                rply: hi
+                ^
+            bots/t.yaml:9:5: error: unknown key 'qote', did you mean 'quote'?
+                qote: true
+                ^
+            """#),
     ]
 }

@@ -104,6 +104,12 @@ import ParleyBots
         #expect(cron.daysOfWeek == [0])
         #expect(try CronExpression("0 0 * * FRI-SUN").daysOfWeek == [5, 6, 0])
         #expect(try CronExpression("0 0 * * 5-7").daysOfWeek == [5, 6, 0])
+        // Names in any case (upper-cased as `uppercased()` does).
+        #expect(try CronExpression("0 0 * jan,Feb,MAR mon-Wed").months == [1, 2, 3])
+        #expect(try CronExpression("0 0 * * mon-Wed").daysOfWeek == [1, 2, 3])
+        #expect(throws: ValueSyntaxError("invalid month 'ja' in cron expression: expected a number 1-12 or a name JAN-DEC, '*', a list 'a,b', a range 'a-b' or a step '*/n'", offset: 6)) {
+            try CronExpression("0 0 * ja *")
+        }
     }
 
     /// Plain numbers and `*` (read without splitting) mean what `Int` and the general path make of them.

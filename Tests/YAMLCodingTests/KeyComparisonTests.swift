@@ -30,6 +30,15 @@ import YAMLCoding
         #expect(errors?.contains("error: duplicate key 'cafe\u{301}' (first defined at line \(size + 1))") == true)
     }
 
+    @Test(arguments: [("", "-and-more-text"), ("a-much-longer-", "-key-end"), ("eight-by", "")])
+    func canonicallyEqualLongKeysAreDuplicates(prefix: String, suffix: String) {
+        // The non-ASCII bytes in the first or the third eight-byte word of the key, or after the
+        // last whole word (scalars are copied and checked for ASCII a word at a time).
+        let first = prefix + "caf\u{E9}" + suffix, second = prefix + "cafe\u{301}" + suffix
+        let errors = parseErrors(mapping(2, then: ["\(first): 1", "\(second): 2"]))
+        #expect(errors?.contains("error: duplicate key '\(second)' (first defined at line 3)") == true)
+    }
+
     private struct Kelvin: Decodable, Equatable {
         var K: Int
         var other: Int

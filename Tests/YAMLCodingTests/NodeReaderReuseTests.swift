@@ -58,8 +58,14 @@ import YAMLCoding
     }
 
     @Test func errorsOfLaterValuesHaveTheirOwnPaths() {
-        let text = "items:\n  - name: a\n  - name: [b]\n  - nam: c\n"
-        #expect(renderedErrors(Items.self, text) == """
+        expectErrorsOfThreeItems(Items.self, under: "items")
+    }
+
+    /// The errors of a list `key` of items `a`, `[b]` and one with `nam:`: their messages,
+    /// positions and paths (`key`, then the index).
+    private func expectErrorsOfThreeItems<T: Decodable>(_ type: T.Type, under key: String) {
+        let text = "\(key):\n  - name: a\n  - name: [b]\n  - nam: c\n"
+        #expect(renderedErrors(T.self, text) == """
             test.yaml:3:11: error: expected a string, found a sequence
               - name: [b]
                       ^
@@ -71,10 +77,67 @@ import YAMLCoding
                 ^
             """)
         do {
-            _ = try YAMLDecoder(environment: [:]).decode(Items.self, from: text, file: "test.yaml")
+            _ = try YAMLDecoder(environment: [:]).decode(T.self, from: text, file: "test.yaml")
             Issue.record("decoded despite the errors")
         } catch {
-            #expect(error.errors.map(\.codingPath) == [["items", "1", "name"], ["items", "2", "name"], ["items", "2", "nam"]])
+            #expect(error.errors.map(\.codingPath) == [[key, "1", "name"], [key, "2", "name"], [key, "2", "nam"]])
+        }
+    }
+
+    // MARK: - Readers made below other readers (located values, a node's own list)
+
+    struct KeeperList: YAMLNodeDecodable {
+        var keepers: [Keeper]
+        init(yaml reader: NodeReader) throws { keepers = try reader.decode([Keeper].self) }
+    }
+
+    struct Nested: YAMLNodeDecodable {
+        var list: Located<KeeperList>?
+        var one: Located<Keeper>?
+        var items: [Item]
+        init(yaml reader: NodeReader) throws {
+            try reader.expectMapping()
+            list = reader.decodeIfPresent(Located<KeeperList>.self, forKey: "list")
+            one = reader.decodeIfPresent(Located<Keeper>.self, forKey: "one")
+            items = try reader.decode([Item].self, forKey: "items")
+        }
+    }
+
+    @Test func keptReadersBelowOtherReadersKeepTheirPaths() throws {
+        let text = "list:\n  - name: first\n  - name: second\none:\n  name: third\nitems:\n  - name: a\n  - name: b\n"
+        let decoded = try YAMLDecoder(environment: [:]).decode(Nested.self, from: text, file: "t.yaml")
+        let list = try #require(decoded.list)
+        #expect(list.mark.line == 2)
+        #expect(list.value.keepers.map(\.reader.codingPath) == [["list", "0"], ["list", "1"]])
+        #expect(list.value.keepers.map { $0.reader.mark.line } == [2, 3])
+        let one = try #require(decoded.one)
+        #expect(one.mark.line == 5)
+        #expect(one.value.reader.codingPath == ["one"])
+        #expect(decoded.items.map(\.name) == ["a", "b"])
+    }
+
+    struct ItemList: YAMLNodeDecodable {
+        var items: [Item]
+        init(yaml reader: NodeReader) throws { items = try reader.decode([Item].self) }
+    }
+
+    struct NestedItems: YAMLNodeDecodable {
+        var list: Located<ItemList>?
+        init(yaml reader: NodeReader) throws {
+            try reader.expectMapping()
+            list = reader.decodeIfPresent(Located<ItemList>.self, forKey: "list")
+        }
+    }
+
+    @Test func errorsBelowOtherReadersHaveTheirPaths() {
+        expectErrorsOfThreeItems(NestedItems.self, under: "list")
+        do {
+            _ = try YAMLDecoder(environment: [:]).decode(NestedItems.self, from: "list: text\n", file: "test.yaml")
+            Issue.record("decoded despite the errors")
+        } catch {
+            #expect(error.errors.map(\.message) == ["expected a sequence, found 'text'"])
+            #expect(error.errors.map(\.codingPath) == [["list"]])
+            #expect(error.errors.map(\.mark) == [Mark(line: 1, column: 7)])
         }
     }
 }

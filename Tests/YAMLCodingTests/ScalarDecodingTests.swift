@@ -52,11 +52,17 @@ import YAMLCoding
         #expect(try !decode(Bool.self, "false"))
     }
 
-    @Test(arguments: ["~", "null", "NULL", "", "Null"])
+    @Test(arguments: ["~", "null", "NULL", "", "Null", "!!null x", "!!null ''"])
     func nullsAreNilForOptionals(text: String) throws {
         #expect(try decode(Int?.self, text) == nil)
         #expect(try decode(String?.self, text) == nil)
         #expect(throws: YAMLErrors.self) { try decode(Int.self, text) }
+    }
+
+    /// Null spelled otherwise, quoted or tagged as something else, is a string.
+    @Test(arguments: [("'null'", "null"), ("\"~\"", "~"), ("nul", "nul"), ("NuLL", "NuLL"), ("!!str null", "null"), ("nulls", "nulls")])
+    func nearNullsAreStrings(text: String, expected: String) throws {
+        #expect(try decode(String?.self, text) == expected)
     }
 
     @Test func missingOptionalKeyIsNil() throws {
@@ -77,6 +83,11 @@ import YAMLCoding
         ("'$${HOST} stays'", "${HOST} stays"),
         ("'a $$ b'", "a $$ b"),
         ("|\n  multi ${HOST}\n", "multi db.local\n"),
+        // `$` in the first or the third eight-byte word of the text (`$` is noted a word at a
+        // time while the tree is built).
+        ("${HOST} is the host of the database", "db.local is the host of the database"),
+        ("a long prefix, then ${HOST}", "a long prefix, then db.local"),
+        ("'twenty-four bytes here: $${HOST}'", "twenty-four bytes here: ${HOST}"),
     ])
     func environmentSubstitution(text: String, expected: String) throws {
         let environment = ["HOST": "db.local", "PORT": "5432", "EMPTY": ""]

@@ -12,11 +12,20 @@ struct ActionKeys: Sendable {
         case quote, reply, send, react, unreact, broadcast, goto, set, handoff, wait
     }
 
-    private static let names = KeyNames(Key.allCases.map { "\($0)" })
+    /// The action keys, in the order of the bits of `init(_:present:)`.
+    static let keyNames = Key.allCases.map { "\($0)" }
+
+    private static let names = KeyNames(keyNames)
 
     /// Reads the action keys of `reader`'s mapping (`expectMapping` already called).
     init(_ reader: NodeReader) {
-        let present = reader.keysPresent(among: Self.names)
+        self.init(reader, present: reader.keysPresent(among: Self.names))
+    }
+
+    /// Reads the action keys of `reader`'s mapping, `present` saying which are there (bit `i`
+    /// for `keyNames[i]`, as `keysPresent` gives it): for an owner that finds its own keys and
+    /// these in one pass.
+    init(_ reader: NodeReader, present: UInt64) {
         func has(_ key: Key) -> Bool { present & KeyNames.bit(key.rawValue) != 0 }
         let quote = has(.quote) ? reader.decodeIfPresent(Located<Bool>.self, forKey: "quote") : nil
         let quoted = quote?.value ?? false

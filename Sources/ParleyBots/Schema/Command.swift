@@ -14,14 +14,21 @@ public struct Command: YAMLNodeDecodable, Sendable {
     public var mark: Mark
     var issues: [SchemaIssue]
 
+    /// The command's own keys (bits 0 to 2), then the action block's.
+    private static let names = KeyNames(["description", "aliases", "args"] + ActionBlock.keyNames)
+
     /// Reads the command's mapping.
     public init(yaml reader: NodeReader) throws {
         mark = reader.mark
         try reader.expectMapping()
-        description = reader.decodeIfPresent(Located<String>.self, forKey: "description")
-        aliases = reader.decodeIfPresent([Located<String>].self, forKey: "aliases") ?? []
-        args = reader.decodeIfPresent([Located<String>].self, forKey: "args") ?? []
-        let block = ActionBlock(reader)
+        // Which of its keys and of the actions' keys the mapping has, in one pass over its keys:
+        // most of the fifteen are absent, and a lookup each cost more.
+        let present = reader.keysPresent(among: Self.names)
+        func has(_ index: Int) -> Bool { present & KeyNames.bit(index) != 0 }
+        description = has(0) ? reader.decodeIfPresent(Located<String>.self, forKey: "description") : nil
+        aliases = (has(1) ? reader.decodeIfPresent([Located<String>].self, forKey: "aliases") : nil) ?? []
+        args = (has(2) ? reader.decodeIfPresent([Located<String>].self, forKey: "args") : nil) ?? []
+        let block = ActionBlock(reader, present: present >> 3)
         actions = block.items
         issues = block.issues
     }

@@ -13,19 +13,22 @@ public struct SendAction: YAMLNodeDecodable, Sendable {
     /// Where the `send:` value starts.
     public var mark: Mark
 
+    /// The keys that are not card fields.
+    private static let named = KeyNames(["text", "card", "to"])
+
     /// Reads `text`, `card`, `to`, and every other key as a card field.
     public init(yaml reader: NodeReader) throws {
         mark = reader.mark
         try reader.expectMapping()
-        text = reader.decodeIfPresent(Located<String>.self, forKey: "text")
-        card = reader.decodeIfPresent(Located<String>.self, forKey: "card")
-        to = reader.decodeIfPresent(Located<String>.self, forKey: "to")
+        // Which of the three are there, in one pass over the keys: the others are card fields.
+        let present = reader.keysPresent(among: Self.named)
+        text = present & KeyNames.bit(0) != 0 ? reader.decodeIfPresent(Located<String>.self, forKey: "text") : nil
+        card = present & KeyNames.bit(1) != 0 ? reader.decodeIfPresent(Located<String>.self, forKey: "card") : nil
+        to = present & KeyNames.bit(2) != 0 ? reader.decodeIfPresent(Located<String>.self, forKey: "to") : nil
         var fields = OrderedMap<Located<String>>()
         let named = (text == nil ? 0 : 1) + (card == nil ? 0 : 1) + (to == nil ? 0 : 1)
         if reader.keyCount > named { fields.entries.reserveCapacity(reader.keyCount - named) }
-        try reader.forEachKey { name, keyMark, _ in
-            guard name != "text", name != "card", name != "to" else { return }
-            let value = try reader.decode(Located<String>.self, forKey: name)
+        try reader.forEachString(skipping: Self.named) { name, keyMark, value in
             fields.entries.append(.init(name: name, value: value, mark: value.mark, keyMark: keyMark))
         }
         fields.sortByMark()
