@@ -175,13 +175,14 @@ extension ChatClient {
     /// first, this writes the same id again: the stores and the cache replace by id.
     func recordSent(_ outgoing: OutgoingEnvelope, content: any MessageContent, receipt: SendReceipt,
                     updatesConversation: Bool = true) -> Message {
-        let envelope = Envelope(id: receipt.messageID, channel: outgoing.channel, seq: receipt.seq, clientMessageID: outgoing.clientMessageID,
-                                sender: userID, timestamp: receipt.timestamp, payload: outgoing.payload, flags: outgoing.flags,
-                                replyTo: outgoing.replyTo, visibleTo: outgoing.visibleTo, extensions: outgoing.extensions)
-        let message = Message(id: envelope.id, channel: envelope.channel, seq: envelope.seq, clientMessageID: envelope.clientMessageID,
-                              sender: userID, timestamp: envelope.timestamp, content: content, flags: envelope.flags,
-                              replyTo: envelope.replyTo, visibleTo: envelope.visibleTo, extensions: envelope.extensions)
-        record(message, envelope: envelope, countsAsUnread: false, updatesConversation: updatesConversation)
+        let message = Message(id: receipt.messageID, channel: outgoing.channel, seq: receipt.seq, clientMessageID: outgoing.clientMessageID,
+                              sender: userID, timestamp: receipt.timestamp, content: content, flags: outgoing.flags,
+                              replyTo: outgoing.replyTo, visibleTo: outgoing.visibleTo, extensions: outgoing.extensions)
+        record(message, countsAsUnread: false, updatesConversation: updatesConversation) {
+            Envelope(id: message.id, channel: message.channel, seq: message.seq, clientMessageID: message.clientMessageID,
+                     sender: userID, timestamp: message.timestamp, payload: outgoing.payload, flags: message.flags,
+                     replyTo: message.replyTo, visibleTo: message.visibleTo, extensions: message.extensions)
+        }
         return message
     }
 

@@ -22,6 +22,9 @@ public actor ChatClient {
     let store: any MessageStore
     /// Memory storage keeps the conversation list only in `conversationList`.
     let persistsConversations: Bool
+    /// False with `HistoryPolicy.ids`: messages go to neither history nor cache, and their
+    /// ids to `seen` (what drops repeats then).
+    let keepsHistory: Bool
     /// `sender.name` / `sender.avatar`: built once and shared (copy-on-write) by every
     /// message sent without extra extensions, instead of a dictionary per message.
     let senderExtensions: [String: JSONValue]
@@ -80,9 +83,11 @@ public actor ChatClient {
                                   clock: configuration.clock, expiry: configuration.profileExpiry)
         senderExtensions = Self.extensions([:], sender: configuration.senderProfile)
         seen = RecentIDs(capacity: configuration.duplicateWindow)
+        let keepsHistory = configuration.history == .kept
+        self.keepsHistory = keepsHistory
         // In memory the history already holds the recent messages: a decoded copy of each
         // would double what a client keeps (the store answers look-ups by id instead).
-        cache = MessageCache(limits: persistsConversations ? configuration.cacheLimits : MessageCache.Limits(count: 0))
+        cache = MessageCache(limits: persistsConversations && keepsHistory ? configuration.cacheLimits : MessageCache.Limits(count: 0))
     }
 
     // MARK: - Connection

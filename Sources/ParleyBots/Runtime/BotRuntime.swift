@@ -35,8 +35,6 @@ actor BotRuntime {
     var reconnectFailures = 0
     /// Whether a reconnect under way is counted as work by `tracker`.
     var reconnectCounted = false
-    /// Messages the bot's client keeps per conversation when its storage is in memory.
-    static let memoryHistoryLimit = 64
     /// Decoded messages the bot's client keeps by id: the runtime hands each handler its
     /// trigger message itself, so the cache serves only reaction events.
     static let cacheLimits = MessageCache.Limits(count: 64)
@@ -54,9 +52,10 @@ actor BotRuntime {
         let configuration = ChatClientConfiguration(
             registry: bot.registry, storage: connection.storage, clock: clock, profileProvider: connection.profileProvider,
             cacheLimits: Self.cacheLimits, senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar),
-            // The runtime never reads its client's history: with memory storage a short
-            // window per conversation is enough (reactions find their recent message there).
-            memoryHistoryLimit: Self.memoryHistoryLimit)
+            // The runtime never reads its client's history (hand-off tickets keep their own
+            // lines, `remember`): in memory, where it would not outlive the process anyway,
+            // only ids are kept, for dropping repeats. A SQLite history stays complete.
+            history: connection.storage == .memory ? .ids : .kept)
         client = try ChatClient(transport: transport, configuration: configuration)
     }
 
