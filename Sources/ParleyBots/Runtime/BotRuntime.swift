@@ -215,13 +215,10 @@ actor BotRuntime {
         }
     }
 
-    func remember(_ line: String, in channel: Channel) {
+    /// Notes a line `name: text` of `channel` for a later hand-off ticket.
+    func remember(_ name: String, _ text: String, in channel: Channel) {
         guard options.ticketHistory > 0 else { return }
-        // 200 UTF-8 bytes are at most 200 characters: the common short line skips counting them.
-        let short = line.utf8.count <= 200 || line.count <= 200
-        lanes[channel, default: Lane()].recent.append(short ? line : String(line.prefix(200)) + "…")
-        let extra = (lanes[channel]?.recent.count ?? 0) - options.ticketHistory
-        if extra > 0 { lanes[channel]?.recent.removeFirst(extra) }
+        lanes[channel, default: Lane()].recent.append(name: name, text: text, limit: options.ticketHistory)
     }
 
     func armTimeout(_ position: StepPosition, _ deadline: Date, in channel: Channel) {

@@ -24,7 +24,7 @@ struct Lane: Sendable {
     /// The state, once loaded from the store.
     var state: ConversationState?
     /// Recent lines (`name: text`), for hand-off tickets.
-    var recent: [String] = []
+    var recent = RecentLines()
 
     mutating func pop() -> WorkItem? {
         guard head < items.count else {
