@@ -18,15 +18,17 @@ extension ChatClient {
     func isDuplicate(_ envelope: Envelope) -> Bool {
         if envelope.seq > conversationList.lastSeq(of: envelope.channel) {
             // noPersist messages are not in history: remember their ids for the slow path
-            // (without history `record` remembers every id).
+            // (without history `record` notes every message).
             if keepsHistory, envelope.flags.contains(.noPersist) { seen.insert(envelope.id) }
             return false
         }
         if seen.contains(envelope.id) { return true }
-        // Without history every recorded id is in `seen`: the store holds nothing more.
-        guard keepsHistory else { return false }
-        flushWrites()
-        if (try? store.contains(id: envelope.id, channel: envelope.channel, seq: envelope.seq)) == true { return true }
+        if keepsHistory {
+            flushWrites()
+            if (try? store.contains(id: envelope.id, channel: envelope.channel, seq: envelope.seq)) == true { return true }
+        } else if recentIDs.contains(id: envelope.id, seq: envelope.seq, in: envelope.channel) {
+            return true
+        }
         seen.insert(envelope.id)
         return false
     }
@@ -97,7 +99,7 @@ extension ChatClient {
     func record(_ message: Message, countsAsUnread: Bool, updatesConversation: Bool = true, envelope: () -> Envelope) {
         if updatesConversation { recordInConversation(message, countsAsUnread: countsAsUnread) }
         guard keepsHistory else {
-            seen.insert(message.id)
+            recentIDs.insert(id: message.id, seq: message.seq, in: message.channel)
             if persistsConversations { scheduleFlush() }
             return
         }

@@ -23,8 +23,10 @@ public actor ChatClient {
     /// Memory storage keeps the conversation list only in `conversationList`.
     let persistsConversations: Bool
     /// False with `HistoryPolicy.ids`: messages go to neither history nor cache, and their
-    /// ids to `seen` (what drops repeats then).
+    /// ids to `recentIDs` (what drops repeats then).
     let keepsHistory: Bool
+    /// The ids of each channel's newest messages, when history is not kept.
+    var recentIDs: RecentMessageIDs
     /// `sender.name` / `sender.avatar`: built once and shared (copy-on-write) by every
     /// message sent without extra extensions, instead of a dictionary per message.
     let senderExtensions: [String: JSONValue]
@@ -85,6 +87,7 @@ public actor ChatClient {
         seen = RecentIDs(capacity: configuration.duplicateWindow)
         let keepsHistory = configuration.history == .kept
         self.keepsHistory = keepsHistory
+        recentIDs = RecentMessageIDs(limit: keepsHistory ? 1 : configuration.memoryHistoryLimit)
         // In memory the history already holds the recent messages: a decoded copy of each
         // would double what a client keeps (the store answers look-ups by id instead).
         cache = MessageCache(limits: persistsConversations && keepsHistory ? configuration.cacheLimits : MessageCache.Limits(count: 0))

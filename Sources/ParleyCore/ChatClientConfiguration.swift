@@ -34,7 +34,8 @@ public struct ChatClientConfiguration: Sendable {
     public var duplicateWindow: Int
     /// With memory storage: the newest messages kept per channel (older ones are dropped,
     /// so a long-running client does not grow without bound). Like the seeds' in-memory
-    /// message cache, it is a recent window; a durable history needs SQLite storage.
+    /// message cache, it is a recent window; a durable history needs SQLite storage. With
+    /// `history: .ids` (any storage): the message ids kept per channel to drop repeats.
     public var memoryHistoryLimit: Int
     /// Whether sent and received messages are kept (history and cache) or only their ids
     /// (for duplicate dropping). Default: kept.

@@ -71,6 +71,30 @@ import TestSupport
         await bob.close()
     }
 
+    @Test func eachChannelKeepsTheIdsOfItsNewestMessages() async throws {
+        let setup = try HubSetup()
+        let (bob, events) = try await setup.online("bob") { configuration in
+            configuration.history = .ids
+            configuration.memoryHistoryLimit = 3
+        }
+        func envelope(_ channel: Channel, _ seq: Int64) -> Envelope {
+            Envelope(id: "\(channel.id)-\(seq)", channel: channel, seq: seq, clientMessageID: UUID(), sender: "alice",
+                     timestamp: setup.clock.now(), payload: ["type": 1, "text": .string("\(channel.id) \(seq)")])
+        }
+        // Five in each channel, interleaved: each channel's ring holds its own last three.
+        for seq in Int64(1)...5 {
+            await bob.handle(.message(envelope(.group("team"), seq)))
+            await bob.handle(.message(envelope(.group("other"), seq)))
+        }
+        for seq in Int64(3)...5 { await bob.handle(.message(envelope(.group("team"), seq))) }
+        await bob.handle(.message(envelope(.group("other"), 4)))
+        await bob.handle(.message(envelope(.group("other"), 6)))
+        let texts = try await collectMessages(events, count: 11).map(\.text)
+        #expect(texts.suffix(1) == ["other 6"])
+        #expect(Set(texts).count == 11)
+        await bob.close()
+    }
+
     @Test func aMessageBelowTheLastSentSeqIsNewUntilSeen() async throws {
         let setup = try HubSetup()
         let (alice, _) = try await setup.online("alice")
