@@ -134,13 +134,11 @@ extension ChatClient {
     /// Writes pending history and changed conversations in one go.
     func flushWrites() {
         flushScheduled = false
-        let writes = pendingWrites
-        pendingWrites.removeAll(keepingCapacity: true)
         let conversations = persistsConversations ? conversationList.takeDirty() : []
-        do {
-            try store.save(writes, conversations: conversations)
-        } catch {
-            report(ParleyError.wrapping(error, as: .storage))
-        }
+        // Saved from `pendingWrites` itself and emptied after (the store copies what it
+        // keeps): a copy taken first would make the emptying allocate a new buffer per flush.
+        let saved: Result<Void, any Error> = Result { try store.save(pendingWrites, conversations: conversations) }
+        pendingWrites.removeAll(keepingCapacity: true)
+        if case .failure(let error) = saved { report(ParleyError.wrapping(error, as: .storage)) }
     }
 }
