@@ -32,6 +32,16 @@ extension Outbox {
         if hasQueuedWork { signal() }
     }
 
+    /// What `submit([item])[0]` answers, without an array on either side: every send and
+    /// reply of a `ChatClient` submits one item.
+    func submitOne(_ item: OutboxItem) async -> Result<OutboxResult, ParleyError> {
+        await yieldNowAndThen()
+        guard running else { return .failure(Self.notRunning) }
+        let now = clock.now()
+        if let result = await sendAlone(item, at: now) { return result }
+        return await submitQueued([item], at: now)[0]
+    }
+
     /// A lone message while nothing else is queued, in flight or limited, and nothing needs
     /// storing (a memory outbox): straight to the transport, without lanes or a waiter. Nil
     /// when it does not qualify (it goes the usual way). Anything but success is applied as
