@@ -140,14 +140,10 @@ actor BotRuntime {
             tracker.end()
             return
         }
-        // Mutated in place: copying the lane out and back would copy its queue each time.
-        lanes[channel, default: Lane()].items.append(item)
+        // Mutated in place (copying the lane out and back would copy its queue each time),
+        // with one look-up.
         backlog += 1
-        let start = lanes[channel]?.running == false
-        if start {
-            lanes[channel]?.running = true
-            Task { await self.drain(channel) }
-        }
+        if lanes[channel, default: Lane()].push(item) { Task { await self.drain(channel) } }
     }
 
     /// Queues work from a timer (outside the actor): counted at once, so the host never
@@ -165,7 +161,6 @@ actor BotRuntime {
             backlog -= 1
             if backlog <= options.backlogLimit / 2 { releaseBacklogWaiter() }
         }
-        lanes[channel]?.running = false
     }
 
     /// Returns once every event the server delivered so far has been dispatched (queued
