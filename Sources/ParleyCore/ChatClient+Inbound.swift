@@ -103,7 +103,8 @@ extension ChatClient {
             if persistsConversations { scheduleFlush() }
             return
         }
-        cache.insert(message, at: configuration.clock.now())
+        // A cache of no entries (memory storage) spares reading the clock.
+        if cache.limits.count > 0 { cache.insert(message, at: configuration.clock.now()) }
         if !message.flags.contains(.noPersist) { pendingWrites.append(envelope()) }
         scheduleFlush()
     }

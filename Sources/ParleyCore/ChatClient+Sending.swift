@@ -123,7 +123,8 @@ extension ChatClient {
         let extensions = extensions ?? outgoingExtensions(options)
         let envelope = OutgoingEnvelope(channel: channel, clientMessageID: options.clientMessageID ?? ids.next(), payload: payload, flags: options.flags,
                                         replyTo: replyTo, visibleTo: options.visibleTo, extensions: extensions)
-        let item = OutboxItem(operation: .message(envelope), priority: options.priority, enqueuedAt: configuration.clock.now())
+        // The outbox stamps the item when it queues it: no clock read here.
+        let item = OutboxItem(operation: .message(envelope), priority: options.priority, enqueuedAt: .distantPast)
         return Prepared(item: item, envelope: envelope, content: content)
     }
 

@@ -175,9 +175,8 @@ public actor Outbox {
         guard !items.isEmpty else { return [] }
         await yieldNowAndThen()
         guard running else { return items.map { _ in .failure(Self.notRunning) } }
-        let now = clock.now()
-        if items.count == 1, let result = await sendAlone(items[0], at: now) { return [result] }
-        return await submitQueued(items, at: now)
+        if items.count == 1, let result = await sendAlone(items[0]) { return [result] }
+        return await submitQueued(items, at: clock.now())
     }
 
     /// The answer to a submit while the outbox is not running.
