@@ -12,7 +12,7 @@ extension Hub {
     /// commit, answering each. After a transient failure in a channel (rate limit, network,
     /// lost ack), that channel's later messages are not attempted and answer `notSent`, so
     /// a retry keeps their order; a permanent failure (too large, not found) stops nothing.
-    func sendBatch(_ messages: [OutgoingEnvelope], via transport: HubTransport) async -> [Result<SendReceipt, ParleyError>] {
+    nonisolated(nonsending) func sendBatch(_ messages: [OutgoingEnvelope], via transport: HubTransport) async -> [Result<SendReceipt, ParleyError>] {
         guard !messages.isEmpty else { return [] }
         // In memory every answer is known once the lock is released, slot by slot in order:
         // they go straight into the result, without a shared box to fill and wait on.

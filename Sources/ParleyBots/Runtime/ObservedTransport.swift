@@ -191,8 +191,8 @@ final class ObservedTransport: BatchedEventSource {
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt { try await inner.send(message) }
 
     /// The server's own batch send (one critical section on the hub, per-channel concurrency
-    /// on Matrix).
-    func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+    /// on Matrix), on the caller's executor as the protocol asks (no hop of its own).
+    nonisolated(nonsending) func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
         await inner.sendBatch(messages)
     }
 
