@@ -35,8 +35,9 @@ actor BotRuntime {
     var reconnectFailures = 0
     /// Whether a reconnect under way is counted as work by `tracker`.
     var reconnectCounted = false
-    /// Decoded messages the bot's client keeps by id: the runtime hands each handler its
-    /// trigger message itself, so the cache serves only reaction events.
+    /// Decoded messages the bot's client keeps by id with SQLite storage (in memory it keeps
+    /// none): the runtime hands each handler its trigger message itself, so the cache serves
+    /// only reaction events.
     static let cacheLimits = MessageCache.Limits(count: 64)
 
     init(bot: CompiledBot, connection: BotConnection, store: any EngineStore, scheduler: Scheduler, tracker: IdleTracker,
