@@ -121,7 +121,7 @@ public actor ChatClient {
         let stream: Inbound
         do {
             if let batched = transport as? any BatchedEventSource {
-                stream = .batched(try await batched.connectBatched())
+                stream = .pulled(try await batched.connectPulled())
             } else {
                 stream = .single(try await transport.connect())
             }
@@ -141,9 +141,11 @@ public actor ChatClient {
             switch stream {
             case .single(let events):
                 for await event in events { await self.receiveBatch([event]) }
-            case .batched(let batches):
+            case .pulled(let batches):
                 // One actor turn per batch: the events of a batch are handled back to back.
-                for await batch in batches { await self.receiveBatch(batch) }
+                // Taken on this actor (a stream would produce them off it: a hop per batch).
+                // Bounded by the transport: nil once its events end or this task is cancelled.
+                while let batch = await batches.nextBatch() { await self.receiveBatch(batch) }
             }
             self.streamEnded()
             await self.deliverToHandler()
