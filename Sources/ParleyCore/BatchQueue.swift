@@ -108,9 +108,10 @@ public final class BatchQueue<Element: Sendable>: Sendable {
     public var isFinished: Bool { state.withLock { $0.finished } }
 
     /// Everything buffered (waiting while empty), or nil once finished and drained. A
-    /// cancelled consumer finishes the queue, as a plain `AsyncStream` ends.
+    /// cancelled consumer finishes the queue, as a plain `AsyncStream` ends. Runs on the
+    /// caller's executor: a consumer on an actor waits there and is resumed there.
     @inlinable
-    public func next() async -> [Element]? {
+    public nonisolated(nonsending) func next() async -> [Element]? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<[Element]?, Never>) in
                 let ready = state.withLock { state -> [Element]?? in

@@ -13,6 +13,11 @@ public protocol BatchedEventSource: Transport {
     /// directly (no relay task, so no extra wake-up per batch) and push events of its own
     /// behind those already delivered. The default relays `connectBatched()` into a new queue.
     func connectQueue() async throws -> BatchQueue<TransportEvent>
+
+    /// Like `connectBatched()`, but the consumer takes each batch itself, on its own
+    /// executor: a stream's producer runs off the consumer's actor, a hop there and back per
+    /// batch. The default takes from `connectQueue()`.
+    func connectPulled() async throws -> any EventBatchPuller
 }
 
 extension BatchedEventSource {
@@ -20,4 +25,21 @@ extension BatchedEventSource {
     public func connectQueue() async throws -> BatchQueue<TransportEvent> {
         BatchQueue.relaying(try await connectBatched())
     }
+
+    /// Takes from `connectQueue()`.
+    public func connectPulled() async throws -> any EventBatchPuller {
+        try await connectQueue()
+    }
+}
+
+/// A connection's event batches, taken one at a time by their one consumer.
+public protocol EventBatchPuller: Sendable {
+    /// The next batch (never empty; waiting while there is none), on the caller's executor;
+    /// nil once the connection's events ended. A cancelled consumer ends them.
+    nonisolated(nonsending) func nextBatch() async -> [TransportEvent]?
+}
+
+extension BatchQueue: EventBatchPuller where Element == TransportEvent {
+    /// `next()`.
+    public nonisolated(nonsending) func nextBatch() async -> [TransportEvent]? { await next() }
 }

@@ -33,11 +33,15 @@ extension ChatClient {
         guard !handlerBusy else { return }
         handlerBusy = true
         // Bounded by the events raised meanwhile: each round takes all that are pending.
+        // The handler's array comes back as the next pending one (emptied, its buffer kept
+        // when the handler kept no copy): no new buffer per batch.
+        var spare: [ChatEvent] = []
         while !handlerEvents.isEmpty, let handler = eventHandler {
-            var events: [ChatEvent] = []
-            swap(&events, &handlerEvents)
-            await handler(events)
+            swap(&spare, &handlerEvents)
+            await handler(spare)
+            spare.removeAll(keepingCapacity: true)
         }
+        if handlerEvents.isEmpty { swap(&spare, &handlerEvents) }
         handlerBusy = false
     }
 }

@@ -66,7 +66,7 @@ extension ChatClient {
         let number = ids.next()
         let message = Message(id: "local-\(number.uuidString)", channel: channel, seq: seq, clientMessageID: number, sender: userID,
                               timestamp: configuration.clock.now(), content: content)
-        record(message, envelope: message.envelope, countsAsUnread: countsAsUnread)
+        record(message, countsAsUnread: countsAsUnread) { message.envelope }
         emit(.message(message))
         return message
     }

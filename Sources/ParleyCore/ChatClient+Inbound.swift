@@ -17,13 +17,18 @@ extension ChatClient {
     /// catch-up, an echo, an out-of-order arrival) is checked against recent ids and history.
     func isDuplicate(_ envelope: Envelope) -> Bool {
         if envelope.seq > conversationList.lastSeq(of: envelope.channel) {
-            // noPersist messages are not in history: remember their ids for the slow path.
-            if envelope.flags.contains(.noPersist) { seen.insert(envelope.id) }
+            // noPersist messages are not in history: remember their ids for the slow path
+            // (without history `record` notes every message).
+            if keepsHistory, envelope.flags.contains(.noPersist) { seen.insert(envelope.id) }
             return false
         }
         if seen.contains(envelope.id) { return true }
-        flushWrites()
-        if (try? store.contains(id: envelope.id, channel: envelope.channel, seq: envelope.seq)) == true { return true }
+        if keepsHistory {
+            flushWrites()
+            if (try? store.contains(id: envelope.id, channel: envelope.channel, seq: envelope.seq)) == true { return true }
+        } else if recentIDs.contains(id: envelope.id, seq: envelope.seq, in: envelope.channel) {
+            return true
+        }
         seen.insert(envelope.id)
         return false
     }
@@ -42,13 +47,14 @@ extension ChatClient {
         }
         profiles.notePreview(id: envelope.sender, name: message.senderName, avatar: message.senderAvatar)
         let own = envelope.sender == userID
-        var stored = envelope
+        // The payload history keeps when a notice or the filter replaced the content.
+        var replaced: JSONValue?
         if !own, let visible = envelope.visibleTo, !visible.contains(userID) {
             switch configuration.hiddenMessages {
             case .drop: return
             case .notice(let text):
                 message.content = TextContent(text)
-                stored.payload = message.content.encoded()
+                replaced = message.content.encoded()
             }
         }
         if let filter {
@@ -56,10 +62,14 @@ extension ChatClient {
             case .drop: return
             case .deliver(let filtered):
                 message = filtered
-                stored.payload = filtered.content.encoded()
+                replaced = filtered.content.encoded()
             }
         }
-        record(message, envelope: stored, countsAsUnread: !own)
+        record(message, countsAsUnread: !own) {
+            var stored = envelope
+            if let replaced { stored.payload = replaced }
+            return stored
+        }
         // This account's own messages are the result of its sends, not news.
         if !own { emit(.message(message)) }
     }
@@ -68,7 +78,7 @@ extension ChatClient {
     func applyReaction(_ reaction: ReactionEvent) -> Message? {
         let now = configuration.clock.now()
         var message = cache.message(id: reaction.messageID, now: now)
-        if message == nil {
+        if message == nil, keepsHistory {
             flushWrites()
             message = (try? store.message(id: reaction.messageID, in: reaction.channel))
                 .flatMap { try? Message(envelope: $0, registry: configuration.registry) }
@@ -83,11 +93,19 @@ extension ChatClient {
         return message
     }
 
-    /// Remembers a message: cache, conversation list, history (write-behind, group commit).
-    func record(_ message: Message, envelope: Envelope, countsAsUnread: Bool, updatesConversation: Bool = true) {
-        cache.insert(message, at: configuration.clock.now())
+    /// Remembers a message: cache, conversation list, history (write-behind, group commit);
+    /// without history, the conversation list and its id. `envelope` is what history keeps
+    /// (built only when it does).
+    func record(_ message: Message, countsAsUnread: Bool, updatesConversation: Bool = true, envelope: () -> Envelope) {
         if updatesConversation { recordInConversation(message, countsAsUnread: countsAsUnread) }
-        if !message.flags.contains(.noPersist) { pendingWrites.append(envelope) }
+        guard keepsHistory else {
+            recentIDs.insert(id: message.id, seq: message.seq, in: message.channel)
+            if persistsConversations { scheduleFlush() }
+            return
+        }
+        // A cache of no entries (memory storage) spares reading the clock.
+        if cache.limits.count > 0 { cache.insert(message, at: configuration.clock.now()) }
+        if !message.flags.contains(.noPersist) { pendingWrites.append(envelope()) }
         scheduleFlush()
     }
 
@@ -117,13 +135,11 @@ extension ChatClient {
     /// Writes pending history and changed conversations in one go.
     func flushWrites() {
         flushScheduled = false
-        let writes = pendingWrites
-        pendingWrites.removeAll(keepingCapacity: true)
         let conversations = persistsConversations ? conversationList.takeDirty() : []
-        do {
-            try store.save(writes, conversations: conversations)
-        } catch {
-            report(ParleyError.wrapping(error, as: .storage))
-        }
+        // Saved from `pendingWrites` itself and emptied after (the store copies what it
+        // keeps): a copy taken first would make the emptying allocate a new buffer per flush.
+        let saved: Result<Void, any Error> = Result { try store.save(pendingWrites, conversations: conversations) }
+        pendingWrites.removeAll(keepingCapacity: true)
+        if case .failure(let error) = saved { report(ParleyError.wrapping(error, as: .storage)) }
     }
 }

@@ -12,14 +12,12 @@ extension ChatClient {
     /// Sends `content` to `channel`; returns the message once the transport accepted it.
     /// Too large a payload throws `messageTooLarge` and nothing is queued.
     public func send(_ content: any MessageContent, to channel: Channel, options: SendOptions = SendOptions()) async throws -> Message {
-        let prepared = try prepare(content, to: channel, options: options, replyTo: nil)
-        return try await submit([prepared])[0].get()
+        try await submitOne(prepare(content, to: channel, options: options, replyTo: nil))
     }
 
     /// Replies to `message` in its channel, quoting it; interactive priority by default.
     public func reply(to message: Message, with content: any MessageContent, options: SendOptions = .interactive) async throws -> Message {
-        let prepared = try prepare(content, to: message.channel, options: options, replyTo: message.replyReference)
-        return try await submit([prepared])[0].get()
+        try await submitOne(prepare(content, to: message.channel, options: options, replyTo: message.replyReference))
     }
 
     /// Sends `message`'s content (unknown types unchanged) to `channel` as a new message.
@@ -27,8 +25,7 @@ extension ChatClient {
         var options = options
         options.extensions["forward.id"] = .string(message.id)
         options.extensions["forward.sender"] = .string(message.sender)
-        let prepared = try prepare(message.content, to: channel, options: options, replyTo: nil)
-        return try await submit([prepared])[0].get()
+        return try await submitOne(prepare(message.content, to: channel, options: options, replyTo: nil))
     }
 
     /// Sends an envelope built by the caller through the outbox at `priority` and returns the
@@ -38,10 +35,10 @@ extension ChatClient {
     public func send(_ envelope: OutgoingEnvelope, priority: SendPriority) async throws -> SendReceipt {
         try checkSendable(envelope.payload, to: envelope.channel)
         let item = OutboxItem(operation: .message(envelope), priority: priority, enqueuedAt: configuration.clock.now())
-        switch await outbox.submit([item]).first {
-        case .success(.sent(let receipt))?: return receipt
-        case .failure(let error)?: throw error
-        case .success(.reacted)?, nil: throw ParleyError(.notSent, "the outbox gave no receipt", context: ["channel": envelope.channel.target])
+        switch await outbox.submitOne(item) {
+        case .success(.sent(let receipt)): return receipt
+        case .failure(let error): throw error
+        case .success(.reacted): throw ParleyError(.notSent, "the outbox gave no receipt", context: ["channel": envelope.channel.target])
         }
     }
 
@@ -97,7 +94,7 @@ extension ChatClient {
         var item = OutboxItem(operation: .reaction(emoji: emoji, messageID: message.id, channel: message.channel, added: added),
                               priority: .interactive, enqueuedAt: configuration.clock.now())
         item.id = ids.next()
-        let result = await outbox.submit([item])[0]
+        let result = await outbox.submitOne(item)
         if case .failure(let error) = result { throw error }
         _ = applyReaction(ReactionEvent(channel: message.channel, messageID: message.id, emoji: emoji, user: userID, added: added))
     }
@@ -126,7 +123,8 @@ extension ChatClient {
         let extensions = extensions ?? outgoingExtensions(options)
         let envelope = OutgoingEnvelope(channel: channel, clientMessageID: options.clientMessageID ?? ids.next(), payload: payload, flags: options.flags,
                                         replyTo: replyTo, visibleTo: options.visibleTo, extensions: extensions)
-        let item = OutboxItem(operation: .message(envelope), priority: options.priority, enqueuedAt: configuration.clock.now())
+        // The outbox stamps the item when it queues it: no clock read here.
+        let item = OutboxItem(operation: .message(envelope), priority: options.priority, enqueuedAt: .distantPast)
         return Prepared(item: item, envelope: envelope, content: content)
     }
 
@@ -143,6 +141,19 @@ extension ChatClient {
                               context: ["channel": channel.target, "size": String(size), "limit": String(transport.payloadLimit)])
         }
     }
+
+    /// One message (every send, reply and forward): no arrays around it, no per-channel
+    /// bookkeeping.
+    func submitOne(_ prepared: Prepared) async throws -> Message {
+        switch await outbox.submitOne(prepared.item) {
+        case .success(.sent(let receipt)): return recordSent(prepared.envelope, content: prepared.content, receipt: receipt)
+        case .success(.reacted): throw Self.reactionAnswer
+        case .failure(let error): throw error
+        }
+    }
+
+    /// A message answered as if it were a reaction (an outbox that broke its contract).
+    static var reactionAnswer: ParleyError { ParleyError(.serverError, "the outbox answered a message with a reaction result") }
 
     func submit(_ prepared: [Prepared]) async -> [Result<Message, ParleyError>] {
         let results = await outbox.submit(prepared.map(\.item))
@@ -162,7 +173,7 @@ extension ChatClient {
                 if (newest[message.channel]?.seq ?? .min) <= message.seq { newest[message.channel] = message }
                 messages.append(.success(message))
             case .success(.reacted):
-                messages.append(.failure(ParleyError(.serverError, "the outbox answered a message with a reaction result")))
+                messages.append(.failure(Self.reactionAnswer))
             case .failure(let error):
                 messages.append(.failure(error))
             }
@@ -175,13 +186,14 @@ extension ChatClient {
     /// first, this writes the same id again: the stores and the cache replace by id.
     func recordSent(_ outgoing: OutgoingEnvelope, content: any MessageContent, receipt: SendReceipt,
                     updatesConversation: Bool = true) -> Message {
-        let envelope = Envelope(id: receipt.messageID, channel: outgoing.channel, seq: receipt.seq, clientMessageID: outgoing.clientMessageID,
-                                sender: userID, timestamp: receipt.timestamp, payload: outgoing.payload, flags: outgoing.flags,
-                                replyTo: outgoing.replyTo, visibleTo: outgoing.visibleTo, extensions: outgoing.extensions)
-        let message = Message(id: envelope.id, channel: envelope.channel, seq: envelope.seq, clientMessageID: envelope.clientMessageID,
-                              sender: userID, timestamp: envelope.timestamp, content: content, flags: envelope.flags,
-                              replyTo: envelope.replyTo, visibleTo: envelope.visibleTo, extensions: envelope.extensions)
-        record(message, envelope: envelope, countsAsUnread: false, updatesConversation: updatesConversation)
+        let message = Message(id: receipt.messageID, channel: outgoing.channel, seq: receipt.seq, clientMessageID: outgoing.clientMessageID,
+                              sender: userID, timestamp: receipt.timestamp, content: content, flags: outgoing.flags,
+                              replyTo: outgoing.replyTo, visibleTo: outgoing.visibleTo, extensions: outgoing.extensions)
+        record(message, countsAsUnread: false, updatesConversation: updatesConversation) {
+            Envelope(id: message.id, channel: message.channel, seq: message.seq, clientMessageID: message.clientMessageID,
+                     sender: userID, timestamp: message.timestamp, payload: outgoing.payload, flags: message.flags,
+                     replyTo: message.replyTo, visibleTo: message.visibleTo, extensions: message.extensions)
+        }
         return message
     }
 

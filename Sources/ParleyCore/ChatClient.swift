@@ -22,6 +22,11 @@ public actor ChatClient {
     let store: any MessageStore
     /// Memory storage keeps the conversation list only in `conversationList`.
     let persistsConversations: Bool
+    /// False with `HistoryPolicy.ids`: messages go to neither history nor cache, and their
+    /// ids to `recentIDs` (what drops repeats then).
+    let keepsHistory: Bool
+    /// The ids of each channel's newest messages, when history is not kept.
+    var recentIDs: RecentMessageIDs
     /// `sender.name` / `sender.avatar`: built once and shared (copy-on-write) by every
     /// message sent without extra extensions, instead of a dictionary per message.
     let senderExtensions: [String: JSONValue]
@@ -80,9 +85,12 @@ public actor ChatClient {
                                   clock: configuration.clock, expiry: configuration.profileExpiry)
         senderExtensions = Self.extensions([:], sender: configuration.senderProfile)
         seen = RecentIDs(capacity: configuration.duplicateWindow)
+        let keepsHistory = configuration.history == .kept
+        self.keepsHistory = keepsHistory
+        recentIDs = RecentMessageIDs(limit: keepsHistory ? 1 : configuration.memoryHistoryLimit)
         // In memory the history already holds the recent messages: a decoded copy of each
         // would double what a client keeps (the store answers look-ups by id instead).
-        cache = MessageCache(limits: persistsConversations ? configuration.cacheLimits : MessageCache.Limits(count: 0))
+        cache = MessageCache(limits: persistsConversations && keepsHistory ? configuration.cacheLimits : MessageCache.Limits(count: 0))
     }
 
     // MARK: - Connection
@@ -113,7 +121,7 @@ public actor ChatClient {
         let stream: Inbound
         do {
             if let batched = transport as? any BatchedEventSource {
-                stream = .batched(try await batched.connectBatched())
+                stream = .pulled(try await batched.connectPulled())
             } else {
                 stream = .single(try await transport.connect())
             }
@@ -133,9 +141,11 @@ public actor ChatClient {
             switch stream {
             case .single(let events):
                 for await event in events { await self.receiveBatch([event]) }
-            case .batched(let batches):
+            case .pulled(let batches):
                 // One actor turn per batch: the events of a batch are handled back to back.
-                for await batch in batches { await self.receiveBatch(batch) }
+                // Taken on this actor (a stream would produce them off it: a hop per batch).
+                // Bounded by the transport: nil once its events end or this task is cancelled.
+                while let batch = await batches.nextBatch() { await self.receiveBatch(batch) }
             }
             self.streamEnded()
             await self.deliverToHandler()

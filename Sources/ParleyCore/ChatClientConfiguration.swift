@@ -34,8 +34,12 @@ public struct ChatClientConfiguration: Sendable {
     public var duplicateWindow: Int
     /// With memory storage: the newest messages kept per channel (older ones are dropped,
     /// so a long-running client does not grow without bound). Like the seeds' in-memory
-    /// message cache, it is a recent window; a durable history needs SQLite storage.
+    /// message cache, it is a recent window; a durable history needs SQLite storage. With
+    /// `history: .ids` (any storage): the message ids kept per channel to drop repeats.
     public var memoryHistoryLimit: Int
+    /// Whether sent and received messages are kept (history and cache) or only their ids
+    /// (for duplicate dropping). Default: kept.
+    public var history: HistoryPolicy
     /// How the client reconnects by itself when the server drops the connection: at once,
     /// then with this backoff, until connected, `maxAttempts` failed in a row, or
     /// `disconnect()`. Nil: the client stays disconnected and reconnecting is the owner's call.
@@ -50,7 +54,8 @@ public struct ChatClientConfiguration: Sendable {
                 outbox: Outbox.Configuration = Outbox.Configuration(), profileProvider: (any ProfileProvider)? = nil,
                 profileExpiry: Duration = .seconds(600), cacheLimits: MessageCache.Limits = MessageCache.Limits(),
                 hiddenMessages: HiddenMessagePolicy = .drop, senderProfile: Profile? = nil, duplicateWindow: Int = 100_000,
-                memoryHistoryLimit: Int = 100, reconnect: RetryPolicy? = ChatClientConfiguration.defaultReconnect) {
+                memoryHistoryLimit: Int = 100, reconnect: RetryPolicy? = ChatClientConfiguration.defaultReconnect,
+                history: HistoryPolicy = .kept) {
         self.registry = registry
         self.storage = storage
         self.clock = clock
@@ -63,6 +68,7 @@ public struct ChatClientConfiguration: Sendable {
         self.duplicateWindow = max(1, duplicateWindow)
         self.memoryHistoryLimit = max(1, memoryHistoryLimit)
         self.reconnect = reconnect
+        self.history = history
     }
 }
 

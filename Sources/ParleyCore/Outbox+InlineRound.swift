@@ -32,11 +32,21 @@ extension Outbox {
         if hasQueuedWork { signal() }
     }
 
+    /// What `submit([item])[0]` answers, without an array on either side: every send and
+    /// reply of a `ChatClient` submits one item.
+    func submitOne(_ item: OutboxItem) async -> Result<OutboxResult, ParleyError> {
+        await yieldNowAndThen()
+        guard running else { return .failure(Self.notRunning) }
+        if let result = await sendAlone(item) { return result }
+        return await submitQueued([item], at: clock.now())[0]
+    }
+
     /// A lone message while nothing else is queued, in flight or limited, and nothing needs
     /// storing (a memory outbox): straight to the transport, without lanes or a waiter. Nil
     /// when it does not qualify (it goes the usual way). Anything but success is applied as
-    /// a round's result would be: the item then waits first in its lane for its retry.
-    func sendAlone(_ item: OutboxItem, at now: Date) async -> Result<OutboxResult, ParleyError>? {
+    /// a round's result would be: the item then waits first in its lane for its retry (queued
+    /// as of then: the clock is read only on that path).
+    func sendAlone(_ item: OutboxItem) async -> Result<OutboxResult, ParleyError>? {
         let limits = configuration.rateLimits
         guard !storeKeepsItems, roundsInFlight == 0, incoming.isEmpty, lanes.isEmpty, accountBlockedUntil == nil,
               limits.perChannel == nil, limits.perAccount == nil, limits.global == nil,
@@ -44,13 +54,13 @@ extension Outbox {
         var item = item
         item.sequence = nextSequence
         nextSequence += 1
-        item.enqueuedAt = now
         let answers = await inlineRound { await transport.sendBatch([envelope]) }
         if answers.count == 1, case .success(let receipt) = answers[0] {
             if hasQueuedWork { signal() }
             return .success(.sent(receipt))
         }
         let outcome = answers.count == 1 ? answers[0] : .failure(ParleyError(.notSent, "the transport answered \(answers.count) of 1"))
+        item.enqueuedAt = clock.now()
         let batchID = registerBatch(count: 1)
         apply([outcome.map(OutboxResult.sent)], to: [Queued(item: item, slot: Slot(batch: batchID, index: 0))], lane: Self.laneKey(of: item))
         if hasQueuedWork { signal() }

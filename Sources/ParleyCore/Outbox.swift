@@ -174,11 +174,17 @@ public actor Outbox {
     public func submit(_ items: [OutboxItem]) async -> [Result<OutboxResult, ParleyError>] {
         guard !items.isEmpty else { return [] }
         await yieldNowAndThen()
-        guard running else {
-            return items.map { _ in .failure(ParleyError(.notConnected, "the outbox is not running")) }
-        }
-        let now = clock.now()
-        if items.count == 1, let result = await sendAlone(items[0], at: now) { return [result] }
+        guard running else { return items.map { _ in .failure(Self.notRunning) } }
+        if items.count == 1, let result = await sendAlone(items[0]) { return [result] }
+        return await submitQueued(items, at: clock.now())
+    }
+
+    /// The answer to a submit while the outbox is not running.
+    static var notRunning: ParleyError { ParleyError(.notConnected, "the outbox is not running") }
+
+    /// Queues `items` (stamped `now`), runs a round on this task when one may start, and
+    /// waits for their results.
+    func submitQueued(_ items: [OutboxItem], at now: Date) async -> [Result<OutboxResult, ParleyError>] {
         let batchID = registerBatch(count: items.count)
         incoming.reserveCapacity(incoming.count + items.count)
         for (index, var item) in items.enumerated() {

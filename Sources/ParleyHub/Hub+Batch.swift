@@ -12,37 +12,47 @@ extension Hub {
     /// commit, answering each. After a transient failure in a channel (rate limit, network,
     /// lost ack), that channel's later messages are not attempted and answer `notSent`, so
     /// a retry keeps their order; a permanent failure (too large, not found) stops nothing.
-    func sendBatch(_ messages: [OutgoingEnvelope], via transport: HubTransport) async -> [Result<SendReceipt, ParleyError>] {
+    nonisolated(nonsending) func sendBatch(_ messages: [OutgoingEnvelope], via transport: HubTransport) async -> [Result<SendReceipt, ParleyError>] {
         guard !messages.isEmpty else { return [] }
-        let answers = BatchAnswers(count: messages.count)
-        var attempt = Array(repeating: true, count: messages.count)
+        // In memory every answer is known once the lock is released, slot by slot in order:
+        // they go straight into the result, without a shared box to fill and wait on.
+        let answers = database != nil ? BatchAnswers(count: messages.count) : nil
+        var results: [Result<SendReceipt, ParleyError>] = []
+        if answers == nil { results.reserveCapacity(messages.count) }
+        func answer(_ slot: Int, _ result: Result<SendReceipt, ParleyError>) {
+            if let answers { answers.answer(slot, result) } else { results.append(result) }
+        }
+        // Empty (no allocation) unless a message is too large.
+        var tooLarge: [Int: ParleyError] = [:]
         for (slot, message) in messages.enumerated() {
             do { try Self.checkSize(of: message, limit: transport.payloadLimit) } catch {
-                answers.answer(slot, .failure(Self.storageError(error)))
-                attempt[slot] = false
+                tooLarge[slot] = Self.storageError(error)
             }
         }
         if delaying.load(ordering: .acquiring), let delay = state.withLock({ $0.faults.delay }) {
             do { try await hold(transport: transport.id, for: delay) } catch {
-                for slot in messages.indices where attempt[slot] { answers.answer(slot, .failure(Self.storageError(error))) }
-                return await answers.all()
+                for slot in messages.indices { answer(slot, .failure(tooLarge[slot] ?? Self.storageError(error))) }
+                return await answers?.all() ?? results
             }
         }
         let clock = self.clock
-        let persistent = database != nil
         let user = transport.userID
         let startFlush = withDeferredWakes { state -> Bool in
             let now = clock.now()
             var stopped: Set<Channel> = []
             var startFlush = false
-            for (slot, message) in messages.enumerated() where attempt[slot] {
-                if stopped.contains(message.channel) {
-                    answers.answer(slot, .failure(ParleyError(
+            for (slot, message) in messages.enumerated() {
+                if !tooLarge.isEmpty, let error = tooLarge[slot] {
+                    answer(slot, .failure(error))
+                    continue
+                }
+                if !stopped.isEmpty, stopped.contains(message.channel) {
+                    answer(slot, .failure(ParleyError(
                         .batchNotSent, "not attempted after an earlier failure in \(message.channel.target)",
                         context: ["channel": message.channel.target])))
                     continue
                 }
-                let outcome = state.send(message, from: user, transport: transport.id, now: now, waiter: persistent ? .batch(answers, slot) : nil)
+                let outcome = state.send(message, from: user, transport: transport.id, now: now, waiter: answers.map { .batch($0, slot) })
                 switch outcome {
                 case .pending(let start, let losesAck):
                     startFlush = startFlush || start
@@ -50,12 +60,12 @@ extension Hub {
                 default:
                     let result = Result { try Self.answer(outcome, user: user) }.mapError(Self.storageError)
                     if case .failure(let error) = result, error.isTransient { stopped.insert(message.channel) }
-                    answers.answer(slot, result)
+                    answer(slot, result)
                 }
             }
             return startFlush
         }
         if startFlush { startFlushing() }
-        return await answers.all()
+        return await answers?.all() ?? results
     }
 }

@@ -33,7 +33,39 @@ struct HubMessage: Sendable {
 /// Message ids are `m<channel number>.<seq>`: unique, short enough to stay inline in a
 /// `String`, and they locate the message without an index.
 enum HubMessageID {
-    static func make(channel: Int, seq: Int64) -> String { "m\(channel).\(seq)" }
+    static func make(channel: Int, seq: Int64) -> String {
+        // Written digit by digit into the string's own storage: made twice per message (its
+        // receipt and each delivery), where an interpolation builds and appends three pieces.
+        // Non-negative numbers only (channel numbers and seqs are); anything else interpolates.
+        guard channel >= 0, seq >= 0 else { return "m\(channel).\(seq)" }
+        let channelDigits = digitCount(UInt64(channel)), seqDigits = digitCount(UInt64(seq))
+        return String(unsafeUninitializedCapacity: 2 + channelDigits + seqDigits) { bytes in
+            bytes[0] = UInt8(ascii: "m")
+            write(UInt64(channel), endingAt: channelDigits, into: bytes)
+            bytes[1 + channelDigits] = UInt8(ascii: ".")
+            write(UInt64(seq), endingAt: 1 + channelDigits + seqDigits, into: bytes)
+            return 2 + channelDigits + seqDigits
+        }
+    }
+
+    private static func digitCount(_ value: UInt64) -> Int {
+        var count = 1, rest = value / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        return count
+    }
+
+    /// Writes `value`'s decimal digits so that the last one is at `end` (inclusive).
+    private static func write(_ value: UInt64, endingAt end: Int, into bytes: UnsafeMutableBufferPointer<UInt8>) {
+        var value = value, index = end
+        repeat {
+            bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+            index -= 1
+        } while value > 0
+    }
 
     /// The channel number and seq of an id made by `make`, or nil.
     static func parse(_ id: String) -> (channel: Int, seq: Int64)? {

@@ -55,8 +55,10 @@ public final class HubTransport: Transport, BatchedEventSource {
 
     /// Sends messages in order with one result each, in one critical section and (when the
     /// hub is persistent) one group commit. After a transient failure in a channel, that
-    /// channel's later messages answer `notSent` without being attempted.
-    public func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+    /// channel's later messages answer `notSent` without being attempted. Runs on the caller's
+    /// executor (the outbox's): in memory it never suspends, so a hop there and back would
+    /// be all its async cost.
+    public nonisolated(nonsending) func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
         await hub.sendBatch(messages, via: self)
     }
 

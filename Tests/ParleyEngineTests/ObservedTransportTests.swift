@@ -42,22 +42,50 @@ import Testing
     /// connected, and a transport for alice.
     static func observedBot(wrap: (HubTransport) -> any Transport = { $0 }) async throws
         -> (inner: HubTransport, observed: ObservedTransport, batches: AsyncStream<[TransportEvent]>, alice: HubTransport) {
+        let bot = try unconnectedBot(wrap: wrap)
+        return (bot.inner, bot.observed, try await bot.observed.connectBatched(), bot.alice)
+    }
+
+    /// Like `observedBot`, the bot's transport not connected yet.
+    static func unconnectedBot(wrap: (HubTransport) -> any Transport = { $0 }) throws
+        -> (inner: HubTransport, observed: ObservedTransport, alice: HubTransport) {
         let hub = try Hub()
         for user in ["bot", "alice"] { try hub.addUser(Profile(id: user)) }
         let inner = try hub.connect(user: "bot")
-        let observed = ObservedTransport(wrap(inner), deliveredEventCount: { inner.deliveredEventCount })
-        return (inner, observed, try await observed.connectBatched(), try hub.connect(user: "alice"))
+        return (inner, ObservedTransport(wrap(inner), deliveredEventCount: { inner.deliveredEventCount }), try hub.connect(user: "alice"))
     }
 
     /// Takes `count` events from `batches` (bounded: at most `count` batches).
     static func take(_ count: Int, from batches: AsyncStream<[TransportEvent]>) async -> [TransportEvent] {
         var iterator = batches.makeAsyncIterator()
+        return await take(count) { await iterator.next() }
+    }
+
+    /// Takes `count` events from batches `next` gives (bounded: at most `count` batches).
+    static func take(_ count: Int, next: () async -> [TransportEvent]?) async -> [TransportEvent] {
         var events: [TransportEvent] = []
         for _ in 0..<count where events.count < count {
-            guard let batch = await iterator.next() else { break }
+            guard let batch = await next() else { break }
             events += batch
         }
         return events
+    }
+
+    /// Taken by the consumer (`connectPulled`, what a `ChatClient` uses) as from the stream:
+    /// markers in place, server events counted.
+    @Test func pulledBatchesAreCountedAndMarkedAsStreamedOnes() async throws {
+        let (inner, observed, alice) = try Self.unconnectedBot()
+        let pulled = try await observed.connectPulled()
+        _ = try await alice.send(Self.text("m1"))
+        #expect(observed.sendMarker(7))
+        let events = await Self.take(3) { await pulled.nextBatch() }
+        #expect(events.count == 3)
+        #expect(events.first == .connection(.connected))
+        #expect(events.last == .membership(MembershipEvent(channel: ObservedTransport.markerChannel, user: "7", change: .joined)))
+        // Two server events taken, as the hub counts them: the marker is not one.
+        #expect(inner.deliveredEventCount == 2)
+        #expect(observed.isCaughtUp)
+        await observed.waitUntilRelayed()
     }
 
     static func text(_ text: String) -> OutgoingEnvelope {

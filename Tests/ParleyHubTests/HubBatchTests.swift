@@ -59,6 +59,23 @@ import Testing
         #expect(try fixture.hub.messages(in: .person("bob"), seenBy: "alice").map(\.text) == ["1", "2"])
     }
 
+    @Test(arguments: Storage.allCases)
+    func aDelayedBatchDroppedWhileHeldFailsEverySlotInOrder(storage: Storage) async throws {
+        let fixture = try HubFixture(storage)
+        let alice = try fixture.hub.connect(user: "alice", payloadLimit: 100)
+        let events = EventRecorder(try await alice.connect())
+        fixture.hub.delaySends(by: .seconds(10))
+        let batch = [OutgoingEnvelope(channel: .person("bob"), payload: text("1")),
+                     OutgoingEnvelope(channel: .person("bob"), payload: text(String(repeating: "x", count: 200))),
+                     OutgoingEnvelope(channel: .person("carol"), payload: text("3"))]
+        let send = Task { await alice.sendBatch(batch) }
+        try await waitUntilParked(fixture.clock)
+        fixture.hub.dropConnection(of: "alice")
+        #expect(await send.value.map(Self.code) == [.networkUnavailable, .messageTooLarge, .networkUnavailable])
+        try await events.waitForFinish()
+        for message in batch { #expect(try fixture.hub.storedCount(of: message.clientMessageID) == 0) }
+    }
+
     private static func code(_ result: Result<SendReceipt, ParleyError>) -> ParleyError.Code? {
         if case .failure(let error) = result { return error.code }
         return nil

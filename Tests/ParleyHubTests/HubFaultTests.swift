@@ -106,10 +106,4 @@ import Testing
         #expect(try await bob.waitForMessages(2).map(\.text) == ["you there?", "in flight"])
         fixture.clock.advance(by: .seconds(10))  // lets the parked sleeper go
     }
-
-    /// Waits (bounded, without sleeping) until a send is parked on the virtual clock.
-    private func waitUntilParked(_ clock: TestClock) async throws {
-        for _ in 0..<100_000 where clock.sleeperCount == 0 { await Task.yield() }
-        try #require(clock.sleeperCount > 0)
-    }
 }

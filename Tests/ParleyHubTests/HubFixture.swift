@@ -1,6 +1,7 @@
 import Foundation
 import ParleyCore
 import ParleyHub
+import Testing
 
 /// A hub on a virtual clock with users alice, bob and carol (and any extra ones); a SQLite
 /// hub lives in its own temporary directory, removed when the fixture goes.
@@ -39,4 +40,10 @@ func text(_ value: String) -> JSONValue { ["type": 1, "text": .string(value)] }
 extension Envelope {
     /// The text of a text payload.
     var text: String? { payload["text"]?.stringValue }
+}
+
+/// Waits (bounded, without sleeping) until a send is parked on the virtual clock.
+func waitUntilParked(_ clock: TestClock) async throws {
+    for _ in 0..<100_000 where clock.sleeperCount == 0 { await Task.yield() }
+    try #require(clock.sleeperCount > 0)
 }

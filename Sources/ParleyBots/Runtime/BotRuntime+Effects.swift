@@ -24,7 +24,7 @@ extension BotRuntime {
                 }
                 let sent = await send(content, to: target, quoting: quote && target == channel ? trigger : nil,
                                       clientMessageID: resuming?.clientMessageID(at: offset + index))
-                if let sent, target == channel { remember("\(bot.name): \(sent.fallback)", in: channel) }
+                if let sent, target == channel { remember(bot.name, sent.fallback, in: channel) }
             case .react(let emoji), .unreact(let emoji):
                 guard let trigger else { continue }
                 let adding = if case .react = effect { true } else { false }

@@ -41,7 +41,7 @@ extension BotRuntime {
             return
         }
         let user = await userInfo(message)
-        remember("\(user.name): \(text)", in: channel)
+        remember(user.name, text, in: channel)
         let state = loadState(channel)
         if let ticket = state.ticket {
             await relayToAgents(text, from: user, ticket: ticket, channel: channel)

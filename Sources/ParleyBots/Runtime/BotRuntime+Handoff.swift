@@ -17,7 +17,7 @@ extension BotRuntime {
         var card = VCardContent(user: user, name: user)
         if let profile = try? await client.profiles.profile(of: user) { card = VCardContent(profile: profile) }
         let content = TicketContent(number: Int64(ticket.number), user: card, note: note,
-                                    recent: lanes[channel]?.recent ?? [], prefix: bot.prefix)
+                                    recent: lanes[channel]?.recent.joined ?? [], prefix: bot.prefix)
         var options = SendOptions.interactive
         options.clientMessageID = clientMessageID
         do {
@@ -70,7 +70,7 @@ extension BotRuntime {
             }
             // Relayed as the bot: the user talks to one party.
             await send(.text(String(words[2])), to: channel, quoting: nil)
-            remember("\(agent.name): \(words[2])", in: channel)
+            remember(agent.name, String(words[2]), in: channel)
         default:
             ticket.status = .resolved
             update(ticket)

@@ -35,10 +35,9 @@ actor BotRuntime {
     var reconnectFailures = 0
     /// Whether a reconnect under way is counted as work by `tracker`.
     var reconnectCounted = false
-    /// Messages the bot's client keeps per conversation when its storage is in memory.
-    static let memoryHistoryLimit = 64
-    /// Decoded messages the bot's client keeps by id: the runtime hands each handler its
-    /// trigger message itself, so the cache serves only reaction events.
+    /// Decoded messages the bot's client keeps by id with SQLite storage (in memory it keeps
+    /// none): the runtime hands each handler its trigger message itself, so the cache serves
+    /// only reaction events.
     static let cacheLimits = MessageCache.Limits(count: 64)
 
     init(bot: CompiledBot, connection: BotConnection, store: any EngineStore, scheduler: Scheduler, tracker: IdleTracker,
@@ -54,9 +53,10 @@ actor BotRuntime {
         let configuration = ChatClientConfiguration(
             registry: bot.registry, storage: connection.storage, clock: clock, profileProvider: connection.profileProvider,
             cacheLimits: Self.cacheLimits, senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar),
-            // The runtime never reads its client's history: with memory storage a short
-            // window per conversation is enough (reactions find their recent message there).
-            memoryHistoryLimit: Self.memoryHistoryLimit)
+            // The runtime never reads its client's history (hand-off tickets keep their own
+            // lines, `remember`): in memory, where it would not outlive the process anyway,
+            // only ids are kept, for dropping repeats. A SQLite history stays complete.
+            history: connection.storage == .memory ? .ids : .kept)
         client = try ChatClient(transport: transport, configuration: configuration)
     }
 
@@ -141,14 +141,10 @@ actor BotRuntime {
             tracker.end()
             return
         }
-        // Mutated in place: copying the lane out and back would copy its queue each time.
-        lanes[channel, default: Lane()].items.append(item)
+        // Mutated in place (copying the lane out and back would copy its queue each time),
+        // with one look-up.
         backlog += 1
-        let start = lanes[channel]?.running == false
-        if start {
-            lanes[channel]?.running = true
-            Task { await self.drain(channel) }
-        }
+        if lanes[channel, default: Lane()].push(item) { Task { await self.drain(channel) } }
     }
 
     /// Queues work from a timer (outside the actor): counted at once, so the host never
@@ -166,7 +162,6 @@ actor BotRuntime {
             backlog -= 1
             if backlog <= options.backlogLimit / 2 { releaseBacklogWaiter() }
         }
-        lanes[channel]?.running = false
     }
 
     /// Returns once every event the server delivered so far has been dispatched (queued
@@ -216,13 +211,10 @@ actor BotRuntime {
         }
     }
 
-    func remember(_ line: String, in channel: Channel) {
+    /// Notes a line `name: text` of `channel` for a later hand-off ticket.
+    func remember(_ name: String, _ text: String, in channel: Channel) {
         guard options.ticketHistory > 0 else { return }
-        // 200 UTF-8 bytes are at most 200 characters: the common short line skips counting them.
-        let short = line.utf8.count <= 200 || line.count <= 200
-        lanes[channel, default: Lane()].recent.append(short ? line : String(line.prefix(200)) + "…")
-        let extra = (lanes[channel]?.recent.count ?? 0) - options.ticketHistory
-        if extra > 0 { lanes[channel]?.recent.removeFirst(extra) }
+        lanes[channel, default: Lane()].recent.append(name: name, text: text, limit: options.ticketHistory)
     }
 
     func armTimeout(_ position: StepPosition, _ deadline: Date, in channel: Channel) {

@@ -53,6 +53,29 @@ final class ObservedTransport: BatchedEventSource {
     /// The events, a batch per take: one consumer wake-up carries everything the server
     /// handed over meanwhile. A server without a queue of its own is relayed into one.
     func connectBatched() async throws -> AsyncStream<[TransportEvent]> {
+        let queue = try await openQueue()
+        return AsyncStream(unfolding: { [weak self] in
+            guard let self else { return await queue.next() }
+            return await self.nextBatch(from: queue)
+        })
+    }
+
+    /// Like `connectBatched()`, taken by the consumer on its own executor (what `ChatClient`
+    /// uses), counted the same way.
+    func connectPulled() async throws -> any EventBatchPuller {
+        Batches(transport: self, queue: try await openQueue())
+    }
+
+    /// The batches of one connection, taken through `nextBatch(from:)`.
+    private struct Batches: EventBatchPuller {
+        let transport: ObservedTransport
+        let queue: BatchQueue<TransportEvent>
+
+        nonisolated(nonsending) func nextBatch() async -> [TransportEvent]? { await transport.nextBatch(from: queue) }
+    }
+
+    /// The server's queue of a new connection (the previous one's is finished).
+    private func openQueue() async throws -> BatchQueue<TransportEvent> {
         let queue: BatchQueue<TransportEvent>
         if let batched = inner as? any BatchedEventSource {
             queue = try await batched.connectQueue()
@@ -75,10 +98,7 @@ final class ObservedTransport: BatchedEventSource {
             return state.output
         }
         old?.finish()
-        return AsyncStream(unfolding: { [weak self] in
-            guard let self else { return await queue.next() }
-            return await self.nextBatch(from: queue)
-        })
+        return queue
     }
 
     /// The most events handed over at once: a backlog is decoded and dispatched a part at a
@@ -86,7 +106,7 @@ final class ObservedTransport: BatchedEventSource {
     static let largestBatch = 512
 
     /// The next part of what the queue had, counted as taken; nil once the stream ended.
-    private func nextBatch(from queue: BatchQueue<TransportEvent>) async -> [TransportEvent]? {
+    private nonisolated(nonsending) func nextBatch(from queue: BatchQueue<TransportEvent>) async -> [TransportEvent]? {
         let rest = state.withLock { state -> [TransportEvent]? in
             state.held.isEmpty || state.output !== queue ? nil : Self.cut(&state.held)
         }
@@ -191,8 +211,8 @@ final class ObservedTransport: BatchedEventSource {
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt { try await inner.send(message) }
 
     /// The server's own batch send (one critical section on the hub, per-channel concurrency
-    /// on Matrix).
-    func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+    /// on Matrix), on the caller's executor as the protocol asks (no hop of its own).
+    nonisolated(nonsending) func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
         await inner.sendBatch(messages)
     }
 

@@ -54,24 +54,39 @@ enum Router {
     /// `/name args…`: the name or an alias after the prefix; the last arg takes the rest of
     /// the line verbatim. Missing args answer with the usage line.
     private static func routeCommand(_ text: String, planner: inout Planner) -> Bool {
-        let bot = planner.bot
-        guard text.hasPrefix(bot.prefix) else { return false }
-        let body = text.dropFirst(bot.prefix.count)
-        let name = body.prefix { !$0.isWhitespace }
-        guard !name.isEmpty, let command = bot.commands[String(name)] else { return false }
-        var rest = body.dropFirst(name.count)
+        guard text.hasPrefix(planner.bot.prefix) else { return false }
+        let body = text.dropFirst(planner.bot.prefix.count)
+        // An ASCII line (the usual command) is split on its bytes, sparing a grapheme break
+        // check per character. For ASCII the two agree: the whitespace characters are tab to
+        // carriage return and space, and "\r\n", one character, is two whitespace bytes.
+        if body.utf8.allSatisfy({ $0 < 0x80 }) {
+            return routeCommand(body.utf8, planner: &planner, isWhitespace: isASCIIWhitespace, string: { String(Substring($0)) })
+        }
+        return routeCommand(body, planner: &planner, isWhitespace: \.isWhitespace, string: { String($0) })
+    }
+
+    /// `Character.isWhitespace` for an ASCII byte: tab to carriage return, and space.
+    static func isASCIIWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+
+    /// `routeCommand` on the line after the prefix, as characters or as ASCII bytes.
+    private static func routeCommand<Line: BidirectionalCollection>(
+        _ body: Line, planner: inout Planner, isWhitespace: (Line.Element) -> Bool, string: (Line) -> String
+    ) -> Bool where Line.SubSequence == Line {
+        let name = body.prefix { !isWhitespace($0) }
+        guard !name.isEmpty, let command = planner.bot.commands[string(name)] else { return false }
+        var rest = body[name.endIndex...]
         var args: [String: String] = [:]
         for (index, arg) in command.args.enumerated() {
-            rest = rest.drop { $0.isWhitespace }
+            rest = rest.drop(while: isWhitespace)
             if index == command.args.count - 1 {
                 // The last arg keeps the rest of the line as typed (inner spaces and all).
-                var value = Substring(rest)
-                while let last = value.last, last.isWhitespace { value = value.dropLast() }
-                args[arg] = String(value)
+                var value = rest
+                while let last = value.last, isWhitespace(last) { value = value.dropLast() }
+                args[arg] = string(value)
             } else {
-                let word = rest.prefix { !$0.isWhitespace }
-                args[arg] = String(word)
-                rest = rest.dropFirst(word.count)
+                let word = rest.prefix { !isWhitespace($0) }
+                args[arg] = string(word)
+                rest = rest[word.endIndex...]
             }
             if args[arg]?.isEmpty ?? true {
                 planner.route = "usage \(command.name)"

@@ -24,12 +24,24 @@ struct Lane: Sendable {
     /// The state, once loaded from the store.
     var state: ConversationState?
     /// Recent lines (`name: text`), for hand-off tickets.
-    var recent: [String] = []
+    var recent = RecentLines()
 
+    /// Queues `item`; true when no task drains the lane yet (the caller starts one: the
+    /// lane counts as running from now on).
+    mutating func push(_ item: WorkItem) -> Bool {
+        items.append(item)
+        guard !running else { return false }
+        running = true
+        return true
+    }
+
+    /// The next item; nil once the queue is empty, and the lane is no longer running (the
+    /// draining task ends: the next `push` starts another).
     mutating func pop() -> WorkItem? {
         guard head < items.count else {
             items.removeAll(keepingCapacity: true)
             head = 0
+            running = false
             return nil
         }
         // A lane that never empties (a busy conversation) would otherwise keep every
