@@ -19,6 +19,12 @@ public actor ChatClient {
     public nonisolated let profiles: ProfileService
     /// The durable send queue.
     public nonisolated let outbox: Outbox
+
+    /// The outbox's executor: a send reaches the outbox (and, through its inline round, the
+    /// transport) and comes back without switching executors, which would cost a job
+    /// hand-off each way (often to another thread). The outbox's own worker (retries,
+    /// timers, queued rounds) takes turns with the client on it.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { outbox.unownedExecutor }
     let store: any MessageStore
     /// Memory storage keeps the conversation list only in `conversationList`.
     let persistsConversations: Bool
@@ -45,7 +51,7 @@ public actor ChatClient {
     var nextSubscriber = 0
     /// The consumer the receiving task calls itself (`setEventHandler(_:)`), the events it
     /// has not had yet, and whether a delivery to it is under way.
-    var eventHandler: (@Sendable ([ChatEvent]) async -> Void)?
+    var eventHandler: EventHandler?
     var handlerEvents: [ChatEvent] = []
     var handlerBusy = false
     /// True while the receiving task handles a transport batch (its events go to the

@@ -40,6 +40,13 @@ actor BotRuntime {
     /// only reaction events.
     static let cacheLimits = MessageCache.Limits(count: 64)
 
+    /// The client's executor: the runtime and its client take turns on one serial executor,
+    /// so the receiving task reaches `dispatch` and a handler reaches `send` without
+    /// switching executors (each switch costs a job hand-off, often to another thread).
+    /// Handlers still interleave only at their suspension points, as on an executor of
+    /// their own.
+    nonisolated var unownedExecutor: UnownedSerialExecutor { client.unownedExecutor }
+
     init(bot: CompiledBot, connection: BotConnection, store: any EngineStore, scheduler: Scheduler, tracker: IdleTracker,
          logger: EngineLogger, options: BotHostOptions, clock: any ParleyClock) throws {
         self.bot = bot
@@ -74,7 +81,7 @@ actor BotRuntime {
         self.peers = peers.subtracting([client.userID])
         // The client's receiving task brings each batch over itself: no task of this actor
         // to wake per batch.
-        await client.setEventHandler { [weak self] batch in await self?.dispatch(batch) }
+        await client.setEventHandler(EventForwarder(self).forward)
         try await client.connect()
         for (target, state) in try store.statesWithTimers(bot: bot.id) {
             guard let channel = Channel(target: target) else { continue }
@@ -98,7 +105,7 @@ actor BotRuntime {
     /// Dispatches a batch; while more items wait in the lanes than `options.backlogLimit`, the
     /// client's receiving task waits here, so a flood stays in the server's bounded queue
     /// instead of piling up decoded in memory.
-    private func dispatch(_ batch: [ChatEvent]) async {
+    func dispatch(_ batch: [ChatEvent]) async {
         for event in batch { dispatch(event) }
         guard backlog > options.backlogLimit, !stopping else { return }
         await withCheckedContinuation { backlogWaiter = $0 }
@@ -117,12 +124,12 @@ actor BotRuntime {
                 log(.debug, "ignored: from another bot", ["channel": message.channel.target, "user": message.sender])
                 return
             }
-            accept(.message(message), in: message.channel)
+            accept(.message(message), in: message.channel, startsHere: true)
         case .membership(let membership):
             if membership.channel == ObservedTransport.markerChannel {
                 markerWaiters.removeValue(forKey: Int(membership.user) ?? -1)?.resume()
             } else if membership.user == client.userID, membership.change == .joined, membership.channel.kind == .group {
-                accept(.joined, in: membership.channel)
+                accept(.joined, in: membership.channel, startsHere: true)
             }
         case .error(let error):
             if !reconnectFailed(error) { log(.warn, "inbound error", ["error": error.description]) }
@@ -134,8 +141,12 @@ actor BotRuntime {
         }
     }
 
-    /// Queues `item` for `channel`, counting it as work in flight.
-    func accept(_ item: WorkItem, in channel: Channel, counted: Bool = false) {
+    /// Queues `item` for `channel`, counting it as work in flight. With `startsHere`, an
+    /// idle lane's drain starts on the calling task (`Task.immediate`) and runs there until
+    /// it first suspends: a message the bot answers at once costs no task hand-off, and one
+    /// that waits (a slow send, a profile fetch) goes on as a task of its own, so the
+    /// caller (the receiving task) and the other conversations are not held up by it.
+    func accept(_ item: WorkItem, in channel: Channel, counted: Bool = false, startsHere: Bool = false) {
         if !counted { tracker.begin() }
         guard !stopping else {
             tracker.end()
@@ -144,7 +155,12 @@ actor BotRuntime {
         // Mutated in place (copying the lane out and back would copy its queue each time),
         // with one look-up.
         backlog += 1
-        if lanes[channel, default: Lane()].push(item) { Task { await self.drain(channel) } }
+        guard lanes[channel, default: Lane()].push(item) else { return }
+        if startsHere {
+            Task.immediate { await self.drain(channel) }
+        } else {
+            Task { await self.drain(channel) }
+        }
     }
 
     /// Queues work from a timer (outside the actor): counted at once, so the host never
