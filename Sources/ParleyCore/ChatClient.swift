@@ -20,11 +20,6 @@ public actor ChatClient {
     /// The durable send queue.
     public nonisolated let outbox: Outbox
 
-    /// The outbox's executor: a send reaches the outbox (and, through its inline round, the
-    /// transport) and comes back without switching executors, which would cost a job
-    /// hand-off each way (often to another thread). The outbox's own worker (retries,
-    /// timers, queued rounds) takes turns with the client on it.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { outbox.unownedExecutor }
     let store: any MessageStore
     /// Memory storage keeps the conversation list only in `conversationList`.
     let persistsConversations: Bool
