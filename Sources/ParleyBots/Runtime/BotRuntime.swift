@@ -57,13 +57,16 @@ actor BotRuntime {
         self.options = options
         self.clock = clock
         transport = ObservedTransport(connection.transport, deliveredEventCount: connection.deliveredEventCount)
-        let configuration = ChatClientConfiguration(
+        var configuration = ChatClientConfiguration(
             registry: bot.registry, storage: connection.storage, clock: clock, profileProvider: connection.profileProvider,
             cacheLimits: Self.cacheLimits, senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar),
             // The runtime never reads its client's history (hand-off tickets keep their own
             // lines, `remember`): in memory, where it would not outlive the process anyway,
             // only ids are kept, for dropping repeats. A SQLite history stays complete.
             history: connection.storage == .memory ? .ids : .kept)
+        // The runtime sends in answer to what its receiving task hands it, so that task
+        // paces it; a yield would hand the rest of an inline handler to another thread.
+        configuration.outbox.submitsBetweenYields = 0
         client = try ChatClient(transport: transport, configuration: configuration)
     }
 
