@@ -19,11 +19,6 @@ public actor ChatClient {
     public nonisolated let profiles: ProfileService
     /// The durable send queue.
     public nonisolated let outbox: Outbox
-    /// Whose executor the client runs on: its outbox's (`sharesOutboxExecutor`), or one
-    /// of its own.
-    private nonisolated let executorOwner: any Actor
-    /// The executor of `executorOwner`.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executorOwner.unownedExecutor }
 
     let store: any MessageStore
     /// Memory storage keeps the conversation list only in `conversationList`.
@@ -87,7 +82,6 @@ public actor ChatClient {
         }
         conversationList = ConversationList(try store.conversations(), tracksChanges: persistsConversations)
         outbox = Outbox(transport: transport, store: outboxStore, clock: configuration.clock, configuration: configuration.outbox)
-        executorOwner = configuration.sharesOutboxExecutor ? outbox : ClientExecutor()
         profiles = ProfileService(provider: configuration.profileProvider ?? TransportProfileProvider(transport: transport),
                                   clock: configuration.clock, expiry: configuration.profileExpiry)
         senderExtensions = Self.extensions([:], sender: configuration.senderProfile)

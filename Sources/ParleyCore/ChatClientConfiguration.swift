@@ -45,12 +45,6 @@ public struct ChatClientConfiguration: Sendable {
     /// `disconnect()`. Nil: the client stays disconnected and reconnecting is the owner's call.
     /// Its jitter comes from `outbox.random`, the client's one jitter source.
     public var reconnect: RetryPolicy?
-    /// Whether the client runs on its outbox's executor (one serial executor for both):
-    /// a send then reaches the outbox and the transport, and comes back, without switching
-    /// executors, each switch a job that may wake another thread. For a client that sends
-    /// in answer to what it receives (a bot); one that sends in bulk does better with the
-    /// two apart (its receiving and its sending then overlap). Default: false.
-    public var sharesOutboxExecutor = false
 
     /// The default reconnect backoff: 1 s doubling to 60 s, ±20 % jitter, no attempt limit.
     public static let defaultReconnect = RetryPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(60), maxAttempts: .max)

@@ -67,9 +67,6 @@ actor BotRuntime {
         // The runtime sends in answer to what its receiving task hands it, so that task
         // paces it; a yield would hand the rest of an inline handler to another thread.
         configuration.outbox.submitsBetweenYields = 0
-        // A handler started inline cannot hand its executor over to another actor: a send
-        // onto an outbox of its own would wake another thread for it, and again on return.
-        configuration.sharesOutboxExecutor = true
         client = try ChatClient(transport: transport, configuration: configuration)
     }
 
