@@ -65,7 +65,7 @@ actor BotRuntime {
             // only ids are kept, for dropping repeats. A SQLite history stays complete.
             history: connection.storage == .memory ? .ids : .kept)
         // The runtime sends in answer to what its receiving task hands it, so that task
-        // paces it; a yield would hand the rest of an inline handler to another thread.
+        // paces it; a yield would send the rest of the handler through the global queue.
         configuration.outbox.submitsBetweenYields = 0
         client = try ChatClient(transport: transport, configuration: configuration)
     }
@@ -127,12 +127,12 @@ actor BotRuntime {
                 log(.debug, "ignored: from another bot", ["channel": message.channel.target, "user": message.sender])
                 return
             }
-            accept(.message(message), in: message.channel, startsHere: true)
+            accept(.message(message), in: message.channel)
         case .membership(let membership):
             if membership.channel == ObservedTransport.markerChannel {
                 markerWaiters.removeValue(forKey: Int(membership.user) ?? -1)?.resume()
             } else if membership.user == client.userID, membership.change == .joined, membership.channel.kind == .group {
-                accept(.joined, in: membership.channel, startsHere: true)
+                accept(.joined, in: membership.channel)
             }
         case .error(let error):
             if !reconnectFailed(error) { log(.warn, "inbound error", ["error": error.description]) }
@@ -144,12 +144,8 @@ actor BotRuntime {
         }
     }
 
-    /// Queues `item` for `channel`, counting it as work in flight. With `startsHere`, an
-    /// idle lane's drain starts on the calling task (`Task.immediate`) and runs there until
-    /// it first suspends: a message the bot answers at once costs no task hand-off, and one
-    /// that waits (a slow send, a profile fetch) goes on as a task of its own, so the
-    /// caller (the receiving task) and the other conversations are not held up by it.
-    func accept(_ item: WorkItem, in channel: Channel, counted: Bool = false, startsHere: Bool = false) {
+    /// Queues `item` for `channel`, counting it as work in flight.
+    func accept(_ item: WorkItem, in channel: Channel, counted: Bool = false) {
         if !counted { tracker.begin() }
         guard !stopping else {
             tracker.end()
@@ -158,12 +154,11 @@ actor BotRuntime {
         // Mutated in place (copying the lane out and back would copy its queue each time),
         // with one look-up.
         backlog += 1
-        guard lanes[channel, default: Lane()].push(item) else { return }
-        if startsHere {
-            Task.immediate { await self.drain(channel) }
-        } else {
-            Task { await self.drain(channel) }
-        }
+        // A task per drain, not the receiving task itself: a handler that waits (a slow
+        // send, a profile fetch) must hold up neither that task nor other conversations.
+        // (Starting it with `Task.immediate` measured no faster: from inside the caller's
+        // job its first hop to another actor, the outbox, always wakes another thread.)
+        if lanes[channel, default: Lane()].push(item) { Task { await self.drain(channel) } }
     }
 
     /// Queues work from a timer (outside the actor): counted at once, so the host never

@@ -6,10 +6,10 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// A message to an idle conversation is handled on the receiving task until it first waits:
-/// one that waits long (here a profile fetch held open) goes on by itself, and neither the
-/// other conversations nor the later messages of its own are held up or reordered.
-@Suite struct EngineInlineStartTests {
+/// A conversation whose handler waits long (here a profile fetch held open) holds up
+/// neither the other conversations nor the receiving of later messages, and its own later
+/// messages wait behind it in order.
+@Suite struct EngineSlowConversationTests {
     /// A profile provider whose fetch for `held` waits until `open()` (the profile service
     /// runs one fetch per id at a time).
     final class HeldProfiles: ProfileProvider {
