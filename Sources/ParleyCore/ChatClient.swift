@@ -19,7 +19,6 @@ public actor ChatClient {
     public nonisolated let profiles: ProfileService
     /// The durable send queue.
     public nonisolated let outbox: Outbox
-
     let store: any MessageStore
     /// Memory storage keeps the conversation list only in `conversationList`.
     let persistsConversations: Bool
