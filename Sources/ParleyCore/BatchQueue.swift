@@ -109,11 +109,15 @@ public final class BatchQueue<Element: Sendable>: Sendable {
 
     /// Everything buffered (waiting while empty), or nil once finished and drained. A
     /// cancelled consumer finishes the queue, as a plain `AsyncStream` ends. Runs on the
-    /// caller's executor: a consumer on an actor waits there and is resumed there.
+    /// caller's executor (`isolation`): a consumer on an actor waits there and is resumed
+    /// there.
     @inlinable
-    public nonisolated(nonsending) func next() async -> [Element]? {
+    public func next(isolation: isolated (any Actor)? = #isolation) async -> [Element]? {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<[Element]?, Never>) in
+            // Capturing `isolation` isolates this closure to it: a closure that does not
+            // would run on the generic executor, a hop off the caller and back per batch.
+            _ = isolation
+            return await withCheckedContinuation { (continuation: CheckedContinuation<[Element]?, Never>) in
                 let ready = state.withLock { state -> [Element]?? in
                     if !state.elements.isEmpty {
                         var taken: [Element] = []

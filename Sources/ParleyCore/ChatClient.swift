@@ -45,7 +45,7 @@ public actor ChatClient {
     var nextSubscriber = 0
     /// The consumer the receiving task calls itself (`setEventHandler(_:)`), the events it
     /// has not had yet, and whether a delivery to it is under way.
-    var eventHandler: (@Sendable ([ChatEvent]) async -> Void)?
+    var eventHandler: EventHandler?
     var handlerEvents: [ChatEvent] = []
     var handlerBusy = false
     /// True while the receiving task handles a transport batch (its events go to the

@@ -86,14 +86,14 @@ extension Outbox {
     /// A transport that answers without suspending (the in-process hub) would let a
     /// submitter that sends in a loop keep its thread for as long as it likes: now and then
     /// it lets the tasks queued behind it (the receivers of its messages) run first.
-    func yieldNowAndThen() async {
-        submitsSoFar &+= 1
-        if submitsSoFar % Self.roundsBetweenYields == 0 { await Task.yield() }
-    }
-
-    /// Sends a submitter makes before it lets other tasks have its thread (every other one:
+    /// Every `configuration.submitsBetweenYields` submits (the default, every other one:
     /// with 8, the bots bench's 100 senders still outran the bot they wrote to).
-    static var roundsBetweenYields: Int { 2 }
+    func yieldNowAndThen() async {
+        let every = configuration.submitsBetweenYields
+        guard every > 0 else { return }
+        submitsSoFar &+= 1
+        if submitsSoFar % every == 0 { await Task.yield() }
+    }
 
     /// True when the worker has something to do: items to persist, rows to delete, ready lanes.
     var hasQueuedWork: Bool {

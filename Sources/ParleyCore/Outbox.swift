@@ -19,14 +19,20 @@ public actor Outbox {
         public var maxBatch: Int
         /// The jitter source, in 0..<1 (inject a fixed one for deterministic tests).
         public var random: @Sendable () -> Double
+        /// Every how many submits the submitter lets other tasks have its thread first (a
+        /// transport that answers without suspending would let a sender in a loop keep it);
+        /// 0: never. A sender paced by what it receives (a bot answering) needs no yield.
+        public var submitsBetweenYields: Int
 
-        /// Defaults: 10 attempts from 200 ms doubling to 60 s, no rate limits, 512 a batch.
+        /// Defaults: 10 attempts from 200 ms doubling to 60 s, no rate limits, 512 a batch, a
+        /// yield every other submit.
         public init(retry: RetryPolicy = RetryPolicy(), rateLimits: RateLimits = .unlimited, maxBatch: Int = 512,
-                    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+                    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, submitsBetweenYields: Int = 2) {
             self.retry = retry
             self.rateLimits = rateLimits
             self.maxBatch = max(1, maxBatch)
             self.random = random
+            self.submitsBetweenYields = max(0, submitsBetweenYields)
         }
     }
 

@@ -56,4 +56,20 @@ import TestSupport
         #expect(try setup.hub.storedCount(of: message.clientMessageID) == 1)
         await alice.close()
     }
+
+    @Test(arguments: [0, -3, 1, 2])
+    func sendsGoOutInOrderWhateverTheYieldSpacing(submitsBetweenYields: Int) async throws {
+        let setup = try HubSetup()
+        let configuration = Outbox.Configuration(submitsBetweenYields: submitsBetweenYields)
+        #expect(configuration.submitsBetweenYields == max(0, submitsBetweenYields))
+        let outbox = Outbox(transport: try setup.hub.connect(user: "alice"), store: MemoryOutboxStore(), clock: setup.clock,
+                            configuration: configuration)
+        try await outbox.start()
+        for index in 1...5 {
+            let results = try await withTimeout { await outbox.submit([OutboxTests.message("m\(index)")]) }
+            #expect(throws: Never.self) { try results.first?.get() }
+        }
+        #expect(try Self.texts(setup) == ["m1", "m2", "m3", "m4", "m5"])
+        await outbox.stop()
+    }
 }

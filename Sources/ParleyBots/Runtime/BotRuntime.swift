@@ -40,6 +40,13 @@ actor BotRuntime {
     /// only reaction events.
     static let cacheLimits = MessageCache.Limits(count: 64)
 
+    /// The client's executor: the runtime and its client take turns on one serial executor,
+    /// so the receiving task reaches `dispatch` and a handler reaches `send` without
+    /// switching executors (each switch costs a job hand-off, often to another thread).
+    /// Handlers still interleave only at their suspension points, as on an executor of
+    /// their own.
+    nonisolated var unownedExecutor: UnownedSerialExecutor { client.unownedExecutor }
+
     init(bot: CompiledBot, connection: BotConnection, store: any EngineStore, scheduler: Scheduler, tracker: IdleTracker,
          logger: EngineLogger, options: BotHostOptions, clock: any ParleyClock) throws {
         self.bot = bot
@@ -50,13 +57,16 @@ actor BotRuntime {
         self.options = options
         self.clock = clock
         transport = ObservedTransport(connection.transport, deliveredEventCount: connection.deliveredEventCount)
-        let configuration = ChatClientConfiguration(
+        var configuration = ChatClientConfiguration(
             registry: bot.registry, storage: connection.storage, clock: clock, profileProvider: connection.profileProvider,
             cacheLimits: Self.cacheLimits, senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar),
             // The runtime never reads its client's history (hand-off tickets keep their own
             // lines, `remember`): in memory, where it would not outlive the process anyway,
             // only ids are kept, for dropping repeats. A SQLite history stays complete.
             history: connection.storage == .memory ? .ids : .kept)
+        // The runtime sends in answer to what its receiving task hands it, so that task
+        // paces it; a yield would send the rest of the handler through the global queue.
+        configuration.outbox.submitsBetweenYields = 0
         client = try ChatClient(transport: transport, configuration: configuration)
     }
 
@@ -74,7 +84,7 @@ actor BotRuntime {
         self.peers = peers.subtracting([client.userID])
         // The client's receiving task brings each batch over itself: no task of this actor
         // to wake per batch.
-        await client.setEventHandler { [weak self] batch in await self?.dispatch(batch) }
+        await client.setEventHandler(EventForwarder(self).forward)
         try await client.connect()
         for (target, state) in try store.statesWithTimers(bot: bot.id) {
             guard let channel = Channel(target: target) else { continue }
@@ -98,7 +108,7 @@ actor BotRuntime {
     /// Dispatches a batch; while more items wait in the lanes than `options.backlogLimit`, the
     /// client's receiving task waits here, so a flood stays in the server's bounded queue
     /// instead of piling up decoded in memory.
-    private func dispatch(_ batch: [ChatEvent]) async {
+    func dispatch(_ batch: [ChatEvent]) async {
         for event in batch { dispatch(event) }
         guard backlog > options.backlogLimit, !stopping else { return }
         await withCheckedContinuation { backlogWaiter = $0 }
@@ -144,6 +154,10 @@ actor BotRuntime {
         // Mutated in place (copying the lane out and back would copy its queue each time),
         // with one look-up.
         backlog += 1
+        // A task per drain, not the receiving task itself: a handler that waits (a slow
+        // send, a profile fetch) must hold up neither that task nor other conversations.
+        // (Starting it with `Task.immediate` measured no faster: from inside the caller's
+        // job its first hop to another actor, the outbox, always wakes another thread.)
         if lanes[channel, default: Lane()].push(item) { Task { await self.drain(channel) } }
     }
 
