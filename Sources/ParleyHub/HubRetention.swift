@@ -1,14 +1,16 @@
 /// What an in-memory hub keeps as messages accumulate: the newest messages overall and the
 /// newest idempotency receipts, each in arrival order (oldest forgotten first), so a long
-/// run holds bounded memory. Evictions happen in bulk, an eighth over the limit, so each
-/// message pays them once.
+/// run holds bounded memory. Messages are evicted in bulk, an eighth over the limit, so each
+/// message pays them once; receipt keys live in a ring of exactly the window's size.
 struct HubRetention: Sendable {
     /// The channel of each retained message, oldest first (from `head` on).
     private var messageChannels: [Int32] = []
     private var messageHead = 0
-    /// Receipt keys, oldest first (from `receiptHead` on).
+    /// Receipt keys in a ring: once it is full, `oldestReceipt` is where the next key goes.
+    /// A list that grew past the window before dropping its front held up to twice the
+    /// window (40,000 keys of 32 bytes by default) at its peak.
     private var receiptKeys: [HubState.ReceiptKey] = []
-    private var receiptHead = 0
+    private var oldestReceipt = 0
 
     /// Records a message appended to `channel`'s in-memory list; returns how many of the
     /// oldest messages each channel must drop now (usually none).
@@ -25,20 +27,21 @@ struct HubRetention: Sendable {
         return drops
     }
 
-    /// Records a new receipt key; returns the keys to forget now (usually none). A key
-    /// forgotten earlier (a refused send) only makes an eviction a no-op.
-    mutating func noteReceipt(_ key: HubState.ReceiptKey, window: Int) -> ArraySlice<HubState.ReceiptKey> {
-        receiptKeys.append(key)
-        guard receiptKeys.count - receiptHead > window + max(1, window / 8) else { return [] }
-        let end = receiptKeys.count - window
-        let evicted = receiptKeys[receiptHead..<end]
-        receiptHead = end
-        defer { Self.compact(&receiptKeys, head: &receiptHead) }
+    /// Records a new receipt key; returns the key to forget now, the oldest, once `window`
+    /// keys are kept. A key forgotten earlier (a refused send) only makes that a no-op.
+    mutating func noteReceipt(_ key: HubState.ReceiptKey, window: Int) -> HubState.ReceiptKey? {
+        guard receiptKeys.count >= window else {
+            receiptKeys.append(key)
+            return nil
+        }
+        let evicted = receiptKeys[oldestReceipt]
+        receiptKeys[oldestReceipt] = key
+        oldestReceipt = (oldestReceipt + 1) % receiptKeys.count
         return evicted
     }
 
     /// Drops the consumed front of a FIFO once it is most of the array.
-    private static func compact<Element>(_ list: inout [Element], head: inout Int) {
+    private static func compact(_ list: inout [Int32], head: inout Int) {
         guard head > 1024, head * 2 > list.count else { return }
         list.removeFirst(head)
         head = 0

@@ -101,7 +101,7 @@ extension HubState {
     /// restarts and however old the resend).
     mutating func rememberReceipt(_ key: ReceiptKey) {
         guard !persistent else { return }
-        for old in retention.noteReceipt(key, window: configuration.receiptWindow) { receipts[old] = nil }
+        if let old = retention.noteReceipt(key, window: configuration.receiptWindow) { receipts[old] = nil }
     }
 
     static func receipt(index: Int, seq: Int64, time: Date) -> SendReceipt {

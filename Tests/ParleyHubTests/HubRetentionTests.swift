@@ -24,12 +24,26 @@ import Testing
     @Test func resendsWithinTheReceiptWindowAnswerTheFirstReceipt() async throws {
         let fixture = try HubFixture(.memory, configuration: HubConfiguration(receiptWindow: 2))
         let (alice, messages, receipts) = try await Self.sendFour(on: fixture)
-        // The window holds the newest two (plus at most one over): the last resend is
-        // recognised, the first one is past the window and stored again.
+        // The window holds the newest two: the last resend is recognised, the first one is
+        // past the window and stored again.
         #expect(try await alice.send(messages[3]) == receipts[3])
         #expect(try fixture.hub.storedCount(of: messages[3].clientMessageID) == 1)
         #expect(try await alice.send(messages[0]).seq == 5)
         #expect(try fixture.hub.storedCount(of: messages[0].clientMessageID) == 2)
+    }
+
+    @Test func theReceiptWindowHoldsExactlyTheNewestReceipts() async throws {
+        let fixture = try HubFixture(.memory, configuration: HubConfiguration(receiptWindow: 3))
+        let alice = try fixture.hub.connect(user: "alice")
+        let messages = (1...10).map { OutgoingEnvelope(channel: .person("bob"), payload: text("m\($0)")) }
+        var receipts: [SendReceipt] = []
+        for message in messages { receipts.append(try await alice.send(message)) }
+        // The 8th is among the newest three and answers its receipt; the 7th is just past.
+        #expect(try await alice.send(messages[7]) == receipts[7])
+        #expect(try await alice.send(messages[6]).seq == 11)
+        // That resend took a place in the window: the 8th is now past it, the 10th is not.
+        #expect(try await alice.send(messages[9]) == receipts[9])
+        #expect(try await alice.send(messages[7]).seq == 12)
     }
 
     @Test func aPersistentHubRecognisesEveryResend() async throws {
