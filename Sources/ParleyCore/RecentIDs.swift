@@ -3,8 +3,7 @@
 struct RecentIDs: Sendable {
     let capacity: Int
     private var members: Set<String> = []
-    private var order: [String] = []
-    private var head = 0
+    private var order = BoundedRing<String>()
 
     init(capacity: Int) { self.capacity = max(1, capacity) }
 
@@ -14,15 +13,7 @@ struct RecentIDs: Sendable {
     @discardableResult
     mutating func insert(_ id: String) -> Bool {
         guard members.insert(id).inserted else { return false }
-        order.append(id)
-        if members.count > capacity {
-            members.remove(order[head])
-            head += 1
-            if head > 4096, head * 2 > order.count {
-                order.removeFirst(head)
-                head = 0
-            }
-        }
+        if let oldest = order.append(id, capacity: capacity) { members.remove(oldest) }
         return true
     }
 }

@@ -1,3 +1,5 @@
+import ParleyCore
+
 /// What an in-memory hub keeps as messages accumulate: the newest messages overall and the
 /// newest idempotency receipts, each in arrival order (oldest forgotten first), so a long
 /// run holds bounded memory. Messages are evicted in bulk, an eighth over the limit, so each
@@ -6,11 +8,9 @@ struct HubRetention: Sendable {
     /// The channel of each retained message, oldest first (from `head` on).
     private var messageChannels: [Int32] = []
     private var messageHead = 0
-    /// Receipt keys in a ring: once it is full, `oldestReceipt` is where the next key goes.
-    /// A list that grew past the window before dropping its front held up to twice the
-    /// window (40,000 keys of 32 bytes by default) at its peak.
-    private var receiptKeys: [HubState.ReceiptKey] = []
-    private var oldestReceipt = 0
+    /// Receipt keys, exactly the window's worth once it is full (a list that grew past the
+    /// window before dropping its front held up to twice it: 40,000 keys of 32 bytes by default).
+    private var receiptKeys = BoundedRing<HubState.ReceiptKey>()
 
     /// Records a message appended to `channel`'s in-memory list; returns how many of the
     /// oldest messages each channel must drop now (usually none).
@@ -30,14 +30,7 @@ struct HubRetention: Sendable {
     /// Records a new receipt key; returns the key to forget now, the oldest, once `window`
     /// keys are kept. A key forgotten earlier (a refused send) only makes that a no-op.
     mutating func noteReceipt(_ key: HubState.ReceiptKey, window: Int) -> HubState.ReceiptKey? {
-        guard receiptKeys.count >= window else {
-            receiptKeys.append(key)
-            return nil
-        }
-        let evicted = receiptKeys[oldestReceipt]
-        receiptKeys[oldestReceipt] = key
-        oldestReceipt = (oldestReceipt + 1) % receiptKeys.count
-        return evicted
+        receiptKeys.append(key, capacity: window)
     }
 
     /// Drops the consumed front of a FIFO once it is most of the array.
