@@ -24,7 +24,7 @@ public actor ChatClient {
     let persistsConversations: Bool
     /// False with `HistoryPolicy.ids`: messages go to neither history nor cache, and their
     /// ids to `recentIDs` (what drops repeats then).
-    let keepsHistory: Bool
+    var keepsHistory: Bool { configuration.history == .kept }
     /// The ids of each channel's newest messages, when history is not kept.
     var recentIDs: RecentMessageIDs
     /// `sender.name` / `sender.avatar`: built once and shared (copy-on-write) by every
@@ -86,7 +86,6 @@ public actor ChatClient {
         senderExtensions = Self.extensions([:], sender: configuration.senderProfile)
         seen = RecentIDs(capacity: configuration.duplicateWindow)
         let keepsHistory = configuration.history == .kept
-        self.keepsHistory = keepsHistory
         recentIDs = RecentMessageIDs(limit: keepsHistory ? 1 : configuration.memoryHistoryLimit)
         // In memory the history already holds the recent messages: a decoded copy of each
         // would double what a client keeps (the store answers look-ups by id instead).

@@ -178,10 +178,9 @@ public actor Outbox {
     /// results in the order given. Items are sent in the order given within a channel and
     /// priority; a resubmitted client message number is deduplicated by the server.
     public func submit(_ items: [OutboxItem]) async -> [Result<OutboxResult, ParleyError>] {
-        guard !items.isEmpty else { return [] }
+        guard items.count > 1 else { return items.isEmpty ? [] : [await submitOne(items[0])] }
         await yieldNowAndThen()
         guard running else { return items.map { _ in .failure(Self.notRunning) } }
-        if items.count == 1, let result = await sendAlone(items[0]) { return [result] }
         return await submitQueued(items, at: clock.now())
     }
 
