@@ -9,7 +9,7 @@ final class EventForwarder: Sendable {
 
     init(_ runtime: BotRuntime) { self.runtime = runtime }
 
-    /// Runs on the receiving task's executor, which the runtime shares: no hop at all.
+    /// Runs on the receiving task's executor, the client's: one hop, onto the runtime.
     nonisolated(nonsending) func forward(_ batch: [ChatEvent]) async {
         await runtime?.dispatch(batch)
     }
