@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import YAMLCoding
 
-/// Runs the official YAML test suite (`shared/yaml-test-suite` beside the repository).
+/// Runs the official YAML test suite: the folder `PARLEY_YAML_TEST_SUITE` names, or
+/// `shared/yaml-test-suite` beside the repository. The suite is optional data: a clone with
+/// neither skips this test, visibly, instead of failing.
 @Suite struct ConformanceTests {
     /// One case or sub-case folder.
     struct Case {
@@ -10,15 +12,19 @@ import YAMLCoding
         let folder: URL
     }
 
-
     static func suiteFolder() -> URL? {
+        let manager = FileManager.default
+        if let named = ProcessInfo.processInfo.environment["PARLEY_YAML_TEST_SUITE"], !named.isEmpty {
+            let folder = URL(fileURLWithPath: named)
+            return manager.fileExists(atPath: folder.appendingPathComponent("README.md").path) ? folder : nil
+        }
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var folder = repository
         // The suite lives in `shared/` beside the repository (or beside a worktree's parent).
         for _ in 0..<3 {
             folder = folder.deletingLastPathComponent()
             let candidate = folder.appendingPathComponent("shared/yaml-test-suite")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("README.md").path) { return candidate }
+            if manager.fileExists(atPath: candidate.appendingPathComponent("README.md").path) { return candidate }
         }
         return nil
     }
@@ -79,8 +85,10 @@ import YAMLCoding
         return nil
     }
 
-    @Test func yamlTestSuite() throws {
-        let suite = try #require(Self.suiteFolder(), "yaml-test-suite not found: expected shared/yaml-test-suite beside the repository")
+    @Test(.enabled(if: suiteFolder() != nil,
+                   "yaml-test-suite not found: set PARLEY_YAML_TEST_SUITE or put shared/yaml-test-suite beside the repository"))
+    func yamlTestSuite() throws {
+        let suite = try #require(Self.suiteFolder())
         let cases = try Self.cases(in: suite)
         #expect(cases.count > 300, "too few cases found in \(suite.path)")
         var passed = 0
