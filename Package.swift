@@ -35,9 +35,12 @@ let package = Package(
         // MARK: - Bots, flow tests, the CLI
         .target(name: "ParleyBots", dependencies: ["ParleyCore", "YAMLCoding", "SQLiteStore", "ParleyRegex"]),
         .target(name: "ParleyFlowTest", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex"]),
-        .target(name: "ParleyCLI", dependencies: ["ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding"]),
+        // Composes a running host (stores, profiles, one provider per transport kind); the CLI
+        // above it only parses arguments and prints.
+        .target(name: "ParleyHosting", dependencies: ["ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding"]),
+        .target(name: "ParleyCLI", dependencies: ["ParleyHosting", "ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyCore", "YAMLCoding"]),
         .executableTarget(name: "parley", dependencies: ["ParleyCLI"]),
-        .executableTarget(name: "parley-bench", dependencies: ["YAMLCoding", "ParleyCore", "ParleyHub", "ParleyBots", "ParleyFlowTest", "ParleyCLI"]),
+        .executableTarget(name: "parley-bench", dependencies: ["YAMLCoding", "ParleyCore", "ParleyHub", "ParleyBots", "ParleyFlowTest", "ParleyHosting", "ParleyMatrix", "ParleyCLI"]),
 
         // MARK: - Tests
         // Helpers every test target may share (timeouts); never part of a product.
@@ -55,7 +58,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "ParleyBroadcastTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCLI"], exclude: ["Fixtures"]),
-        .testTarget(name: "ParleyMatrixBotTests", dependencies: ["ParleyCLI", "ParleyBots", "ParleyFlowTest", "ParleyMatrix", "ParleyCore", "YAMLCoding"]),
+        .testTarget(name: "ParleyHostingTests", dependencies: ["ParleyHosting", "ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "TestSupport"]),
+        .testTarget(name: "ParleyMatrixBotTests", dependencies: ["ParleyHosting", "ParleyCLI", "ParleyBots", "ParleyFlowTest", "ParleyMatrix", "ParleyCore", "YAMLCoding"]),
     ]
 )
 

@@ -1,6 +1,7 @@
 import Foundation
 import ParleyBots
 import ParleyCore
+import ParleyHosting
 
 /// `parley broadcast`: sends a text to many targets now, through the same machinery as a
 /// scheduled broadcast (stored before the first send, rate-limited, retried, resumable).
@@ -30,15 +31,16 @@ enum BroadcastCommand: Subcommand {
         if let rateText = arguments.values["rate"] {
             do { rate = try Rate(parsing: rateText) } catch { throw UsageError("option '--rate': \(error.message)") }
         }
+        guard let host = BroadcastsCommand.openDesk(arguments, context: context) else { return 1 }
+        let code = await send(bot: bot, text: text, targets: targets, toFile: toFile, rate: rate, arguments: arguments,
+                              desk: host, context: context)
+        await host.close()
+        return code
+    }
+
+    private static func send(bot: String, text: String, targets: [String], toFile: String?, rate: Rate?,
+                             arguments: ParsedArguments, desk host: BroadcastDesk, context: CommandContext) async -> Int32 {
         let output = context.output
-        let host: BroadcastsCommand.Host
-        switch BroadcastsCommand.Host.open(arguments, context: context, bots: [bot]) {
-        case .failure(let error):
-            output.errorLine("error: \(error.description)")
-            return 1
-        case .success(let opened): host = opened
-        }
-        defer { host.close() }
         do {
             var recipients = BroadcastRecipients()
             try recipients.append(targets: targets, source: "--to")

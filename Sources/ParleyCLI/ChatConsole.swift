@@ -1,13 +1,18 @@
 import ParleyBots
 import ParleyCore
-import ParleyHub
 import ParleyFlowTest
+import ParleyHosting
+import ParleyHub
 
 /// The interactive console: type as a user, see the bots' answers. Each line is sent to the
 /// current bot; once the host is idle, everything new from the bots is printed. Reads until
 /// `/quit` or the end of input.
 struct ChatConsole {
-    let embedded: EmbeddedHost
+    /// Who the person at the console is, unless `--as` says otherwise.
+    static let defaultUser = "you"
+
+    let running: RunningHost
+    let hub: Hub
     let user: String
     var bot: CompiledBot
     let context: CommandContext
@@ -17,12 +22,21 @@ struct ChatConsole {
     /// How many messages of each direct conversation were printed already.
     private var printed: [String: Int] = [:]
 
-    init(embedded: EmbeddedHost, user: String, bot: CompiledBot, context: CommandContext, recording: ChatRecording? = nil) {
-        self.embedded = embedded
+    /// A console on `running`'s embedded hub; nil when it runs on another transport.
+    init?(running: RunningHost, user: String, bot: CompiledBot, context: CommandContext, recording: ChatRecording? = nil) {
+        guard let hub = running.hub else { return nil }
+        self.running = running
+        self.hub = hub
         self.user = user
         self.bot = bot
         self.context = context
         self.recording = recording
+    }
+
+    /// The bot a console opens on: the first with a greeting, else the first with commands,
+    /// else the first (a newcomer's first message should get an answer).
+    static func firstBot(_ bots: [CompiledBot]) -> CompiledBot? {
+        bots.enumerated().max { ($0.element.welcome, -$0.offset) < ($1.element.welcome, -$1.offset) }?.element
     }
 
     private func say(_ line: String) { context.output.line(line) }
@@ -31,8 +45,8 @@ struct ChatConsole {
     mutating func run() async -> Int32 {
         let client: ChatClient
         do {
-            client = try ChatClient(transport: embedded.hub.connect(user: user),
-                                    configuration: ChatClientConfiguration(registry: embedded.registry, clock: embedded.host.clock))
+            client = try ChatClient(transport: hub.connect(user: user),
+                                    configuration: ChatClientConfiguration(registry: running.registry, clock: running.host.clock))
             try await client.connect()
         } catch {
             context.output.errorLine("error: cannot connect as \(user): \(error)")
@@ -40,9 +54,9 @@ struct ChatConsole {
         }
         let terminal = context.input.isTerminal
         if terminal {
-            say("Talking to \(bot.name) as \(user). /switch BOT changes bot, /in QUEUE TEXT writes as an agent, /quit leaves. Bots: \(embedded.bots.map(\.id).joined(separator: ", "))")
+            say("Talking to \(bot.name) as \(user). /switch BOT changes bot, /in QUEUE TEXT writes as an agent, /quit leaves. Bots: \(running.bots.map(\.id).joined(separator: ", "))")
         }
-        await embedded.host.waitUntilIdle()
+        await running.host.waitUntilIdle()
         printNew(after: nil)
         // Bounded by the input: every round consumes one line.
         while true {
@@ -65,8 +79,8 @@ struct ChatConsole {
             if text.hasPrefix("/in ") {
                 // `/in QUEUE TEXT`: write in a hand-off queue's group, as an agent would.
                 let parts = text.dropFirst(4).split(separator: " ", maxSplits: 1)
-                guard parts.count == 2, embedded.queues.contains(String(parts[0])) else {
-                    say("(usage: /in QUEUE TEXT; queues: \(embedded.queues.joined(separator: ", ")))")
+                guard parts.count == 2, running.queues.contains(String(parts[0])) else {
+                    say("(usage: /in QUEUE TEXT; queues: \(running.queues.joined(separator: ", ")))")
                     continue
                 }
                 channel = .group(String(parts[0]))
@@ -77,21 +91,21 @@ struct ChatConsole {
                 let number = channel == .person(bot.id) ? recording?.userWillSend(body) : nil
                 let sent = try await client.send(TextContent(body), to: channel)
                 if let number { recording?.userSent(number, messageID: sent.id, text: body) }
-                await embedded.host.waitUntilIdle()
+                await running.host.waitUntilIdle()
                 printNew(after: sent)
             } catch {
                 context.output.errorLine("error: not sent: \(error)")
             }
         }
-        await embedded.host.waitUntilIdle()
+        await running.host.waitUntilIdle()
         printNew(after: nil)
         await client.close()
         return 0
     }
 
     private mutating func switchBot(_ id: String) {
-        guard let next = embedded.bots.first(where: { $0.id == id }) else {
-            say("(no bot '\(id)'; bots: \(embedded.bots.map(\.id).joined(separator: ", ")))")
+        guard let next = running.bots.first(where: { $0.id == id }) else {
+            say("(no bot '\(id)'; bots: \(running.bots.map(\.id).joined(separator: ", ")))")
             return
         }
         bot = next
@@ -101,9 +115,9 @@ struct ChatConsole {
     /// Prints what the bots sent since last time (direct conversations, then queue groups
     /// with a `[queue]` mark), and the reactions on `sent`.
     private mutating func printNew(after sent: Message?) {
-        let channels = embedded.bots.map { Channel.person($0.id) } + embedded.queues.map { Channel.group($0) }
+        let channels = running.bots.map { Channel.person($0.id) } + running.queues.map { Channel.group($0) }
         for channel in channels {
-            guard let envelopes = try? embedded.hub.messages(in: channel, seenBy: user) else { continue }
+            guard let envelopes = try? hub.messages(in: channel, seenBy: user) else { continue }
             let start = printed[channel.target] ?? 0
             printed[channel.target] = envelopes.count
             guard start < envelopes.count else { continue }
@@ -115,8 +129,8 @@ struct ChatConsole {
                         }
                     }
                 }
-                guard envelope.sender != user, let message = try? Message(envelope: envelope, registry: embedded.registry) else { continue }
-                let quoted = message.replyTo.flatMap { try? embedded.registry.decode($0.quoted) }.map { ChatRenderer.lines(for: $0).joined(separator: " ") }
+                guard envelope.sender != user, let message = try? Message(envelope: envelope, registry: running.registry) else { continue }
+                let quoted = message.replyTo.flatMap { try? running.registry.decode($0.quoted) }.map { ChatRenderer.lines(for: $0).joined(separator: " ") }
                 let mark = channel.kind == .group ? "[\(channel.id)] " : ""
                 for line in ChatRenderer.render(message, from: name(of: message.sender), quoted: quoted) { say(mark + line) }
             }
@@ -124,6 +138,6 @@ struct ChatConsole {
     }
 
     private func name(of id: String) -> String {
-        embedded.bots.first { $0.id == id }?.name ?? embedded.hub.user(id)?.displayName ?? id
+        running.bots.first { $0.id == id }?.name ?? hub.user(id)?.displayName ?? id
     }
 }

@@ -1,5 +1,4 @@
-import ParleyBots
-import ParleyFlowTest
+import ParleyHosting
 import YAMLCoding
 
 /// `parley check`: loads the config, every bot file and every flow-test file, prints every
@@ -14,28 +13,25 @@ enum CheckCommand: Subcommand {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-        let configFile = try arguments.configFile()
-        let catalog = HostCatalog.load(configFile: configFile, resolve: context.resolve, environment: context.environment)
-        var errors = catalog.errors
-        var testCount = 0
-        for file in catalog.testFiles {
-            let loaded = LoadedFlowTest.load(file: file.file, path: file.path, bots: catalog.bots, environment: context.environment)
-            errors += loaded.errors
-            testCount += loaded.test?.definition.tests.count ?? 0
-        }
-        if errors.isEmpty {
+        let loaded = HostLoader.load(configFile: try arguments.configFile(), resolve: context.resolve, environment: context.environment)
+        if loaded.errors.isEmpty {
+            let catalog = loaded.catalog
             context.output.line("ok: " + [
                 count(catalog.bots.count, "bot"), count(catalog.commandCount, "command"),
                 count(catalog.triggerCount, "trigger"), count(catalog.flowCount, "flow"),
-                count(catalog.scheduleCount, "schedule"), count(testCount, "test"),
+                count(catalog.scheduleCount, "schedule"), count(loaded.testCount, "test"),
             ].joined(separator: ", "))
             return 0
         }
-        let sorted = errors.sortedByPosition()
-        for error in sorted { context.output.errorLine(error.description) }
-        let files = Set(sorted.map(\.file)).count
-        context.output.errorLine("check failed: \(count(sorted.count, "error")) in \(count(files, "file"))")
+        printErrors(loaded.errors, context: context)
         return 1
+    }
+
+    /// Every error with its source line, then `check failed: N errors in N files`.
+    static func printErrors(_ errors: [YAMLError], context: CommandContext) {
+        for error in errors { context.output.errorLine(error.description) }
+        let files = Set(errors.map(\.file)).count
+        context.output.errorLine("check failed: \(count(errors.count, "error")) in \(count(files, "file"))")
     }
 
     private static func count(_ number: Int, _ noun: String) -> String {

@@ -1,25 +1,21 @@
 import ParleyBots
+import ParleyHosting
 
 /// Loading for commands that run bots: the same checks and messages as `parley check`.
 enum HostLoading {
-    /// Runs `parley check`'s validation (printing its errors) and returns the catalog, or
-    /// nil when there were errors (they are printed already).
-    static func load(configFile: String, context: CommandContext) async -> HostCatalog? {
-        var arguments = ParsedArguments()
-        arguments.values["config"] = configFile
-        var quiet = context
-        quiet.output = ErrorsOnly(inner: context.output)
-        let code: Int32
-        do { code = try await CheckCommand.run(arguments, context: quiet) } catch { return nil }
-        guard code == 0 else { return nil }
-        return HostCatalog.load(configFile: configFile, resolve: context.resolve, environment: context.environment)
+    /// Loads and checks `configFile`; prints its errors as `parley check` does and returns
+    /// nil when there were any.
+    static func load(configFile: String, context: CommandContext) -> LoadedHost? {
+        let loaded = HostLoader.load(configFile: configFile, resolve: context.resolve, environment: context.environment)
+        guard loaded.errors.isEmpty else {
+            CheckCommand.printErrors(loaded.errors, context: context)
+            return nil
+        }
+        return loaded
     }
 
-    /// Passes standard error through and drops standard output (check's summary line).
-    private struct ErrorsOnly: OutputSink {
-        let inner: any OutputSink
-        func write(_ text: String, to stream: OutputStream) {
-            if stream == .standardError { inner.write(text, to: stream) }
-        }
+    /// The logger of `config`, writing to standard error.
+    static func logger(_ loaded: LoadedHost, output: any OutputSink) -> EngineLogger {
+        HostLogging.logger(for: loaded.config, sink: { _, line in output.write(line + "\n", to: .standardError) })
     }
 }

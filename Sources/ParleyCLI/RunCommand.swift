@@ -1,5 +1,6 @@
 import Foundation
 import ParleyBots
+import ParleyHosting
 
 /// `parley run`: loads and checks everything, starts every bot on the configured transport,
 /// logs, and runs until SIGINT or SIGTERM (or, at a terminal on the embedded hub, until the
@@ -14,40 +15,45 @@ enum RunCommand: Subcommand {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-        let configFile = try arguments.configFile()
-        guard let catalog = await HostLoading.load(configFile: configFile, context: context) else { return 1 }
-        let config = catalog.config
-        let logger = EmbeddedHost.logger(for: config, output: context.output)
-        if let config, config.transportKind == .matrix {
-            return await runOnMatrix(catalog: catalog, config: config, configFile: configFile, logger: logger, context: context)
+        guard let loaded = HostLoading.load(configFile: try arguments.configFile(), context: context) else { return 1 }
+        // At a terminal on the embedded hub the console owns the screen: log lines go to a file
+        // beside the state, warnings and errors are shown too.
+        let console = context.input.isTerminal && loaded.config?.transportKind ?? TransportConfig.defaultKind == LocalTransportProvider.kind
+        var logFile: LogFile?
+        if console, let file = HostStorage(config: loaded.config, resolve: context.resolve).logFile {
+            logFile = try? LogFile(path: file.path, shownPath: file.shownPath)
         }
-        let storage = config?.storagePath ?? ".parley/parley.db"
-        let embedded: EmbeddedHost
+        let output = context.output
+        let logger = HostLogging.logger(for: loaded.config) { [logFile] severity, line in
+            guard let logFile else { return output.write(line + "\n", to: .standardError) }
+            logFile.append(line)
+            if severity >= .warn { output.write(line + "\n", to: .standardError) }
+        }
+        if let logFile { output.errorLine("log lines go to \(logFile.shownPath) (warnings and errors show here too)") }
+        let running: RunningHost
         do {
-            embedded = try EmbeddedHost(catalog: catalog, storagePath: storage == ":memory:" ? storage : context.resolve(storage),
-                                        logger: logger, extraUsers: ["you"])
+            running = try await RunningHost.make(loaded, options: RunningHost.Options(resolve: context.resolve, logger: logger,
+                                                                                      extraUsers: console ? [ChatConsole.defaultUser] : []))
         } catch {
-            context.output.errorLine("error: \(error)")
+            output.errorLine("error: \(error.description)")
             return 1
         }
         // Handlers first: a signal that comes once the host is up must find them in place.
         let signals = SignalWaiter()
-        let started = await embedded.host.start()
-        logger.log(.info, at: embedded.host.clock.now(), bot: nil, "host started",
-                   ["bots": String(started.count), "transport": "local", "storage": storage])
-        if context.input.isTerminal, let first = embedded.bots.first {
+        await running.start()
+        if console, let first = ChatConsole.firstBot(running.bots),
+           var console = ChatConsole(running: running, user: ChatConsole.defaultUser, bot: first, context: context) {
             // The console ends the run like a signal does. It is not awaited: a read blocked
             // on the terminal cannot be cancelled, and must not hold up a shutdown.
-            let consoleContext = context
             Task {
-                var console = ChatConsole(embedded: embedded, user: "you", bot: first, context: consoleContext)
                 _ = await console.run()
                 signals.cancel()
             }
         }
         await signals.wait()
-        logger.log(.info, at: embedded.host.clock.now(), bot: nil, "shutting down")
-        await embedded.shutdown()
+        logger.log(.info, at: running.host.clock.now(), bot: nil, "shutting down")
+        await running.shutdown()
+        logFile?.close()
         return 0
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import ParleyBots
+import ParleyCore
 import ParleyFlowTest
+import ParleyHosting
 
 /// `parley test`: runs conversation-flow tests (`*.test.yaml`) on the embedded hub with a
 /// virtual clock, prints one line per test, the failure reports and `N passed, N failed`;
@@ -27,12 +29,13 @@ enum TestCommand: Subcommand {
         }
         if arguments.values["junit"]?.isEmpty == true { throw UsageError("option '--junit' needs a file name") }
         let output = context.output
-        let catalog = HostCatalog.load(configFile: configFile, resolve: context.resolve, environment: context.environment)
-        guard catalog.errors.isEmpty else {
-            for error in catalog.errors { output.errorLine(error.description) }
-            output.errorLine("test failed: the host does not load (\(catalog.errors.count) error\(catalog.errors.count == 1 ? "" : "s")); see 'parley check'")
+        let loaded = HostLoader.load(configFile: configFile, resolve: context.resolve, environment: context.environment, checkTests: false)
+        guard loaded.errors.isEmpty, let transport = loaded.transport else {
+            for error in loaded.errors { output.errorLine(error.description) }
+            output.errorLine("test failed: the host does not load (\(loaded.errors.count) error\(loaded.errors.count == 1 ? "" : "s")); see 'parley check'")
             return 1
         }
+        let catalog = loaded.catalog
         let files: [FlowTestDiscovery.Found]
         if arguments.positionals.isEmpty {
             files = catalog.testFiles.map { FlowTestDiscovery.Found(file: $0.file, path: $0.path) }
@@ -48,9 +51,15 @@ enum TestCommand: Subcommand {
             output.errorLine("error: no *.test.yaml files in " + (arguments.positionals.isEmpty ? "the bots folder" : arguments.positionals.joined(separator: ", ")))
             return 1
         }
-        let (stage, host) = try matrixStage(catalog.config, target: arguments.values["target"], environment: context.environment)
-            ?? (HubFlowTestStage(), EngineFlowTestHost())
-        let suite = FlowTestSuite(bots: catalog.bots, host: host, stage: stage, filter: arguments.values["filter"],
+        let setup: FlowTestSetup
+        do {
+            setup = try transport.flowTestSetup(target: arguments.values["target"], environment: context.environment)
+        } catch let error as ParleyError {
+            throw UsageError(error.message)
+        } catch {
+            throw UsageError("\(error)")
+        }
+        let suite = FlowTestSuite(bots: catalog.bots, host: setup.host, stage: setup.stage, filter: arguments.values["filter"],
                                   jobs: jobs, environment: context.environment)
         let results = await suite.run(files) { file in
             for line in FlowTestReport.lines(for: file) { output.line(line) }

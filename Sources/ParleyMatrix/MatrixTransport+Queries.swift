@@ -51,3 +51,15 @@ extension MatrixTransport {
         if let avatar { try await client.setAvatarURL(userID: userID, avatar) }
     }
 }
+
+extension MatrixTransport {
+    /// Joins a room by id or alias (already joined is fine) and returns its room id, so a
+    /// bot is in the rooms its config names before its first sync.
+    public func join(_ roomIDOrAlias: String) async throws -> String {
+        try await ensureSession()
+        let room = try await client.join(roomIDOrAlias)
+        joinedRooms.insert(room)
+        if roomIDOrAlias.hasPrefix("#") { aliases[roomIDOrAlias] = room }
+        return room
+    }
+}

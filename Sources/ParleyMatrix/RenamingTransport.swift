@@ -15,13 +15,17 @@ public final class RenamingTransport: Transport {
     public struct Names: Sendable, Hashable {
         /// Short user id → full user id.
         public var users: [String: String]
-        /// Short group id → room id.
+        /// Short group id → room id (or alias: enough for sending; inbound events carry ids).
         public var groups: [String: String]
+        /// A short user id not in `users` is `@id:defaultServer` (and such an id, inbound, is
+        /// shown as `id`); nil leaves unknown names as they are.
+        public var defaultServer: String?
 
         /// A name table.
-        public init(users: [String: String] = [:], groups: [String: String] = [:]) {
+        public init(users: [String: String] = [:], groups: [String: String] = [:], defaultServer: String? = nil) {
             self.users = users
             self.groups = groups
+            self.defaultServer = defaultServer
         }
     }
 
@@ -50,9 +54,20 @@ public final class RenamingTransport: Transport {
     // MARK: - Renaming
 
     /// The short name of a server user id (itself when unknown).
-    public func short(user id: String) -> String { shortUsers[id] ?? id }
+    public func short(user id: String) -> String {
+        if let short = shortUsers[id] { return short }
+        // `@alice:server` on the default server is `alice`, unless `alice` names someone else.
+        guard let server = names.defaultServer, id.hasPrefix("@"), id.hasSuffix(":" + server) else { return id }
+        let local = String(id.dropFirst().dropLast(server.count + 1))
+        return local.isEmpty || names.users[local] != nil ? id : local
+    }
+
     /// The server user id of a short name (itself when unknown).
-    public func long(user id: String) -> String { names.users[id] ?? id }
+    public func long(user id: String) -> String {
+        if let long = names.users[id] { return long }
+        guard let server = names.defaultServer, !id.hasPrefix("@"), !id.isEmpty else { return id }
+        return "@\(id):\(server)"
+    }
 
     /// A server channel under short names.
     public func short(_ channel: Channel) -> Channel {

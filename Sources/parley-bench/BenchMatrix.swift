@@ -2,6 +2,7 @@ import Foundation
 import ParleyBots
 import ParleyCLI
 import ParleyCore
+import ParleyHosting
 import ParleyMatrix
 import YAMLCoding
 
@@ -69,7 +70,7 @@ private func benchMatrixBot(registrar: MatrixRegistrar, secret: String, adminTok
     for problem in await accounts.prepare() { benchLine("matrix: \(problem.problem)") }
     let host = BotHost(store: MemoryEngineStore())
     try host.add(try CompiledBot(id: support.id, definition: support.definition, file: support.file),
-                 connection: accounts.bots[0].connection)
+                 connection: BotConnection(transport: accounts.transport(for: accounts.bots[0])))
     await host.start()
     func drive(_ bot: String, label: String) async throws -> [String: Double] {
         let synapse = SynapseCPU()

@@ -121,7 +121,7 @@ struct Run {
     @Test func missingSecretsAreReportedWhereTheyAreUsed() async {
         let run = await Run(["check"], in: Run.fixtures + "/documented")
         #expect(run.status == 1)
-        #expect(run.stderr.contains("config.yaml:7:54: error: environment variable 'SUPPORT_PASSWORD' is not set"))
+        #expect(run.stderr.contains("config.yaml:8:54: error: environment variable 'SUPPORT_PASSWORD' is not set"))
         #expect(run.stderr.hasSuffix("check failed: 2 errors in 1 file\n"))
     }
 }

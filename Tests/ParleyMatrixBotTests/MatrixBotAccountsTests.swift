@@ -1,6 +1,7 @@
 import Foundation
 import ParleyBots
 import ParleyCLI
+import ParleyHosting
 import ParleyCore
 import ParleyMatrix
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import ParleyBots
 import ParleyCLI
+import ParleyHosting
 import ParleyCore
 import ParleyMatrix
 import Testing
@@ -73,7 +74,7 @@ enum MatrixBotServer {
         #expect(problems.isEmpty, "\(problems)")
         let host = BotHost(store: MemoryEngineStore())
         try host.add(try CompiledBot(id: loaded.id, definition: loaded.definition, file: loaded.file),
-                     connection: try #require(accounts.bots.first).connection)
+                     connection: BotConnection(transport: accounts.transport(for: try #require(accounts.bots.first))))
         let started = await host.start()
         #expect(started == [id])
         return (host, account)

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCLI
+import ParleyHosting
 import ParleyFlowTest
 import Testing
 

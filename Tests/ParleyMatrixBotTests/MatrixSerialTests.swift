@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCLI
+import ParleyHosting
 import ParleyCore
 import ParleyFlowTest
 import ParleyMatrix

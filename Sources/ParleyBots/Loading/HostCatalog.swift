@@ -28,6 +28,8 @@ public struct HostCatalog: Sendable {
     public var configFile: String
     /// The config, if it decoded (the file must exist; its sections have defaults).
     public var config: HostConfig?
+    /// The config file's text, for positioned errors of sections checked later (`transport:`).
+    public var configSource: SourceFile?
     /// Bots that decoded, in file-name order — including ones with validation errors: run a
     /// host only when `errors` is empty.
     public var bots: [LoadedBot] = []
@@ -61,11 +63,12 @@ public struct HostCatalog: Sendable {
         catalog.errors += HostValidator.crossCheck(catalog.bots)
         for bot in catalog.bots { catalog.errors += RecipientFile.check(bot, resolve: resolve) }
         if let config = catalog.config, let configSource {
-            catalog.errors += HostConfigValidator.validate(config, source: configSource, botIDs: catalog.bots.map(\.id))
+            catalog.errors += HostConfigValidator.validate(config, source: configSource)
             if let directory = config.profiles?.directory {
                 catalog.loadProfiles(TextFile.join(base, directory.value), resolve: resolve, decoder: decoder)
             }
         }
+        catalog.configSource = configSource
         return catalog
     }
 

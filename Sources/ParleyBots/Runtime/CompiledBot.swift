@@ -29,6 +29,13 @@ public struct CompiledBot: Sendable {
     /// Schedules with a `broadcast:`, for the host's cron scheduler.
     let broadcastSchedules: [BroadcastSchedule]
 
+    /// How much a person trying the bot gets from it: 2 with a greeting, 1 with commands only,
+    /// 0 without either (a bot that only broadcasts). A console opens on the most welcoming.
+    public var welcome: Int {
+        if !greeting.isEmpty { return 2 }
+        return commands.isEmpty ? 0 : 1
+    }
+
     /// Compiles `definition` (which should have passed `BotValidator`). Anything that still
     /// does not compile throws an `EngineError` naming the file position.
     public init(id: String, definition: BotDefinition, file: String = "", limits: PatternLimits = .default) throws(EngineError) {

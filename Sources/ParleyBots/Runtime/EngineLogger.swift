@@ -34,14 +34,20 @@ public struct EngineLogger: Sendable {
     public var level: LogLevel
     /// `text` or `json`.
     public var format: Format
-    /// Receives each finished line (without the newline).
-    public var sink: @Sendable (String) -> Void
+    /// Receives each finished line (without the newline) with its severity.
+    public var sink: @Sendable (LogLevel, String) -> Void
 
     /// A logger writing lines at `level` and above to `sink`.
     public init(level: LogLevel = .info, format: Format = .text, sink: @escaping @Sendable (String) -> Void) {
+        self.init(level: level, format: format, severitySink: { _, line in sink(line) })
+    }
+
+    /// A logger handing lines at `level` and above, with their severity, to `severitySink`
+    /// (which may send them to different places: a file, and the terminal for warnings).
+    public init(level: LogLevel = .info, format: Format = .text, severitySink: @escaping @Sendable (LogLevel, String) -> Void) {
         self.level = level
         self.format = format
-        self.sink = sink
+        sink = severitySink
     }
 
     /// A logger that drops everything.
@@ -57,7 +63,7 @@ public struct EngineLogger: Sendable {
             if let bot { line += " \(bot)" }
             line += " " + event
             for key in fields.keys.sorted() { line += " \(key)=\(Self.quoteIfNeeded(fields[key] ?? ""))" }
-            sink(line)
+            sink(severity, line)
         case .json:
             var object: [String: String] = fields
             object["time"] = stamp
@@ -65,7 +71,7 @@ public struct EngineLogger: Sendable {
             object["event"] = event
             if let bot { object["bot"] = bot }
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-            sink(String(decoding: data, as: UTF8.self))
+            sink(severity, String(decoding: data, as: UTF8.self))
         }
     }
 

@@ -30,8 +30,8 @@ public struct HostConfig: Decodable, Sendable {
     }
     /// 64 KB.
     public static let defaultMaxMessageBytes = 64 * 1024
-    /// The transport kind (`local` unless set or invalid).
-    public var transportKind: TransportConfig.Kind {
-        transport?.kind.flatMap { TransportConfig.Kind(rawValue: $0.value) } ?? .local
+    /// The transport kind as written (`local` unless set).
+    public var transportKind: String {
+        transport?.kind?.value ?? TransportConfig.defaultKind
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import ParleyBots
+import ParleyCore
+
+/// Where a host keeps its state: `storage.path` (SQLite, WAL) and the files beside it — the
+/// embedded hub, each bot's client (outbox and history), each Matrix account's session — or
+/// nothing at all with `:memory:`. Every transport keeps the same things in the same places.
+public struct HostStorage: Sendable {
+    /// The path as the user wrote it (for messages).
+    public let shownPath: String
+    /// The file-system path, or `:memory:`.
+    public let path: String
+
+    /// The default `storage.path`.
+    public static let defaultPath = ".parley/parley.db"
+
+    /// The storage of `config` (`override` replaces its path: `parley chat` keeps nothing);
+    /// `resolve` maps a path as written to the file system.
+    public init(config: HostConfig?, resolve: (String) -> String, override: String? = nil) {
+        shownPath = override ?? config?.storagePath ?? Self.defaultPath
+        path = shownPath == ":memory:" ? shownPath : resolve(shownPath)
+    }
+
+    /// Nothing survives the process.
+    public var isMemory: Bool { path == ":memory:" }
+
+    /// `.parley/parley.db` → `.parley/parley.NAME.db` (`:memory:` stays in memory).
+    public func sibling(_ name: String) -> String {
+        if isMemory { return path }
+        let base = path.hasSuffix(".db") ? String(path.dropLast(3)) : path
+        return "\(base).\(name).db"
+    }
+
+    /// Where a run's log lines go when the terminal is busy (`.parley/parley.log`): the
+    /// file-system path and the path as shown. Nil in memory.
+    public var logFile: (path: String, shownPath: String)? {
+        guard !isMemory else { return nil }
+        func log(_ path: String) -> String { (path.hasSuffix(".db") ? String(path.dropLast(3)) : path) + ".log" }
+        return (log(path), log(shownPath))
+    }
+
+    /// The folder of `path`, created if missing: per-account files go there. In memory, a
+    /// temporary folder of this process (a restart starts over).
+    public func folder() throws -> String {
+        let folder: String
+        if isMemory {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-\(ProcessInfo.processInfo.processIdentifier)").path
+        } else {
+            let parent = (path as NSString).deletingLastPathComponent
+            folder = parent.isEmpty ? "." : parent
+        }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// A bot client's storage: its outbox survives a crash unless the host keeps nothing.
+    public func chat(bot: String) -> ChatStorage {
+        isMemory ? .memory : .sqlite(path: sibling(bot))
+    }
+
+    /// Conversation states, greetings and tickets.
+    public func engineStore() throws -> any EngineStore {
+        isMemory ? MemoryEngineStore() : try SQLiteEngineStore(path: path)
+    }
+
+    /// The durable broadcast jobs, with the config's global cap.
+    public func broadcastService(config: HostConfig?, clock: any ParleyClock,
+                                 log: @escaping @Sendable (String) -> Void) throws -> BroadcastService {
+        BroadcastService(store: try BroadcastStore(path: path), clock: clock,
+                         configuration: BroadcastConfiguration(globalLimit: try Self.globalLimit(config)), log: log)
+    }
+
+    /// The options `parley run` gives its `BotHost`: the message size limit, durable broadcasts
+    /// and the cron scheduler, both in this storage.
+    public func hostOptions(config: HostConfig?, clock: any ParleyClock, logger: EngineLogger) throws -> BotHostOptions {
+        let service = try broadcastService(config: config, clock: clock, log: { logger.log(.info, at: clock.now(), bot: nil, $0, [:]) })
+        return BotHostOptions(maxMessageBytes: config?.maxMessageBytes ?? HostConfig.defaultMaxMessageBytes,
+                              broadcasts: service, schedules: try SchedulerStore(path: path))
+    }
+
+    /// The host-wide cap of `broadcasts: rate:`, if set.
+    static func globalLimit(_ config: HostConfig?) throws(BroadcastError) -> RateLimiter? {
+        guard let rate = config?.broadcasts?.rate else { return nil }
+        guard let parsed = try? Rate(parsing: rate.value) else {
+            throw BroadcastError(.invalidMessage, "invalid broadcasts rate '\(rate.value)': \(Rate.expected)")
+        }
+        return RateLimiter(rate: BroadcastConfiguration.bucketRate(perSecond: parsed.perSecond))
+    }
+}

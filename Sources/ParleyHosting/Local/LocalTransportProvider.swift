@@ -1,0 +1,76 @@
+import ParleyBots
+import ParleyCore
+import ParleyFlowTest
+import ParleyHub
+import YAMLCoding
+
+/// `transport: {kind: local}` (the default): the embedded hub, in this process, kept beside
+/// the host's storage (`parley.hub.db`). Every name a bot uses exists: the config's profiles
+/// and the bots are users, each hand-off queue is a group of its bots (and the extra users).
+public struct LocalTransportProvider: TransportProvider {
+    public static let kind = "local"
+
+    /// The embedded hub as a transport provider.
+    public init() {}
+
+    /// The section's keys: only `kind`.
+    struct Settings: Decodable {
+        var kind: Located<String>?
+    }
+
+    public static func load(_ section: TransportConfig, bots: [LoadedBot], source: SourceFile,
+                            environment: [String: String]) -> Result<any TransportProvider, YAMLErrors> {
+        do {
+            _ = try YAMLDecoder(environment: environment).decode(Settings.self, from: section.section, source: source)
+            return .success(LocalTransportProvider())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    public func connect(_ run: TransportRun) async throws -> TransportSession {
+        let hub = try Hub(path: run.storage.sibling("hub"), clock: run.clock)
+        for profile in run.profiles.entries { try hub.addUser(profile) }
+        for user in run.extraUsers where hub.user(user) == nil { try hub.addUser(Profile(id: user, name: user)) }
+        for bot in run.bots { try hub.addUser(Profile(id: bot.id, name: bot.name, avatar: bot.avatar)) }
+        for queue in Set(run.bots.flatMap(\.queues)).sorted() {
+            let members = run.bots.filter { $0.queues.contains(queue) }.map(\.id) + run.extraUsers
+            // A stored hub may know the group from an earlier run.
+            do { try hub.createGroup(queue, name: queue, members: members) } catch let error as ParleyError where error.code == .conflict {
+                for member in members { try hub.addMember(member, to: queue) }
+            }
+        }
+        var connections: [String: BotConnection] = [:]
+        for bot in run.bots {
+            let transport = try hub.connect(user: bot.id)
+            connections[bot.id] = run.profiles.connection(run.wrapTransport?(bot.id, transport) ?? transport,
+                                                          storage: run.storage.chat(bot: bot.id),
+                                                          deliveredEventCount: { transport.deliveredEventCount })
+        }
+        return TransportSession(connections: connections, hub: hub, close: { try? hub.close() })
+    }
+
+    public func broadcastSenders(storage: HostStorage) throws -> any BroadcastSenders {
+        HubSenders(hub: try Hub(path: storage.sibling("hub")))
+    }
+
+    /// The hub where `parley run` keeps it; a bot's account is created on first use, as the
+    /// host does for its bots.
+    struct HubSenders: BroadcastSenders {
+        let hub: Hub
+
+        func transport(for bot: String) throws -> any Transport {
+            if hub.user(bot) == nil { try hub.addUser(Profile(id: bot)) }
+            return try hub.connect(user: bot)
+        }
+
+        func close() async { try? hub.close() }
+    }
+
+    public func flowTestSetup(target: String?, environment: [String: String]) throws -> FlowTestSetup {
+        if target != nil {
+            throw ParleyError(.invalidArgument, "option '--target' needs a config with 'transport: {kind: matrix}'")
+        }
+        return FlowTestSetup(stage: HubFlowTestStage(), host: EngineFlowTestHost())
+    }
+}

@@ -1,0 +1,69 @@
+import ParleyBots
+import ParleyMatrix
+import YAMLCoding
+
+/// `transport:` of `kind: matrix`: the homeserver, each bot's account, and the names the bots
+/// use mapped to rooms and users, so the same bot files run here and on the embedded hub.
+struct MatrixSettings: Decodable, Sendable {
+    /// `matrix`.
+    var kind: Located<String>?
+    /// The homeserver base URL.
+    var homeserver: Located<String>?
+    /// Bot id → credentials.
+    var accounts: OrderedMap<MatrixAccountSettings>?
+    /// `group:NAME` and hand-off queue names → a room id (`!id:server`) or alias (`#name:server`).
+    var rooms: OrderedMap<Located<String>>?
+    /// `user:NAME` → a Matrix id; unmapped names are `@NAME` on the bot account's server.
+    var users: OrderedMap<Located<String>>?
+    /// A `vcard` card is followed by its `.vcf` file (default true: Element users can keep it).
+    var vcardFiles: Located<Bool>?
+
+    enum CodingKeys: String, CodingKey {
+        case kind, homeserver, accounts, rooms, users, vcardFiles = "vcard_files"
+    }
+
+    /// Whether vCard cards carry their file.
+    var attachesVCardFiles: Bool { vcardFiles?.value ?? true }
+}
+
+/// One bot's login on a homeserver: a password or an access token.
+struct MatrixAccountSettings: Decodable, Sendable {
+    /// Full user id (`@support:localhost`).
+    var user: Located<String>
+    /// Password (use `${VAR}`).
+    var password: Located<String>?
+    /// Access token (use `${VAR}`).
+    var accessToken: Located<String>?
+    /// Device id to reuse.
+    var deviceID: Located<String>?
+    /// Where the account's mapping starts.
+    var mark: Mark
+
+    enum CodingKeys: String, CodingKey {
+        case user, password, accessToken = "access_token", deviceID = "device_id"
+    }
+
+    init(from decoder: any Decoder) throws {
+        mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        user = try container.decode(Located<String>.self, forKey: .user)
+        password = try container.decodeIfPresent(Located<String>.self, forKey: .password)
+        accessToken = try container.decodeIfPresent(Located<String>.self, forKey: .accessToken)
+        deviceID = try container.decodeIfPresent(Located<String>.self, forKey: .deviceID)
+    }
+}
+
+extension MatrixSettings {
+    /// The names a bot logged in as `account` uses, as this homeserver knows them: every bot's
+    /// id is its account, `users` as written, other short user names on the account's own
+    /// server, rooms as `joined` (name → room id) or else as written (an alias still sends).
+    func names(forAccount account: String, joined: [String: String] = [:]) -> RenamingTransport.Names {
+        var users: [String: String] = [:]
+        for entry in self.users?.entries ?? [] { users[entry.name] = entry.value.value }
+        for entry in accounts?.entries ?? [] { users[entry.name] = entry.value.user.value }
+        var groups: [String: String] = [:]
+        for entry in rooms?.entries ?? [] { groups[entry.name] = joined[entry.name] ?? entry.value.value }
+        let server = account.split(separator: ":", maxSplits: 1).last.map(String.init)
+        return RenamingTransport.Names(users: users, groups: groups, defaultServer: server)
+    }
+}

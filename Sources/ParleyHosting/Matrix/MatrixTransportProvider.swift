@@ -1,0 +1,88 @@
+import Foundation
+import ParleyBots
+import ParleyCore
+import ParleyFlowTest
+import ParleyMatrix
+import YAMLCoding
+
+/// `transport: {kind: matrix}`: every bot logs in to a homeserver with its own account and
+/// sees the names its bot file uses (`transport.rooms`, `transport.users`), keeping its
+/// outbox, conversation state and sync position in `storage.path` like on the embedded hub.
+public struct MatrixTransportProvider: TransportProvider {
+    public static let kind = "matrix"
+
+    let settings: MatrixSettings
+    /// The bots the config was checked against (`parley run` connects these).
+    let bots: [LoadedBot]
+
+    public static func load(_ section: TransportConfig, bots: [LoadedBot], source: SourceFile,
+                            environment: [String: String]) -> Result<any TransportProvider, YAMLErrors> {
+        let settings: MatrixSettings
+        do {
+            settings = try YAMLDecoder(environment: environment).decode(MatrixSettings.self, from: section.section, source: source)
+        } catch {
+            return .failure(error)
+        }
+        let problems = settings.problems(bots: bots, source: source)
+        guard problems.isEmpty else { return .failure(YAMLErrors(problems)) }
+        return .success(MatrixTransportProvider(settings: settings, bots: bots))
+    }
+
+    public func connect(_ run: TransportRun) async throws -> TransportSession {
+        let running = Set(run.bots.map(\.id))
+        let logger = run.logger, clock = run.clock
+        let accounts = try MatrixBotAccounts(settings: settings, bots: bots.filter { running.contains($0.id) },
+                                             folder: try run.storage.folder(),
+                                             log: { logger.log(.warn, at: clock.now(), bot: nil, $0, [:]) })
+        let problems = await accounts.prepare()
+        guard problems.isEmpty else {
+            throw HostError(problems.map(\.problem).joined(separator: "\n"))
+        }
+        var connections: [String: BotConnection] = [:]
+        for bot in accounts.bots {
+            let transport = accounts.transport(for: bot)
+            connections[bot.id] = run.profiles.connection(run.wrapTransport?(bot.id, transport) ?? transport,
+                                                          storage: run.storage.chat(bot: bot.id))
+        }
+        return TransportSession(connections: connections, summary: ["homeserver": accounts.homeserver.absoluteString])
+    }
+
+    public func broadcastSenders(storage: HostStorage) throws -> any BroadcastSenders {
+        Senders(settings: settings, folder: try storage.folder())
+    }
+
+    /// Each bot's account as `parley run` keeps it (the same session database, so its device
+    /// and direct rooms are reused), under its bot file's names.
+    struct Senders: BroadcastSenders {
+        let settings: MatrixSettings
+        let folder: String
+
+        func transport(for bot: String) throws -> any Transport {
+            do {
+                var configuration = try MatrixBotAccounts.configuration(bot: bot, file: "config.yaml", settings: settings,
+                                                                        homeserver: MatrixBotAccounts.homeserver(settings), folder: folder)
+                configuration.attachVCardFile = settings.attachesVCardFiles
+                configuration.log = { line in MatrixBotAccounts.standardErrorLog("\(bot): \(line)") }
+                let transport = try MatrixTransport(configuration: configuration)
+                return RenamingTransport(base: transport, names: settings.names(forAccount: transport.userID))
+            } catch {
+                throw BroadcastError(.invalidMessage, "cannot use bot '\(bot)' on Matrix: \(error)")
+            }
+        }
+
+        func close() async {}
+    }
+
+    public func flowTestSetup(target: String?, environment: [String: String]) throws -> FlowTestSetup {
+        if let target, !MatrixSettings.isUserID(target) {
+            throw ParleyError(.invalidArgument, "option '--target' needs a Matrix user id like @bot:server, got '\(target)'")
+        }
+        let homeserver = try MatrixBotAccounts.homeserver(settings)
+        guard let secret = environment["PARLEY_MATRIX_SHARED_SECRET"], !secret.isEmpty else {
+            throw ParleyError(.invalidArgument,
+                              "testing against Matrix registers test users: set PARLEY_MATRIX_SHARED_SECRET to the homeserver's registration_shared_secret")
+        }
+        let stage = MatrixFlowTestStage(homeserver: homeserver, sharedSecret: secret, target: target)
+        return FlowTestSetup(stage: stage, host: target == nil ? EngineFlowTestHost() : MatrixTargetBotHost())
+    }
+}

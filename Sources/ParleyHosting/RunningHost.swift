@@ -1,0 +1,142 @@
+import Foundation
+import ParleyBots
+import ParleyCore
+import ParleyHub
+
+/// The bots of a loaded config, composed and connected on the config's transport: the state
+/// store, durable broadcasts and schedules, profiles, each bot's client storage and
+/// connection. What `parley run` and `parley chat` start; the only place a host is put
+/// together.
+///
+///     let host = try await RunningHost.make(loaded, options: .init(resolve: context.resolve, logger: logger))
+///     await host.start()
+///     …
+///     await host.shutdown()
+public final class RunningHost: Sendable {
+    /// How a run differs from the config.
+    public struct Options: Sendable {
+        /// Maps a path as written to the file system.
+        public var resolve: @Sendable (String) -> String
+        /// Where the host logs.
+        public var logger: EngineLogger
+        /// The host clock.
+        public var clock: any ParleyClock
+        /// Replaces `storage.path` (`":memory:"`: `parley chat` keeps nothing).
+        public var storagePath: String?
+        /// Users that exist besides the bots (the console's, on the embedded hub).
+        public var extraUsers: [String]
+        /// Wraps each bot's transport (`parley chat --record`).
+        public var wrapTransport: (@Sendable (_ botID: String, _ transport: any Transport) -> any Transport)?
+
+        /// Options for a run of the config as written.
+        public init(resolve: @escaping @Sendable (String) -> String, logger: EngineLogger, clock: any ParleyClock = SystemClock(),
+                    storagePath: String? = nil, extraUsers: [String] = [],
+                    wrapTransport: (@Sendable (_ botID: String, _ transport: any Transport) -> any Transport)? = nil) {
+            self.resolve = resolve
+            self.logger = logger
+            self.clock = clock
+            self.storagePath = storagePath
+            self.extraUsers = extraUsers
+            self.wrapTransport = wrapTransport
+        }
+    }
+
+    /// The engine running the bots.
+    public let host: BotHost
+    /// The bots that compiled, in file order (a bot that does not compile is logged and left out).
+    public let bots: [CompiledBot]
+    /// Decodes every card of every bot.
+    public let registry: ContentRegistry
+    /// The hand-off queues of the bots, sorted.
+    public let queues: [String]
+    /// The embedded hub, when the transport is one.
+    public let hub: Hub?
+    /// The transport kind.
+    public let kind: String
+    /// Where state is kept.
+    public let storage: HostStorage
+    private let session: TransportSession
+
+    private init(host: BotHost, bots: [CompiledBot], kind: String, storage: HostStorage, session: TransportSession) {
+        self.host = host
+        self.bots = bots
+        registry = EngineRegistry.make(cards: bots.flatMap { Array($0.cards.values) })
+        queues = Set(bots.flatMap(\.queues)).sorted()
+        hub = session.hub
+        self.kind = kind
+        self.storage = storage
+        self.session = session
+    }
+
+    /// Composes and connects the host of `loaded` (which must have no errors).
+    /// - Throws: `HostError` naming what failed: the storage, a bot's login, a room.
+    public static func make(_ loaded: LoadedHost, options: Options) async throws(HostError) -> RunningHost {
+        guard loaded.errors.isEmpty, let transport = loaded.transport else {
+            throw HostError("\(loaded.catalog.configFile) has errors; see 'parley check'")
+        }
+        let config = loaded.config
+        let logger = options.logger, clock = options.clock
+        var compiled: [CompiledBot] = []
+        for bot in loaded.catalog.bots {
+            do {
+                compiled.append(try CompiledBot(id: bot.id, definition: bot.definition, file: bot.file))
+            } catch {
+                logger.log(.error, at: clock.now(), bot: bot.id, "bot not started", ["error": error.message])
+            }
+        }
+        let storage = HostStorage(config: config, resolve: options.resolve, override: options.storagePath)
+        let host: BotHost
+        let profiles: HostProfiles
+        do {
+            host = BotHost(store: try storage.engineStore(), clock: clock, logger: logger,
+                           options: try storage.hostOptions(config: config, clock: clock, logger: logger))
+            profiles = try HostProfiles(catalog: loaded.catalog)
+        } catch {
+            throw HostError("cannot open the storage at \(storage.shownPath): \(error)")
+        }
+        let run = TransportRun(bots: compiled, storage: storage, profiles: profiles, extraUsers: options.extraUsers,
+                               clock: clock, logger: logger, wrapTransport: options.wrapTransport)
+        let session: TransportSession
+        do {
+            session = try await transport.connect(run)
+        } catch let error as HostError {
+            throw error
+        } catch {
+            throw HostError("\(loaded.catalog.configFile): \(error)")
+        }
+        for bot in compiled {
+            guard let connection = session.connections[bot.id] else { continue }
+            do { try host.add(bot, connection: connection) } catch {
+                throw HostError("bot '\(bot.id)' cannot be added: \(error)")
+            }
+        }
+        return RunningHost(host: host, bots: compiled, kind: type(of: transport).kind, storage: storage, session: session)
+    }
+
+    /// Starts every bot, logs "host started" and returns the ids of those that started.
+    @discardableResult
+    public func start() async -> [String] {
+        let started = await host.start()
+        var fields = session.summary
+        fields["bots"] = String(started.count)
+        fields["transport"] = kind
+        fields["storage"] = storage.shownPath
+        host.logger.log(.info, at: host.clock.now(), bot: nil, "host started", fields)
+        return started
+    }
+
+    /// Stops the bots (work in flight gets its grace), then releases the transport.
+    public func shutdown() async {
+        await host.stop()
+        await session.close()
+    }
+}
+
+/// Why a host could not be composed or connected: a message ready to print.
+public struct HostError: Error, Sendable, CustomStringConvertible {
+    /// The message.
+    public var description: String
+
+    /// An error with `description`.
+    public init(_ description: String) { self.description = description }
+}
