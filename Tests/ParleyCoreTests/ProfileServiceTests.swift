@@ -4,19 +4,6 @@ import Testing
 import ParleyCore
 import TestSupport
 
-/// A real provider (a static directory) that records each call it gets.
-final class CountingProvider: ProfileProvider {
-    let base: StaticProfileProvider
-    let calls = Mutex<[[String]]>([])
-
-    init(_ profiles: [Profile]) { base = StaticProfileProvider(profiles) }
-
-    func fetchProfiles(_ ids: [String]) async throws -> [Profile] {
-        calls.withLock { $0.append(ids) }
-        return try await base.fetchProfiles(ids)
-    }
-}
-
 @Suite struct ProfileServiceTests {
     static let people = (0..<300).map { Profile(id: "u\($0)", name: "User \($0)") }
 

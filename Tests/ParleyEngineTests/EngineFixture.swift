@@ -41,13 +41,17 @@ final class EngineFixture: Sendable {
         Profile(id: "carol", name: "Carol"),
     ]
 
-    /// Starts a bot host on `store`.
+    /// Starts a bot host on `store`; `configure` may change the bot's connection (its
+    /// profiles, a transport wrapped around the hub's).
     @discardableResult
-    func start(store: any EngineStore = MemoryEngineStore(), options: BotHostOptions = BotHostOptions()) async throws -> BotHost {
+    func start(store: any EngineStore = MemoryEngineStore(), options: BotHostOptions = BotHostOptions(),
+               configure: (inout BotConnection) -> Void = { _ in }) async throws -> BotHost {
         let logger = EngineLogger(level: .debug, sink: { [logLines] line in logLines.append(line) })
         let host = BotHost(store: store, clock: clock, logger: logger, options: options)
         let transport = try hub.connect(user: bot.id)
-        try host.add(bot, connection: BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount }))
+        var connection = BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount })
+        configure(&connection)
+        try host.add(bot, connection: connection)
         let started = await host.start()
         #expect(started == [bot.id])
         self.host.withLock { $0 = host }

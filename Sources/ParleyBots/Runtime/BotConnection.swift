@@ -12,14 +12,19 @@ public struct BotConnection: Sendable {
     public var storage: ChatStorage
     /// Where profiles come from (nil: the transport).
     public var profileProvider: (any ProfileProvider)?
+    /// How long a fetched profile is used before it is fetched again (`profiles.expire`);
+    /// nil: the client's default (`ChatClientConfiguration.profileExpiry`).
+    public var profileExpiry: Duration?
 
     /// Creates a connection description.
     public init(transport: any Transport, deliveredEventCount: (@Sendable () -> Int)? = nil,
-                storage: ChatStorage = .memory, profileProvider: (any ProfileProvider)? = nil) {
+                storage: ChatStorage = .memory, profileProvider: (any ProfileProvider)? = nil,
+                profileExpiry: Duration? = nil) {
         self.transport = transport
         self.deliveredEventCount = deliveredEventCount
         self.storage = storage
         self.profileProvider = profileProvider
+        self.profileExpiry = profileExpiry
     }
 }
 

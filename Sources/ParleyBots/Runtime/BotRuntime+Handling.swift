@@ -29,7 +29,7 @@ extension BotRuntime {
             log(.debug, "ignored: not text", ["channel": channel.target, "user": message.sender, "type": String(message.content.typeCode)])
             return
         }
-        if channel.kind == .group, bot.queues.contains(channel.id), await agentCommand(text, from: message) { return }
+        if await agentCommand(text, from: message) { return }
         guard bot.allows(user: message.sender, channel: channel) else {
             log(.debug, "ignored: not allowed", ["channel": channel.target, "user": message.sender])
             return

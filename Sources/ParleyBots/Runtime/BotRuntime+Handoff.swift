@@ -40,15 +40,23 @@ extension BotRuntime {
         await send(.text("#\(number) \(user.name): \(text)"), to: .group(ticket.queue), quoting: nil)
     }
 
-    /// `take N`, `reply N text`, `resolve N` (after the prefix) from an agent in a queue
-    /// group. Returns false for anything else, which is then routed as usual.
+    /// `take N`, `reply N text`, `resolve N` (after the prefix), acted on only in a queue's
+    /// own channel and only for a member of it. Elsewhere, or from anyone else, they are
+    /// refused with a log line and no answer at all: an answer would let a stranger probe
+    /// which tickets exist. Returns false for anything else, which is then routed as usual.
     func agentCommand(_ text: String, from message: Message) async -> Bool {
-        guard text.hasPrefix(bot.prefix) else { return false }
-        let words = text.dropFirst(bot.prefix.count).split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
-        guard let verb = words.first, ["take", "reply", "resolve"].contains(verb) else { return false }
+        guard let command = AgentCommand(text, prefix: bot.prefix) else { return false }
         let group = message.channel
-        guard words.count >= 2, let number = Int(words[1]) else {
-            await send(.text("Usage: \(bot.prefix)\(verb) <ticket>" + (verb == "reply" ? " <text>" : "")), to: group, quoting: message)
+        guard group.kind == .group, bot.queues.contains(group.id) else {
+            // Outside the queues a bot's own command of that name is meant for its users, and
+            // a line naming no ticket is just a line (a paused customer's goes to the agents).
+            guard command.ticket != nil, bot.commands[command.verb.rawValue] == nil else { return false }
+            refuse(command, from: message, reason: "not a queue's channel")
+            return true
+        }
+        guard await mayAct(command, from: message) else { return true }
+        guard let number = command.ticket else {
+            await send(.text(usage(command.verb)), to: group, quoting: message)
             return true
         }
         guard var ticket = try? store.ticket(bot: bot.id, number: number), ticket.queue == group.id,
@@ -57,28 +65,52 @@ extension BotRuntime {
             return true
         }
         let agent = await userInfo(message)
-        switch verb {
-        case "take":
+        switch command.verb {
+        case .take:
             ticket.status = .taken
             ticket.agent = message.sender
             update(ticket)
             await send(.text("Ticket #\(number) taken by \(agent.name)."), to: group, quoting: nil)
-        case "reply":
-            guard words.count == 3 else {
-                await send(.text("Usage: \(bot.prefix)reply <ticket> <text>"), to: group, quoting: message)
+        case .reply:
+            guard let text = command.text else {
+                await send(.text(usage(.reply)), to: group, quoting: message)
                 return true
             }
             // Relayed as the bot: the user talks to one party.
-            await send(.text(String(words[2])), to: channel, quoting: nil)
-            remember(agent.name, String(words[2]), in: channel)
-        default:
+            await send(.text(text), to: channel, quoting: nil)
+            remember(agent.name, text, in: channel)
+        case .resolve:
             ticket.status = .resolved
             update(ticket)
             accept(.resolved(ticket: number), in: channel)
             await send(.text("Ticket #\(number) resolved by \(agent.name)."), to: group, quoting: nil)
         }
-        log(.info, "agent \(verb)", ["ticket": String(number), "agent": message.sender])
+        log(.info, "agent \(command.verb.rawValue)", ["ticket": String(number), "agent": message.sender])
         return true
+    }
+
+    /// Whether the sender is a member of the queue's channel now, asked of the server each
+    /// time (agent commands are rare): someone removed from the group loses its tickets at
+    /// once, even for a command sent before. Unknown counts as no.
+    private func mayAct(_ command: AgentCommand, from message: Message) async -> Bool {
+        do {
+            if try await transport.members(of: message.channel).contains(message.sender) { return true }
+            refuse(command, from: message, reason: "not a member of the queue's channel")
+        } catch {
+            refuse(command, from: message, reason: "membership unknown", error: error)
+        }
+        return false
+    }
+
+    private func refuse(_ command: AgentCommand, from message: Message, reason: String, error: (any Error)? = nil) {
+        var fields = ["command": command.verb.rawValue, "ticket": command.ticketField, "user": message.sender,
+                      "channel": message.channel.target, "reason": reason]
+        if let error { fields["error"] = "\(error)" }
+        log(.warn, "agent command refused", fields)
+    }
+
+    private func usage(_ verb: AgentCommand.Verb) -> String {
+        "Usage: \(bot.prefix)\(verb.rawValue) <ticket>" + (verb == .reply ? " <text>" : "")
     }
 
     private func update(_ ticket: Ticket) {

@@ -65,6 +65,7 @@ actor BotRuntime {
         // The runtime sends in answer to what its receiving task hands it, so that task
         // paces it; a yield would send the rest of the handler through the global queue.
         configuration.outbox.submitsBetweenYields = 0
+        if let expiry = connection.profileExpiry { configuration.profileExpiry = expiry }
         client = try ChatClient(transport: transport, configuration: configuration)
     }
 
