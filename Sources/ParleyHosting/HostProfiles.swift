@@ -35,13 +35,13 @@ public struct HostProfiles: Sendable {
     /// transport's own profiles for the ids it lacks.
     public func provider(over transport: any Transport) -> (any ProfileProvider)? {
         guard let provider else { return nil }
-        return provider // MERGE-PENDING
+        return FallbackProfileProvider(primary: provider, fallback: TransportProfileProvider(transport: transport))
     }
 
     /// A bot's connection on `transport`, with these profiles and `storage`.
     public func connection(_ transport: any Transport, storage: ChatStorage,
                            deliveredEventCount: (@Sendable () -> Int)? = nil) -> BotConnection {
         BotConnection(transport: transport, deliveredEventCount: deliveredEventCount, storage: storage,
-                      profileProvider: provider(over: transport)) // MERGE-PENDING
+                      profileProvider: provider(over: transport), profileExpiry: expiry)
     }
 }
