@@ -33,9 +33,8 @@ public enum FlowTestWriter {
         let outputs = recorder.outputs
         for entry in recorder.entries {
             switch entry {
-            case .userMessage(let text, let channel, _):
-                lines.append(channel == direct ? "      - send: \(scalar(text))"
-                                               : "      - send: { text: \(scalar(text)), in: \(scalar(channel.target)) }")
+            case .userMessage(let text, let channel, _, let sender):
+                lines.append("      - send: " + send(text, in: channel, from: sender, user: recorder.userID))
             case .output(let index):
                 guard let expectation = expectation(for: outputs[index], direct: direct) else {
                     lines.append("      # not expressible as a step: \(describe(outputs[index]))")
@@ -53,6 +52,16 @@ public enum FlowTestWriter {
         // Nothing more in the direct conversation: what the session showed is all the bot did.
         lines.append("      - expect: { none: true }")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A `send:` value: the bare text for the test user's direct conversation, else a mapping
+    /// with `in` (a group) and `as` (another speaker, whose direct conversation is the default).
+    private static func send(_ text: String, in channel: Channel, from sender: String, user: String) -> String {
+        if sender == user && channel == .person(user) { return scalar(text) }
+        var parts = ["text: \(scalar(text))"]
+        if channel.kind == .group { parts.append("in: \(scalar(channel.target))") }
+        if sender != user { parts.append("as: \(scalar(sender))") }
+        return "{ " + parts.joined(separator: ", ") + " }"
     }
 
     /// The keys of an exact expectation for `output`; nil for a reaction taken back.
