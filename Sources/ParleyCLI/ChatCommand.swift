@@ -34,7 +34,8 @@ enum ChatCommand: Subcommand {
         do {
             embedded = try EmbeddedHost(catalog: catalog, storagePath: ":memory:", logger: logger, extraUsers: [user], clock: clock,
                                         wrapTransport: recordFile == nil ? nil : { botID, transport in
-                let recording = ChatRecording(botID: botID, userID: user, clock: clock)
+                let recording = ChatRecording(botID: botID, userID: user, clock: clock,
+                                              definition: catalog.bots.first { $0.id == botID }?.definition)
                 recordings[botID] = recording
                 return recording.botTransport(wrapping: transport)
             })

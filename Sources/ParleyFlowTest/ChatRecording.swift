@@ -1,4 +1,5 @@
 import Foundation
+import ParleyBots
 import ParleyCore
 
 /// Records an interactive session (`parley chat --record FILE.test.yaml`) so it can be written
@@ -14,12 +15,16 @@ public final class ChatRecording: Sendable {
     public let botID: String
     /// When the session started (the file's `now`).
     public let start: Date
+    /// The bot's definition: its `cards:` may be written as `card:` expectations.
+    public let definition: BotDefinition?
     private let clock: any ParleyClock
 
-    /// Starts recording a session between `userID` and `botID` at `clock`'s now.
-    public init(botID: String, userID: String, clock: any ParleyClock) {
+    /// Starts recording a session between `userID` and `botID` (defined by `definition`, whose
+    /// cards a test may name; without it only the built-in cards are) at `clock`'s now.
+    public init(botID: String, userID: String, clock: any ParleyClock, definition: BotDefinition? = nil) {
         self.botID = botID
         self.clock = clock
+        self.definition = definition
         recorder = OutputRecorder(userID: userID)
         start = clock.now()
     }
@@ -58,7 +63,7 @@ public final class ChatRecording: Sendable {
 
     /// The session as a flow-test file.
     public func yaml(profiles: [Profile] = [], testName: String = "recorded session") -> String {
-        FlowTestWriter.yaml(from: recorder, botID: botID, start: start, profiles: profiles, testName: testName)
+        FlowTestWriter.yaml(from: recorder, botID: botID, start: start, profiles: profiles, testName: testName, definition: definition)
     }
 
     /// Writes the session to `path` (a `*.test.yaml` file).
