@@ -30,9 +30,10 @@ enum ChatCommand: Subcommand {
         // One recording per bot (the session may start with any of them); the current bot's is written.
         let clock = SystemClock()
         var recordings: [String: ChatRecording] = [:]
+        let agent = ChatConsole.agentID(avoiding: [user] + catalog.bots.map(\.id))
         let embedded: EmbeddedHost
         do {
-            embedded = try EmbeddedHost(catalog: catalog, storagePath: ":memory:", logger: logger, extraUsers: [user], clock: clock,
+            embedded = try EmbeddedHost(catalog: catalog, storagePath: ":memory:", logger: logger, extraUsers: [user, agent], clock: clock,
                                         wrapTransport: recordFile == nil ? nil : { botID, transport in
                 let recording = ChatRecording(botID: botID, userID: user, clock: clock,
                                               definition: catalog.bots.first { $0.id == botID }?.definition)
@@ -58,12 +59,13 @@ enum ChatCommand: Subcommand {
         }
         if embedded.bots.contains(where: { $0.id == user }) { throw UsageError("'--as \(user)' is a bot's id: choose another user") }
         await embedded.host.start()
-        var console = ChatConsole(embedded: embedded, user: user, bot: first, context: context, recording: recordings[first.id])
+        var console = ChatConsole(embedded: embedded, user: user, agent: agent, bot: first, context: context, recording: recordings[first.id])
         let code = await console.run()
         await embedded.shutdown()
         if let recordFile, let recording = recordings[first.id] {
             do {
-                try recording.write(to: context.resolve(recordFile), profiles: recordedProfiles(catalog, embedded: embedded, user: user))
+                try recording.write(to: context.resolve(recordFile),
+                                    profiles: recordedProfiles(catalog, embedded: embedded, users: [user] + recording.speakers))
                 context.output.errorLine("session recorded to \(recordFile)")
             } catch {
                 context.output.errorLine("error: cannot write \(recordFile): \(error.localizedDescription)")
@@ -73,10 +75,11 @@ enum ChatCommand: Subcommand {
         return code
     }
 
-    /// The profiles a recorded test needs to replay the same: the config's directory and the user.
-    private static func recordedProfiles(_ catalog: HostCatalog, embedded: EmbeddedHost, user: String) -> [Profile] {
+    /// The profiles a recorded test needs to replay the same: the config's directory, the user
+    /// and whoever else spoke (the agent).
+    private static func recordedProfiles(_ catalog: HostCatalog, embedded: EmbeddedHost, users: [String]) -> [Profile] {
         var ids = (catalog.profiles?.entries ?? []).map(\.name)
-        if !ids.contains(user) { ids.append(user) }
+        for user in users where !ids.contains(user) { ids.append(user) }
         return ids.compactMap { embedded.hub.user($0) }
     }
 }
