@@ -34,10 +34,12 @@ enum ChatCommand: Subcommand {
         // One recording per bot (the session may start with any of them); the current bot's is written.
         let clock = SystemClock()
         let recordings = Recordings()
+        let agent = ChatConsole.agentID(avoiding: [user] + loaded.catalog.bots.map(\.id))
+        let definitions = Dictionary(loaded.catalog.bots.map { ($0.id, $0.definition) }, uniquingKeysWith: { first, _ in first })
         var wrap: (@Sendable (String, any Transport) -> any Transport)?
         if recordFile != nil {
             wrap = { botID, transport in
-                let recording = ChatRecording(botID: botID, userID: user, clock: clock)
+                let recording = ChatRecording(botID: botID, userID: user, clock: clock, definition: definitions[botID])
                 recordings.byBot.withLock { $0[botID] = recording }
                 return recording.botTransport(wrapping: transport)
             }
@@ -45,7 +47,7 @@ enum ChatCommand: Subcommand {
         let running: RunningHost
         do {
             running = try await RunningHost.make(loaded, options: RunningHost.Options(
-                resolve: context.resolve, logger: logger, clock: clock, storagePath: ":memory:", extraUsers: [user], wrapTransport: wrap))
+                resolve: context.resolve, logger: logger, clock: clock, storagePath: ":memory:", extraUsers: [user, agent], wrapTransport: wrap))
         } catch {
             context.output.errorLine("error: \(error.description)")
             return 1
@@ -66,7 +68,8 @@ enum ChatCommand: Subcommand {
         if running.bots.contains(where: { $0.id == user }) { throw UsageError("'--as \(user)' is a bot's id: choose another user") }
         await running.host.start()
         let recording = recordings.byBot.withLock { $0[first.id] }
-        guard var console = ChatConsole(running: running, user: user, bot: first, context: context, recording: recording) else {
+        guard var console = ChatConsole(running: running, user: user, agent: agent, bot: first, context: context,
+                                            recording: recording) else {
             context.output.errorLine("error: the chat needs the embedded hub")
             return 1
         }
@@ -74,7 +77,7 @@ enum ChatCommand: Subcommand {
         await running.shutdown()
         if let recordFile, let recording {
             do {
-                try recording.write(to: context.resolve(recordFile), profiles: recordedProfiles(loaded, running: running, user: user))
+                try recording.write(to: context.resolve(recordFile), profiles: recordedProfiles(loaded, running: running, users: [user] + recording.speakers))
                 context.output.errorLine("session recorded to \(recordFile)")
             } catch {
                 context.output.errorLine("error: cannot write \(recordFile): \(error.localizedDescription)")
@@ -89,10 +92,11 @@ enum ChatCommand: Subcommand {
         let byBot = Mutex<[String: ChatRecording]>([:])
     }
 
-    /// The profiles a recorded test needs to replay the same: the config's directory and the user.
-    private static func recordedProfiles(_ loaded: LoadedHost, running: RunningHost, user: String) -> [Profile] {
+    /// The profiles a recorded test needs to replay the same: the config's directory, the user
+    /// and whoever else spoke (the agent).
+    private static func recordedProfiles(_ loaded: LoadedHost, running: RunningHost, users: [String]) -> [Profile] {
         var ids = (loaded.catalog.profiles?.entries ?? []).map(\.name)
-        if !ids.contains(user) { ids.append(user) }
+        for user in users where !ids.contains(user) { ids.append(user) }
         return ids.compactMap { running.hub?.user($0) }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ParleyBots
 import ParleyCore
 import ParleyFlowTest
@@ -14,6 +15,10 @@ struct ChatConsole {
     let running: RunningHost
     let hub: Hub
     let user: String
+    /// Who writes `/in QUEUE TEXT` lines: `parley chat` gives it a user of its own (a member of
+    /// every queue group), so the bot tells the customer and the agent apart, as a recorded test
+    /// replays it; otherwise the user writes them.
+    let agent: String
     var bot: CompiledBot
     let context: CommandContext
     /// Set by `--record`: the session with `bot` being recorded as a flow test.
@@ -23,11 +28,13 @@ struct ChatConsole {
     private var printed: [String: Int] = [:]
 
     /// A console on `running`'s embedded hub; nil when it runs on another transport.
-    init?(running: RunningHost, user: String, bot: CompiledBot, context: CommandContext, recording: ChatRecording? = nil) {
+    init?(running: RunningHost, user: String, agent: String? = nil, bot: CompiledBot, context: CommandContext,
+          recording: ChatRecording? = nil) {
         guard let hub = running.hub else { return nil }
         self.running = running
         self.hub = hub
         self.user = user
+        self.agent = agent ?? user
         self.bot = bot
         self.context = context
         self.recording = recording
@@ -44,10 +51,12 @@ struct ChatConsole {
     /// Runs until `/quit` or end of input; returns the exit code.
     mutating func run() async -> Int32 {
         let client: ChatClient
+        let agentTransport: any Transport
         do {
             client = try ChatClient(transport: hub.connect(user: user),
                                     configuration: ChatClientConfiguration(registry: running.registry, clock: running.host.clock))
             try await client.connect()
+            agentTransport = try hub.connect(user: agent)
         } catch {
             context.output.errorLine("error: cannot connect as \(user): \(error)")
             return 1
@@ -74,25 +83,29 @@ struct ChatConsole {
                 switchBot(String(text.dropFirst("/switch".count)).trimmingCharacters(in: .whitespaces))
                 continue
             }
-            var channel = Channel.person(bot.id)
-            var body = line
-            if text.hasPrefix("/in ") {
-                // `/in QUEUE TEXT`: write in a hand-off queue's group, as an agent would.
-                let parts = text.dropFirst(4).split(separator: " ", maxSplits: 1)
-                guard parts.count == 2, running.queues.contains(String(parts[0])) else {
-                    say("(usage: /in QUEUE TEXT; queues: \(running.queues.joined(separator: ", ")))")
-                    continue
-                }
-                channel = .group(String(parts[0]))
-                body = String(parts[1])
-            }
             do {
-                // Recording covers the direct conversation; `/in` writes as an agent are not replayed.
-                let number = channel == .person(bot.id) ? recording?.userWillSend(body) : nil
-                let sent = try await client.send(TextContent(body), to: channel)
-                if let number { recording?.userSent(number, messageID: sent.id, text: body) }
+                let sentID: String
+                if text.hasPrefix("/in ") {
+                    // `/in QUEUE TEXT`: the agent writes in a hand-off queue's group.
+                    let parts = text.dropFirst(4).split(separator: " ", maxSplits: 1)
+                    guard parts.count == 2, running.queues.contains(String(parts[0])) else {
+                        say("(usage: /in QUEUE TEXT; queues: \(running.queues.joined(separator: ", ")))")
+                        continue
+                    }
+                    let group = Channel.group(String(parts[0])), body = String(parts[1])
+                    let number = recording?.userWillSend(body, in: group, as: agent)
+                    let receipt = try await agentTransport.send(OutgoingEnvelope(channel: group, clientMessageID: UUID(),
+                                                                                 payload: TextContent(body).encoded()))
+                    if let number { recording?.userSent(number, messageID: receipt.messageID, text: body) }
+                    sentID = receipt.messageID
+                } else {
+                    let number = recording?.userWillSend(line)
+                    let sent = try await client.send(TextContent(line), to: .person(bot.id))
+                    if let number { recording?.userSent(number, messageID: sent.id, text: line) }
+                    sentID = sent.id
+                }
                 await running.host.waitUntilIdle()
-                printNew(after: sent)
+                printNew(after: sentID)
             } catch {
                 context.output.errorLine("error: not sent: \(error)")
             }
@@ -113,8 +126,8 @@ struct ChatConsole {
     }
 
     /// Prints what the bots sent since last time (direct conversations, then queue groups
-    /// with a `[queue]` mark), and the reactions on `sent`.
-    private mutating func printNew(after sent: Message?) {
+    /// with a `[queue]` mark), and the reactions on the message `sentID`.
+    private mutating func printNew(after sentID: String?) {
         let channels = running.bots.map { Channel.person($0.id) } + running.queues.map { Channel.group($0) }
         for channel in channels {
             guard let envelopes = try? hub.messages(in: channel, seenBy: user) else { continue }
@@ -122,19 +135,30 @@ struct ChatConsole {
             printed[channel.target] = envelopes.count
             guard start < envelopes.count else { continue }
             for envelope in envelopes[start...] {
-                if let sent, envelope.id == sent.id {
+                if let sentID, envelope.id == sentID {
                     for reaction in envelope.reactions {
-                        for reactor in reaction.users where reactor != user {
+                        for reactor in reaction.users where reactor != user && reactor != agent {
                             say(ChatRenderer.reaction(reaction.emoji, by: name(of: reactor)))
                         }
                     }
                 }
-                guard envelope.sender != user, let message = try? Message(envelope: envelope, registry: running.registry) else { continue }
+                // What the user and the agent typed is on screen already.
+                guard envelope.sender != user, envelope.sender != agent, let message = try? Message(envelope: envelope, registry: running.registry) else { continue }
                 let quoted = message.replyTo.flatMap { try? running.registry.decode($0.quoted) }.map { ChatRenderer.lines(for: $0).joined(separator: " ") }
                 let mark = channel.kind == .group ? "[\(channel.id)] " : ""
                 for line in ChatRenderer.render(message, from: name(of: message.sender), quoted: quoted) { say(mark + line) }
             }
         }
+    }
+
+    /// `agent`, or `agent2`, … when the user or a bot has that id.
+    static func agentID(avoiding taken: [String]) -> String {
+        var id = "agent", number = 1
+        while taken.contains(id) {
+            number += 1
+            id = "agent\(number)"
+        }
+        return id
     }
 
     private func name(of id: String) -> String {

@@ -1,12 +1,14 @@
 import Foundation
+import ParleyBots
 import ParleyCore
 
 /// Records an interactive session (`parley chat --record FILE.test.yaml`) so it can be written
 /// as a flow-test file that `parley test` passes unchanged.
 ///
 /// The chat wraps the bot's transport with `botTransport(wrapping:)`, sends the user's lines
-/// through `send(_:in:via:)` (or reports them with `userWillSend` / `userSent`), reports clock
-/// moves with `advancing(by:from:to:)`, and at the end calls `write(to:profiles:)`.
+/// (and an agent's, `as:`) through `send(_:in:as:via:)` (or reports them with `userWillSend` /
+/// `userSent`), reports clock moves with `advancing(by:from:to:)`, and at the end calls
+/// `write(to:profiles:)` with the profiles of the user and of `speakers`.
 public final class ChatRecording: Sendable {
     /// What was said and done, in order.
     public let recorder: OutputRecorder
@@ -14,14 +16,28 @@ public final class ChatRecording: Sendable {
     public let botID: String
     /// When the session started (the file's `now`).
     public let start: Date
+    /// The bot's definition: its `cards:` may be written as `card:` expectations.
+    public let definition: BotDefinition?
     private let clock: any ParleyClock
 
-    /// Starts recording a session between `userID` and `botID` at `clock`'s now.
-    public init(botID: String, userID: String, clock: any ParleyClock) {
+    /// Starts recording a session between `userID` and `botID` (defined by `definition`, whose
+    /// cards a test may name; without it only the built-in cards are) at `clock`'s now.
+    public init(botID: String, userID: String, clock: any ParleyClock, definition: BotDefinition? = nil) {
         self.botID = botID
         self.clock = clock
+        self.definition = definition
         recorder = OutputRecorder(userID: userID)
         start = clock.now()
+    }
+
+    /// The users other than `userID` who spoke (`as:`), in order: the written test needs
+    /// their profiles too, to replay what the bot said about them.
+    public var speakers: [String] {
+        var speakers: [String] = []
+        for case .userMessage(_, _, _, let sender) in recorder.entries where sender != recorder.userID && !speakers.contains(sender) {
+            speakers.append(sender)
+        }
+        return speakers
     }
 
     /// The bot's transport, recording every send and reaction; give it to the bot host.
@@ -29,10 +45,12 @@ public final class ChatRecording: Sendable {
         RecordingTransport(base: transport, recorder: recorder, clock: clock)
     }
 
-    /// The user is about to send `text` in the direct conversation or `group`. Returns a
-    /// number for `userSent` (recorded first: the bot may answer before the send returns).
-    public func userWillSend(_ text: String, in group: Channel? = nil) -> Int {
-        recorder.recordUserMessage(text, in: group ?? .person(recorder.userID), at: clock.now())
+    /// The user (or `speaker`, another user such as an agent) is about to send `text` in their
+    /// direct conversation with the bot or in `group`. Returns a number for `userSent`
+    /// (recorded first: the bot may answer before the send returns).
+    public func userWillSend(_ text: String, in group: Channel? = nil, as speaker: String? = nil) -> Int {
+        let speaker = speaker ?? recorder.userID
+        return recorder.recordUserMessage(text, in: group ?? .person(speaker), from: speaker, at: clock.now())
     }
 
     /// The server accepted the user's message `number` as `messageID`.
@@ -40,10 +58,10 @@ public final class ChatRecording: Sendable {
         recorder.userMessageSent(number, id: messageID, text: text)
     }
 
-    /// Sends `text` as the user through the user's own `transport` and records it.
+    /// Sends `text` as the user (or `speaker`) through that user's own `transport` and records it.
     @discardableResult
-    public func send(_ text: String, in group: Channel? = nil, via transport: any Transport) async throws -> SendReceipt {
-        let number = userWillSend(text, in: group)
+    public func send(_ text: String, in group: Channel? = nil, as speaker: String? = nil, via transport: any Transport) async throws -> SendReceipt {
+        let number = userWillSend(text, in: group, as: speaker)
         let receipt = try await transport.send(OutgoingEnvelope(channel: group ?? .person(botID), clientMessageID: UUID(),
                                                                 payload: TextContent(text).encoded()))
         userSent(number, messageID: receipt.messageID, text: text)
@@ -58,7 +76,7 @@ public final class ChatRecording: Sendable {
 
     /// The session as a flow-test file.
     public func yaml(profiles: [Profile] = [], testName: String = "recorded session") -> String {
-        FlowTestWriter.yaml(from: recorder, botID: botID, start: start, profiles: profiles, testName: testName)
+        FlowTestWriter.yaml(from: recorder, botID: botID, start: start, profiles: profiles, testName: testName, definition: definition)
     }
 
     /// Writes the session to `path` (a `*.test.yaml` file).

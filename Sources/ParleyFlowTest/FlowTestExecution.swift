@@ -48,6 +48,7 @@ struct FlowTestExecution: Sendable {
         do {
             scene = try await plan.stage.prepare(FlowTestStageRequest(userID: plan.file.userID, botID: plan.bot.id,
                                                                       users: plan.cast.users, groups: plan.cast.groups,
+                                                                      members: plan.cast.members, speakers: plan.cast.speakers,
                                                                       clock: clock, recorder: recorder))
         } catch {
             return .failed(failure(at: nil, recorder: recorder, ["the test could not start: \(error)"]))
@@ -60,7 +61,8 @@ struct FlowTestExecution: Sendable {
                                                   log: { [clock] line in recorder.recordLog(line, at: clock.now()) },
                                                   settle: scene.settle)
             session = try await plan.host.start(environment)
-            steps = FlowTestSteps(plan: plan, clock: clock, recorder: recorder, session: session, user: scene.user)
+            steps = FlowTestSteps(plan: plan, clock: clock, recorder: recorder, session: session, user: scene.user,
+                                  connect: scene.connect)
         } catch {
             await scene.close()
             return .failed(failure(at: nil, recorder: recorder, ["the test could not start: \(error)"]))
@@ -95,8 +97,9 @@ struct FlowTestExecution: Sendable {
     /// A step in one line, as written.
     static func describe(_ step: FlowTestStep) -> String {
         switch step.kind {
-        case .send(let text, let channel)?:
+        case .send(let text, let channel, let speaker)?:
             "send: \(ExpectationMatcher.quoted(text.value))" + (channel.map { " in \($0.value)" } ?? "")
+                + (speaker.map { " as \($0.value)" } ?? "")
         case .expect(let expectation)?:
             "expect: " + ExpectationMatcher.describe(expectation)
         case .advance(let duration)?:

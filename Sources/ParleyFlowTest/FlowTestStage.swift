@@ -3,7 +3,8 @@ import ParleyCore
 
 /// Where a test's conversation takes place: by default a fresh embedded hub per test
 /// (`HubFlowTestStage`); a live server (Matrix) is another stage. The runner asks the stage for
-/// two connections — the bot's and the test user's — both speaking the ids the test file uses.
+/// two connections — the bot's and the test user's — and, through `FlowTestScene.connect`, one
+/// per other speaker (`send: {…, as: USER}`), all speaking the ids the test file uses.
 public protocol FlowTestStage: Sendable {
     /// Whether time is virtual. A live server runs on real time, so tests with `advance`
     /// steps are skipped there (with `virtualTimeSkipReason`).

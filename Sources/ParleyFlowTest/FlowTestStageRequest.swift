@@ -10,6 +10,12 @@ public struct FlowTestStageRequest: Sendable {
     public let users: [Profile]
     /// Every group the test names.
     public let groups: [String]
+    /// Each group's members: the test user, the bot, and every other user who speaks in it
+    /// (`send: {…, in: GROUP, as: USER}`), since the server refuses a non-member's message.
+    public let members: [String: [String]]
+    /// The users other than the test user who speak (`as:`), in order of appearance; the
+    /// runner asks `FlowTestScene.connect` for their connections when they first speak.
+    public let speakers: [String]
     /// The test's virtual clock.
     public let clock: FlowTestClock
     /// Where the bot's outputs are recorded (a stage that watches a bot it does not host

@@ -4,8 +4,9 @@ import YAMLCoding
 public struct FlowTestStep: Decodable, Sendable {
     /// What the step does.
     public enum Kind: Sendable {
-        /// The user sends `text`, in their direct conversation or in `in` (a group target).
-        case send(text: Located<String>, in: Located<String>?)
+        /// The test user, or the user `as`, sends `text`: in a group (`in`, a group target) or
+        /// else in the speaker's direct conversation with the bot.
+        case send(text: Located<String>, in: Located<String>?, as: Located<String>?)
         /// The next output in a channel must match.
         case expect(Expectation)
         /// Virtual time passes; due schedules and timeouts fire.
@@ -29,7 +30,7 @@ public struct FlowTestStep: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         var kinds: [(String, Kind)] = []
         if let message = try container.decodeIfPresent(SendMessage.self, forKey: .send) {
-            kinds.append(("send", .send(text: message.text, in: message.in)))
+            kinds.append(("send", .send(text: message.text, in: message.in, as: message.as)))
         }
         if let expectation = try container.decodeIfPresent(Expectation.self, forKey: .expect) {
             kinds.append(("expect", .expect(expectation)))
@@ -45,24 +46,27 @@ public struct FlowTestStep: Decodable, Sendable {
         }
     }
 
-    /// `send: TEXT` or `send: {text, in}`, told apart by the node's shape.
+    /// `send: TEXT` or `send: {text, in, as}`, told apart by the node's shape.
     private struct SendMessage: Decodable {
         var text: Located<String>
         var `in`: Located<String>?
+        var `as`: Located<String>?
 
-        enum CodingKeys: String, CodingKey { case text, `in` }
+        enum CodingKeys: String, CodingKey { case text, `in`, `as` }
 
         init(from decoder: any Decoder) throws {
             if decoder.yamlNode?.mapping != nil {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 text = try container.decode(Located<String>.self, forKey: .text)
                 `in` = try container.decodeIfPresent(Located<String>.self, forKey: .in)
+                `as` = try container.decodeIfPresent(Located<String>.self, forKey: .as)
             } else if decoder.yamlNode?.sequence != nil {
                 throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
-                    debugDescription: "expected the text to send, or a mapping {text, in}, found a sequence"))
+                    debugDescription: "expected the text to send, or a mapping {text, in, as}, found a sequence"))
             } else {
                 text = try Located(from: decoder)
                 `in` = nil
+                `as` = nil
             }
         }
     }

@@ -11,6 +11,10 @@ final class FlowTestSteps {
     let session: any FlowTestBotSession
     /// The test user's own connection to the stage's server.
     let user: any Transport
+    /// The stage's way to connect another speaker (`as:`).
+    let connect: @Sendable (String) async throws -> any Transport
+    /// Other speakers' connections, made when they first speak.
+    private var speakers: [String: any Transport] = [:]
     /// True from an idle wait until the next send or clock move: nothing can happen in
     /// between, so another wait would only cost time.
     private var knownIdle = false
@@ -19,12 +23,14 @@ final class FlowTestSteps {
     /// a read of /dev/urandom each.
     private var sent: UInt32 = 0
 
-    init(plan: FlowTestPlan, clock: FlowTestClock, recorder: OutputRecorder, session: any FlowTestBotSession, user: any Transport) {
+    init(plan: FlowTestPlan, clock: FlowTestClock, recorder: OutputRecorder, session: any FlowTestBotSession, user: any Transport,
+         connect: @escaping @Sendable (String) async throws -> any Transport) {
         self.plan = plan
         self.clock = clock
         self.recorder = recorder
         self.session = session
         self.user = user
+        self.connect = connect
     }
 
     /// Waits until the bot is idle, unless nothing happened since it last was.
@@ -38,8 +44,8 @@ final class FlowTestSteps {
 
     func perform(_ step: FlowTestStep) async throws {
         switch step.kind {
-        case .send(let text, let channel)?:
-            try await send(text.value, in: channel.flatMap { Channel(target: $0.value) })
+        case .send(let text, let channel, let speaker)?:
+            try await send(text.value, in: channel.flatMap { Channel(target: $0.value) }, as: speaker?.value ?? plan.file.userID)
         case .expect(let expectation)?:
             try await expect(expectation)
         case .advance(let duration)?:
@@ -53,19 +59,33 @@ final class FlowTestSteps {
 
     /// The user speaks once the bot has finished with everything before, as a person would
     /// after reading the answers; so "the user's last message" is always well defined.
-    private func send(_ text: String, in group: Channel?) async throws {
+    private func send(_ text: String, in group: Channel?, as speaker: String) async throws {
         try await idle()
+        let transport = try await connection(of: speaker)
         knownIdle = false
-        let botView = group ?? .person(plan.file.userID)
-        let number = recorder.recordUserMessage(text, in: botView, at: clock.now())
+        let botView = group ?? .person(speaker)
+        let number = recorder.recordUserMessage(text, in: botView, from: speaker, at: clock.now())
         sent += 1
         let envelope = OutgoingEnvelope(channel: group ?? .person(plan.bot.id), clientMessageID: Self.messageID(sent),
                                         payload: TextContent(text).encoded())
         do {
-            let receipt = try await user.send(envelope)
+            let receipt = try await transport.send(envelope)
             recorder.userMessageSent(number, id: receipt.messageID, text: text)
         } catch {
-            throw StepFailure("the server refused the user's message: \(error)")
+            throw StepFailure("the server refused \(speaker == plan.file.userID ? "the user's" : speaker + "'s") message: \(error)")
+        }
+    }
+
+    /// The test user's connection, or another speaker's from the stage (made once).
+    private func connection(of speaker: String) async throws -> any Transport {
+        if speaker == plan.file.userID { return user }
+        if let transport = speakers[speaker] { return transport }
+        do {
+            let transport = try await connect(speaker)
+            speakers[speaker] = transport
+            return transport
+        } catch {
+            throw StepFailure("cannot speak as \(speaker): \(error)")
         }
     }
 

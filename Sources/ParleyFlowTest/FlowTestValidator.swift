@@ -30,10 +30,11 @@ public enum FlowTestValidator {
             for step in test.steps {
                 if let issue = step.issue { fail(step.mark, issue) }
                 switch step.kind {
-                case .send(_, let channel?)?:
-                    if Channel(target: channel.value)?.kind != .group {
+                case .send(_, let channel, let speaker)?:
+                    if let channel, Channel(target: channel.value)?.kind != .group {
                         fail(channel.mark, "invalid 'in' target '\(channel.value)': expected group:ID (the direct conversation is the default)")
                     }
+                    if let speaker { check(speaker: speaker, botID: file.bot.value, fail: fail) }
                 case .advance(let duration)?:
                     if let error = ValueCheck.duration(duration, in: source) { errors.append(error) }
                 case .expect(let expectation)?:
@@ -44,6 +45,18 @@ public enum FlowTestValidator {
             }
         }
         return errors.sortedByPosition()
+    }
+
+    /// `as: USER`: someone who talks to the bot, named as the file names users elsewhere.
+    private static func check(speaker: Located<String>, botID: String, fail: (Mark, String) -> Void) {
+        let id = speaker.value
+        if id.isEmpty || id.contains(" ") {
+            fail(speaker.mark, "invalid 'as' user '\(id)': expected a user id without spaces")
+        } else if let channel = Channel(target: id) {
+            fail(speaker.mark, "invalid 'as' user '\(id)': expected a user id like '\(channel.id)', not a target")
+        } else if id == botID {
+            fail(speaker.mark, "invalid 'as' user '\(id)': that is the bot under test; expected a user who talks to it")
+        }
     }
 
     private static func check(_ expectation: Expectation, bot: LoadedBot?, source: SourceFile, errors: inout [YAMLError]) {

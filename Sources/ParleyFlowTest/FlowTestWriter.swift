@@ -1,9 +1,11 @@
 import Foundation
+import ParleyBots
 import ParleyCore
 
 /// Writes a recorded session (an `OutputRecorder` fed by a chat) as a flow-test file: each
-/// user message becomes a `send`, each bot output an exact `expect` (text, card with all its
-/// fields, reaction, quote), each clock move an `advance`; `parley test` then passes it as is.
+/// user message becomes a `send` (with `in` and `as` for other channels and speakers), each bot
+/// output an exact `expect` (text, card with all its fields, reaction, quote), each clock move
+/// an `advance`; `parley test` then passes it as is.
 public enum FlowTestWriter {
     /// The session as YAML text.
     /// - Parameters:
@@ -11,8 +13,11 @@ public enum FlowTestWriter {
     ///   - start: The session's start time (the test's `now`).
     ///   - profiles: Profiles to write at file level (users named in the session).
     ///   - testName: The name of the one test written.
+    ///   - definition: The bot's definition: its `cards:` are written as `card:` expectations.
+    ///     Any card but those and the built-ins is expected by its text.
     public static func yaml(from recorder: OutputRecorder, botID: String, start: Date, profiles: [Profile] = [],
-                            testName: String = "recorded session") -> String {
+                            testName: String = "recorded session", definition: BotDefinition? = nil) -> String {
+        let cards = RecordableCards(definition: definition)
         var lines = [
             "# Recorded by `parley chat --record`; edit freely.",
             "bot: \(scalar(botID))",
@@ -33,13 +38,16 @@ public enum FlowTestWriter {
         let outputs = recorder.outputs
         for entry in recorder.entries {
             switch entry {
-            case .userMessage(let text, let channel, _):
-                lines.append(channel == direct ? "      - send: \(scalar(text))"
-                                               : "      - send: { text: \(scalar(text)), in: \(scalar(channel.target)) }")
+            case .userMessage(let text, let channel, _, let sender):
+                lines.append("      - send: " + send(text, in: channel, from: sender, user: recorder.userID))
             case .output(let index):
-                guard let expectation = expectation(for: outputs[index], direct: direct) else {
-                    lines.append("      # not expressible as a step: \(describe(outputs[index]))")
+                let output = outputs[index]
+                guard let expectation = expectation(for: output, direct: direct, cards: cards) else {
+                    lines.append("      # not expressible as a step: \(describe(output))")
                     continue
+                }
+                if let card = output.cardName, cards.name(of: output) == nil {
+                    lines.append("      # a \(scalar(card)) card, which a test cannot name: expected by its text")
                 }
                 lines.append("      - expect: { " + expectation.joined(separator: ", ") + " }")
             case .advanced(let duration, _, _):
@@ -55,8 +63,18 @@ public enum FlowTestWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// A `send:` value: the bare text for the test user's direct conversation, else a mapping
+    /// with `in` (a group) and `as` (another speaker, whose direct conversation is the default).
+    private static func send(_ text: String, in channel: Channel, from sender: String, user: String) -> String {
+        if sender == user && channel == .person(user) { return scalar(text) }
+        var parts = ["text: \(scalar(text))"]
+        if channel.kind == .group { parts.append("in: \(scalar(channel.target))") }
+        if sender != user { parts.append("as: \(scalar(sender))") }
+        return "{ " + parts.joined(separator: ", ") + " }"
+    }
+
     /// The keys of an exact expectation for `output`; nil for a reaction taken back.
-    private static func expectation(for output: BotOutput, direct: Channel) -> [String]? {
+    private static func expectation(for output: BotOutput, direct: Channel, cards: RecordableCards) -> [String]? {
         var parts: [String] = []
         if output.channel != direct { parts.append("to: \(scalar(output.channel.target))") }
         switch output.kind {
@@ -64,7 +82,7 @@ public enum FlowTestWriter {
             guard added else { return nil }
             parts.append("reaction: \(scalar(emoji))")
         case .message(_, _, let replyTo):
-            if let card = output.cardName {
+            if let card = cards.name(of: output) {
                 parts.append("card: \(scalar(card))")
                 let fields = output.fields.sorted { $0.key < $1.key }
                 if !fields.isEmpty {

@@ -35,12 +35,13 @@ public final class OutputRecorder: Sendable {
 
     // MARK: - Recording
 
-    /// The test user is about to send `text` in `channel` (as the bot names it). Recorded
-    /// before the send, since the bot may answer before the send returns; `userMessageSent`
-    /// adds the server's id. Returns the message's number.
-    public func recordUserMessage(_ text: String, in channel: Channel, at time: Date) -> Int {
+    /// The test user (or `speaker`) is about to send `text` in `channel` (as the bot names it:
+    /// a speaker's direct conversation is `.person(speaker)`). Recorded before the send, since
+    /// the bot may answer before the send returns; `userMessageSent` adds the server's id.
+    /// Returns the message's number.
+    public func recordUserMessage(_ text: String, in channel: Channel, from speaker: String? = nil, at time: Date) -> Int {
         state.withLock { state in
-            state.entries.append(.userMessage(text: text, channel: channel, time: time))
+            state.entries.append(.userMessage(text: text, channel: channel, time: time, sender: speaker ?? userID))
             state.lastUserMessage[channel] = state.userMessageIDs.count
             state.userMessageIDs.append(nil)
             return state.userMessageIDs.count - 1

@@ -3,8 +3,8 @@ import ParleyCore
 
 /// One line of a test's transcript.
 public enum TranscriptEntry: Sendable {
-    /// The test user sent a message.
-    case userMessage(text: String, channel: Channel, time: Date)
+    /// The test user, or another user who speaks in the test (`sender`), sent a message.
+    case userMessage(text: String, channel: Channel, time: Date, sender: String)
     /// The bot's output number `index` (into `OutputRecorder.outputs`).
     case output(index: Int)
     /// A send of the bot failed.

@@ -13,9 +13,9 @@ struct TranscriptRenderer {
         var lines = ["clock starts at \(Self.stamp(start))"]
         for entry in recorder.entries {
             switch entry {
-            case .userMessage(let text, let channel, let time):
+            case .userMessage(let text, let channel, let time, let sender):
                 let place = channel.kind == .group ? " in \(channel.target)" : ""
-                lines.append("\(Self.time(time))  \(recorder.userID)\(place): \(ExpectationMatcher.quoted(text))")
+                lines.append("\(Self.time(time))  \(sender)\(place): \(ExpectationMatcher.quoted(text))")
             case .output(let index):
                 let output = outputs[index]
                 lines.append("\(Self.time(output.time))  \(botID) → \(output.channel.target): \(describe(output))")

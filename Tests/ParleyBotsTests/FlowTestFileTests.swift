@@ -33,7 +33,7 @@ import ParleyFlowTest
         #expect(file.profiles?["bob"]?.name == "Bob Stone")
         let steps = try #require(file.tests.first?.steps)
         #expect(steps.map(\.line) == [8, 9, 10, 11, 12])
-        guard case .send(let text, nil)? = steps[0].kind, case .send(let text2, let channel?)? = steps[1].kind,
+        guard case .send(let text, nil, nil)? = steps[0].kind, case .send(let text2, let channel?, nil)? = steps[1].kind,
               case .expect(let card)? = steps[2].kind, case .advance(let duration)? = steps[3].kind,
               case .expect(let none)? = steps[4].kind else {
             Issue.record("unexpected step kinds")
@@ -106,6 +106,38 @@ import ParleyFlowTest
                       ^
             """#)
     }
+
+    @Test func speakerIsAnotherUserOfTheBot() throws {
+        let yaml = """
+            bot: support
+            tests:
+              - name: t
+                steps:
+                  - send: { text: hi, in: "group:agents", as: nina }
+                  - send: { text: hi, as: "two words" }
+                  - send: { text: hi, as: support }
+                  - send: { text: hi, as: "user:nina" }
+            """
+        let file = try YAMLDecoder(environment: [:]).decode(FlowTestFile.self, from: yaml, file: "t.test.yaml")
+        guard case .send(_, let channel?, let speaker?)? = file.tests.first?.steps.first?.kind else {
+            Issue.record("expected a send with 'in' and 'as'")
+            return
+        }
+        #expect(channel.value == "group:agents" && speaker.value == "nina" && speaker.mark.line == 5)
+        let errors = FlowTestValidator.validate(file, source: SourceFile(name: "t.test.yaml", text: yaml),
+                                                bots: [try FlowTestFileTests.supportBot()])
+        #expect(errors.map(\.description).joined(separator: "\n") == #"""
+            t.test.yaml:6:31: error: invalid 'as' user 'two words': expected a user id without spaces
+                  - send: { text: hi, as: "two words" }
+                                          ^
+            t.test.yaml:7:31: error: invalid 'as' user 'support': that is the bot under test; expected a user who talks to it
+                  - send: { text: hi, as: support }
+                                          ^
+            t.test.yaml:8:31: error: invalid 'as' user 'user:nina': expected a user id like 'nina', not a target
+                  - send: { text: hi, as: "user:nina" }
+                                          ^
+            """#)
+    }
 }
 
 @Suite struct RecipientFileTests {
@@ -127,13 +159,13 @@ import ParleyFlowTest
     }
 
     @Test func sendStepShapes() throws {
-        let yaml = "bot: support\ntests:\n  - name: t\n    steps:\n      - send: [x]\n      - send: { txet: hi }\n"
+        let yaml = "bot: support\ntests:\n  - name: t\n    steps:\n      - send: [x]\n      - send: { txet: hi }\n      - send: { text: hi, ass: nina }\n"
         do {
             _ = try YAMLDecoder(environment: [:]).decode(FlowTestFile.self, from: yaml, file: "t.test.yaml")
             Issue.record("expected errors")
         } catch {
             #expect(error.description == """
-                t.test.yaml:5:15: error: expected the text to send, or a mapping {text, in}, found a sequence
+                t.test.yaml:5:15: error: expected the text to send, or a mapping {text, in, as}, found a sequence
                       - send: [x]
                               ^
                 t.test.yaml:6:15: error: missing required key 'text'
@@ -142,6 +174,9 @@ import ParleyFlowTest
                 t.test.yaml:6:17: error: unknown key 'txet', did you mean 'text'?
                       - send: { txet: hi }
                                 ^
+                t.test.yaml:7:27: error: unknown key 'ass', did you mean 'as'?
+                      - send: { text: hi, ass: nina }
+                                          ^
                 """)
         }
     }

@@ -27,6 +27,42 @@ import ParleyCLI
         #expect(test == 0)
     }
 
+    /// A hand-off: the ticket card is expected by its text (helper's own `ticket` card is
+    /// another type), and `/in QUEUE TEXT` lines are the agent's sends in the queue's group.
+    @Test func recordedHandOffPassesParleyTest() async throws {
+        let harness = try FlowTestHarness()
+        defer { harness.remove() }
+        let recorded = harness.folder.appendingPathComponent("handoff.test.yaml").path
+        let lines = ["/human", "still there?", "/in desk /take 1", "/in desk /reply 1 On it", "/in desk /resolve 1"]
+        let chatOutput = CapturedOutput()
+        let chat = await ParleyCommand.main(["chat", "--as", "alice", "--bot", "helper", "--record", recorded],
+                                            context: CommandContext(output: chatOutput, environment: [:], currentDirectory: FlowTestHarness.fixtures,
+                                                                    input: ScriptedInput(lines)))
+        #expect(chat == 0)
+        #expect(chatOutput.standardError == "session recorded to \(recorded)\n")
+        let yaml = try String(contentsOfFile: recorded, encoding: .utf8)
+        #expect(yaml.contains(#"  agent: { name: "agent" }"#))
+        #expect(yaml.contains(#"""
+                  # a "ticket" card, which a test cannot name: expected by its text
+                  - expect: { to: "group:desk", text: "Ticket #1 from Alice Liddell: Help for Alice Liddell\n> Alice Liddell: /human\n/take 1 · /reply 1 <text> · /resolve 1" }
+                  - send: "still there?"
+                  - expect: { to: "group:desk", text: "#1 Alice Liddell: still there?" }
+                  - send: { text: "/take 1", in: "group:desk", as: "agent" }
+                  - expect: { to: "group:desk", text: "Ticket #1 taken by agent." }
+                  - send: { text: "/reply 1 On it", in: "group:desk", as: "agent" }
+                  - expect: { text: "On it" }
+                  - send: { text: "/resolve 1", in: "group:desk", as: "agent" }
+                  - expect: { to: "group:desk", text: "Ticket #1 resolved by agent." }
+                  - expect: { none: true }
+            """#), "\(yaml)")
+
+        let testOutput = CapturedOutput()
+        let test = await ParleyCommand.main(["test", recorded],
+                                            context: CommandContext(output: testOutput, environment: [:], currentDirectory: FlowTestHarness.fixtures))
+        #expect(testOutput.standardOutput == "ok    \(recorded): recorded session\n1 passed, 0 failed\n")
+        #expect(test == 0)
+    }
+
     @Test func recordNeedsATestFileName() async {
         let output = CapturedOutput()
         let code = await ParleyCommand.main(["chat", "--record", "session.yaml"],
