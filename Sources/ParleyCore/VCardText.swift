@@ -46,20 +46,27 @@ enum VCardText {
         return result
     }
 
-    /// Escapes a text value: backslash, comma, semicolon and newlines.
+    /// Escapes a text value: backslash, comma, semicolon and newlines (CRLF, CR and LF each
+    /// become `\n`).
+    ///
+    /// Works on Unicode scalars, as RFC 6350 does: a separator followed by a combining mark is one
+    /// Swift `Character` (`",\u{301}"`) but still a separator to other parsers.
     static func escape(_ value: String) -> String {
-        var output = ""
-        output.reserveCapacity(value.utf8.count)
-        for character in value {
-            switch character {
-            case "\\": output += "\\\\"
-            case ",": output += "\\,"
-            case ";": output += "\\;"
-            case "\n", "\r\n", "\r": output += "\\n"
-            default: output.append(character)
+        var output = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": output.append(contentsOf: "\\\\".unicodeScalars)
+            case ",": output.append(contentsOf: "\\,".unicodeScalars)
+            case ";": output.append(contentsOf: "\\;".unicodeScalars)
+            case "\r": output.append(contentsOf: "\\n".unicodeScalars)
+            case "\n" where previous != "\r": output.append(contentsOf: "\\n".unicodeScalars)
+            case "\n": break
+            default: output.append(scalar)
             }
+            previous = scalar
         }
-        return output
+        return String(output)
     }
 
     /// Undoes `escape`; an unknown escape keeps the character after the backslash.

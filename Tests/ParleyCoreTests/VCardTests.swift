@@ -42,6 +42,20 @@ import ParleyCore
         #expect(text.contains(#"FN:Backslash \\ Comma\, Semi\; Newline\nSecond line"#))
     }
 
+    /// Escaping is per Unicode scalar: `",\u{301}"` is one Swift Character, yet its comma separates
+    /// values for vobject and other parsers, which cut the name off there when it went unescaped.
+    @Test func escapesSeparatorsFollowedByCombiningMarks() {
+        let text = VCardContent(name: "a,\u{301}b;\u{301}c\\\u{301}d", org: "R&D,\u{301} Ops").vCardText()
+        let lines = text.components(separatedBy: "\r\n")
+        #expect(lines.contains("FN:a\\,\u{301}b\\;\u{301}c\\\\\u{301}d"), "\(lines)")
+        #expect(lines.contains("ORG:R&D\\,\u{301} Ops"), "\(lines)")
+    }
+
+    @Test func crlfCrAndLfEachBecomeOneEscapedNewline() {
+        let lines = VCardContent(name: "x", title: "a\r\nb\rc\nd").vCardText().components(separatedBy: "\r\n")
+        #expect(lines.contains(#"TITLE:a\nb\nc\nd"#), "\(lines)")
+    }
+
     @Test func parsesAHandWrittenFoldedCard() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/folded.vcf")
         let card = try VCardContent(vCard: try String(contentsOf: url, encoding: .utf8))

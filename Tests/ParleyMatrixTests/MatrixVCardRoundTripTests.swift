@@ -31,6 +31,10 @@ struct MatrixVCardRoundTripTests {
             org: "北京科技有限公司，研发部; 第二实验室, 北楼",
             title: String(repeating: "高级工程师；团队负责人, ", count: 4) + "\\ 备注\n第二行"),
              family: "", given: "王小明", filename: "王小明.vcf"),
+        // Separators followed by combining marks: one Swift Character each, still separators in vCard.
+        Case(card: VCardContent(name: "Zoe\u{308},\u{301} Ångström", org: "R&D;\u{301} Ops,\u{301} Kraków",
+                                title: "Lead\\\u{301}n Support"),
+             family: "Ångström", given: "Zoe\u{308},\u{301}", filename: "Zoe\u{308},\u{301} Ångström.vcf"),
         // Only the name: no other property may appear.
         Case(card: VCardContent(name: "Ann"), family: "", given: "Ann", filename: "Ann.vcf"),
     ]
