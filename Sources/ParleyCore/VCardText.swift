@@ -69,44 +69,46 @@ enum VCardText {
         return String(output)
     }
 
-    /// Undoes `escape`; an unknown escape keeps the character after the backslash.
+    /// Undoes `escape`; an unknown escape keeps the character after the backslash. Per Unicode
+    /// scalar, like `escape`.
     static func unescape(_ value: String) -> String {
-        var output = ""
+        var output = String.UnicodeScalarView()
         var escaping = false
-        for character in value {
+        for scalar in value.unicodeScalars {
             if escaping {
-                output.append(character == "n" || character == "N" ? "\n" : character)
+                output.append(scalar == "n" || scalar == "N" ? "\n" : scalar)
                 escaping = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaping = true
             } else {
-                output.append(character)
+                output.append(scalar)
             }
         }
         if escaping { output.append("\\") }
-        return output
+        return String(output)
     }
 
-    /// The unescaped components of a structured value (split at unescaped `;`).
+    /// The unescaped components of a structured value (split at unescaped `;`, also when a
+    /// combining mark follows it, as other parsers split).
     static func components(_ value: String) -> [String] {
         var parts: [String] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var escaping = false
-        for character in value {
+        for scalar in value.unicodeScalars {
             if escaping {
                 current.append("\\")
-                current.append(character)
+                current.append(scalar)
                 escaping = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaping = true
-            } else if character == ";" {
-                parts.append(unescape(current))
-                current = ""
+            } else if scalar == ";" {
+                parts.append(unescape(String(current)))
+                current = String.UnicodeScalarView()
             } else {
-                current.append(character)
+                current.append(scalar)
             }
         }
-        parts.append(unescape(current))
+        parts.append(unescape(String(current)))
         return parts
     }
 
@@ -120,21 +122,23 @@ enum VCardText {
         var value: String
 
         init?(_ line: String) {
-            // The value starts at the first colon outside a quoted parameter value.
+            // The value starts at the first colon outside a quoted parameter value. Scalars, not
+            // Characters: a value may start with a combining mark, which joins the colon's Character.
+            let scalars = line.unicodeScalars
             var quoted = false
             var colon: String.Index?
-            for index in line.indices {
-                let character = line[index]
-                if character == "\"" { quoted.toggle() }
-                if character == ":" && !quoted { colon = index; break }
+            for index in scalars.indices {
+                let scalar = scalars[index]
+                if scalar == "\"" { quoted.toggle() }
+                if scalar == ":" && !quoted { colon = index; break }
             }
             guard let colon else { return nil }
-            let head = line[..<colon]
+            let head = String(Substring(scalars[..<colon]))
             let nameWithGroup = head.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
             let name = nameWithGroup.split(separator: ".").last.map { $0.uppercased() } ?? ""
             guard !name.isEmpty else { return nil }
             self.name = name
-            self.value = String(line[line.index(after: colon)...])
+            self.value = String(Substring(scalars[scalars.index(after: colon)...]))
         }
     }
 }

@@ -56,6 +56,20 @@ import ParleyCore
         #expect(lines.contains(#"TITLE:a\nb\nc\nd"#), "\(lines)")
     }
 
+    /// `":\u{301}"` is one Swift Character: read Character-wise, a line whose value starts with a
+    /// combining mark had no colon, and the card's own text did not parse.
+    @Test func readsValuesThatStartWithACombiningMark() throws {
+        let card = VCardContent(user: "\u{301}u", name: "\u{301}x", phone: "\u{301}1", email: "\u{301}e",
+                                org: "\u{301}o", title: "\u{301}t")
+        #expect(try VCardContent(vCard: card.vCardText()) == card)
+    }
+
+    /// The reader splits where other parsers split: at a semicolon even when a combining mark follows.
+    @Test func splitsStructuredValuesAtASemicolonBeforeACombiningMark() throws {
+        let card = try VCardContent(vCard: "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:x\r\nORG:R&D;\u{301}Ops\r\nEND:VCARD\r\n")
+        #expect(card.org?.unicodeScalars.elementsEqual("R&D, \u{301}Ops".unicodeScalars) == true, "\(card.org ?? "nil")")
+    }
+
     @Test func parsesAHandWrittenFoldedCard() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/folded.vcf")
         let card = try VCardContent(vCard: try String(contentsOf: url, encoding: .utf8))
