@@ -69,6 +69,25 @@ enum VCardText {
         return String(output)
     }
 
+    /// A URI value: not backslash-escaped (RFC 6350 §3.4 escapes text), written as it is except for
+    /// the ASCII characters no URI contains (RFC 3986: controls, space, `"<>\^`{|}`), which are
+    /// percent-encoded. Unencoded, a line break in an avatar URL ended the content line and the
+    /// rest became a property of its own.
+    static func uri(_ value: String) -> String {
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        var output = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            if scalar.value < 0x21 || scalar.value == 0x7F || "\"<>\\^`{|}".unicodeScalars.contains(scalar) {
+                output.append("%")
+                output.append(hex[Int(scalar.value >> 4)])
+                output.append(hex[Int(scalar.value & 0xF)])
+            } else {
+                output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+
     /// Undoes `escape`; an unknown escape keeps the character after the backslash. Per Unicode
     /// scalar, like `escape`.
     static func unescape(_ value: String) -> String {

@@ -70,6 +70,20 @@ import ParleyCore
         #expect(card.org?.unicodeScalars.elementsEqual("R&D, \u{301}Ops".unicodeScalars) == true, "\(card.org ?? "nil")")
     }
 
+    /// PHOTO is a URI, written as it is except for what no URI contains: a line break in an avatar
+    /// URL ended the line, and the rest became a property of its own (here an EMAIL).
+    @Test func photoURIsCannotBreakTheLine() throws {
+        let text = VCardContent(name: "Ann", avatar: "https://example.com/a b\\c.png\r\nEMAIL:evil@example.com").vCardText()
+        let lines = text.components(separatedBy: "\r\n")
+        #expect(lines.contains("PHOTO:https://example.com/a%20b%5Cc.png%0D%0AEMAIL:evil@example.com"), "\(lines)")
+        #expect(try VCardContent(vCard: text).email == nil)
+    }
+
+    @Test func validPhotoURIsAreWrittenUnchanged() {
+        let avatar = "https://example.com/a/%C3%B6l,ga.png?s=1;t=2&u=%20#top"
+        #expect(VCardContent(name: "Ann", avatar: avatar).vCardText().components(separatedBy: "\r\n").contains("PHOTO:" + avatar))
+    }
+
     @Test func parsesAHandWrittenFoldedCard() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/folded.vcf")
         let card = try VCardContent(vCard: try String(contentsOf: url, encoding: .utf8))
