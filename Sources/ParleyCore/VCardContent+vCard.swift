@@ -2,7 +2,8 @@
 
 extension VCardContent {
     /// The card as vCard 4.0 text: CRLF line ends, text values escaped (`\\`, `\,`, `\;`,
-    /// `\n`), lines folded at 75 octets without splitting a UTF-8 character.
+    /// `\n`), the PHOTO URI with what no URI contains percent-encoded, lines folded at 75 octets
+    /// without splitting a UTF-8 character.
     public func vCardText() -> String {
         var lines = ["BEGIN:VCARD", "VERSION:4.0", "FN:" + VCardText.escape(name)]
         let (given, family) = Self.splitName(name)
@@ -11,8 +12,7 @@ extension VCardContent {
         if let email { lines.append("EMAIL:" + VCardText.escape(email)) }
         if let org { lines.append("ORG:" + VCardText.escape(org)) }
         if let title { lines.append("TITLE:" + VCardText.escape(title)) }
-        // PHOTO is a URI: URIs are written as they are, not backslash-escaped.
-        if let avatar { lines.append("PHOTO:" + avatar) }
+        if let avatar { lines.append("PHOTO:" + VCardText.uri(avatar)) }
         if let user { lines.append("UID;VALUE=text:" + VCardText.escape(user)) }
         lines.append("END:VCARD")
         return lines.map(VCardText.fold).joined(separator: "\r\n") + "\r\n"

@@ -46,60 +46,88 @@ enum VCardText {
         return result
     }
 
-    /// Escapes a text value: backslash, comma, semicolon and newlines.
+    /// Escapes a text value: backslash, comma, semicolon and newlines (CRLF, CR and LF each
+    /// become `\n`).
+    ///
+    /// Works on Unicode scalars, as RFC 6350 does: a separator followed by a combining mark is one
+    /// Swift `Character` (`",\u{301}"`) but still a separator to other parsers.
     static func escape(_ value: String) -> String {
-        var output = ""
-        output.reserveCapacity(value.utf8.count)
-        for character in value {
-            switch character {
-            case "\\": output += "\\\\"
-            case ",": output += "\\,"
-            case ";": output += "\\;"
-            case "\n", "\r\n", "\r": output += "\\n"
-            default: output.append(character)
+        var output = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": output.append(contentsOf: "\\\\".unicodeScalars)
+            case ",": output.append(contentsOf: "\\,".unicodeScalars)
+            case ";": output.append(contentsOf: "\\;".unicodeScalars)
+            case "\r": output.append(contentsOf: "\\n".unicodeScalars)
+            case "\n" where previous != "\r": output.append(contentsOf: "\\n".unicodeScalars)
+            case "\n": break
+            default: output.append(scalar)
             }
+            previous = scalar
         }
-        return output
+        return String(output)
     }
 
-    /// Undoes `escape`; an unknown escape keeps the character after the backslash.
+    /// A URI value: not backslash-escaped (RFC 6350 §3.4 escapes text), written as it is except for
+    /// the ASCII characters no URI contains (RFC 3986: controls, space, `"<>\^`{|}`), which are
+    /// percent-encoded. Unencoded, a line break in an avatar URL ended the content line and the
+    /// rest became a property of its own.
+    static func uri(_ value: String) -> String {
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        var output = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            if scalar.value < 0x21 || scalar.value == 0x7F || "\"<>\\^`{|}".unicodeScalars.contains(scalar) {
+                output.append("%")
+                output.append(hex[Int(scalar.value >> 4)])
+                output.append(hex[Int(scalar.value & 0xF)])
+            } else {
+                output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+
+    /// Undoes `escape`; an unknown escape keeps the character after the backslash. Per Unicode
+    /// scalar, like `escape`.
     static func unescape(_ value: String) -> String {
-        var output = ""
+        var output = String.UnicodeScalarView()
         var escaping = false
-        for character in value {
+        for scalar in value.unicodeScalars {
             if escaping {
-                output.append(character == "n" || character == "N" ? "\n" : character)
+                output.append(scalar == "n" || scalar == "N" ? "\n" : scalar)
                 escaping = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaping = true
             } else {
-                output.append(character)
+                output.append(scalar)
             }
         }
         if escaping { output.append("\\") }
-        return output
+        return String(output)
     }
 
-    /// The unescaped components of a structured value (split at unescaped `;`).
+    /// The unescaped components of a structured value (split at unescaped `;`, also when a
+    /// combining mark follows it, as other parsers split).
     static func components(_ value: String) -> [String] {
         var parts: [String] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var escaping = false
-        for character in value {
+        for scalar in value.unicodeScalars {
             if escaping {
                 current.append("\\")
-                current.append(character)
+                current.append(scalar)
                 escaping = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaping = true
-            } else if character == ";" {
-                parts.append(unescape(current))
-                current = ""
+            } else if scalar == ";" {
+                parts.append(unescape(String(current)))
+                current = String.UnicodeScalarView()
             } else {
-                current.append(character)
+                current.append(scalar)
             }
         }
-        parts.append(unescape(current))
+        parts.append(unescape(String(current)))
         return parts
     }
 
@@ -113,21 +141,23 @@ enum VCardText {
         var value: String
 
         init?(_ line: String) {
-            // The value starts at the first colon outside a quoted parameter value.
+            // The value starts at the first colon outside a quoted parameter value. Scalars, not
+            // Characters: a value may start with a combining mark, which joins the colon's Character.
+            let scalars = line.unicodeScalars
             var quoted = false
             var colon: String.Index?
-            for index in line.indices {
-                let character = line[index]
-                if character == "\"" { quoted.toggle() }
-                if character == ":" && !quoted { colon = index; break }
+            for index in scalars.indices {
+                let scalar = scalars[index]
+                if scalar == "\"" { quoted.toggle() }
+                if scalar == ":" && !quoted { colon = index; break }
             }
             guard let colon else { return nil }
-            let head = line[..<colon]
+            let head = String(Substring(scalars[..<colon]))
             let nameWithGroup = head.split(separator: ";", maxSplits: 1).first.map(String.init) ?? ""
             let name = nameWithGroup.split(separator: ".").last.map { $0.uppercased() } ?? ""
             guard !name.isEmpty else { return nil }
             self.name = name
-            self.value = String(line[line.index(after: colon)...])
+            self.value = String(Substring(scalars[scalars.index(after: colon)...]))
         }
     }
 }

@@ -21,9 +21,25 @@ extension MatrixTransport {
         }
     }
 
-    /// `Bob Stone.vcf`, with characters file systems dislike replaced.
+    /// `Bob Stone.vcf`: the name as the customer's client will save it. `_` replaces what file
+    /// systems refuse (`/\:*?"<>|`), control characters and the bidi controls that can make
+    /// `.exe.vcf` look like `.pdf`; leading dots (a hidden file) and surrounding spaces go; at most
+    /// 60 characters and 120 UTF-8 octets, so it fits the usual 255-octet limit with room to spare.
     static func vCardFilename(_ name: String) -> String {
-        let cleaned = String(name.map { "/\\\\:*?\"<>|".contains($0) || $0.isNewline ? "_" : $0 }.prefix(60))
-        return (cleaned.isEmpty ? "contact" : cleaned) + ".vcf"
+        var cleaned = ""
+        for character in name.prefix(60) {
+            let refused = "/\\:*?\"<>|".contains(character) || character.isNewline
+                || character.unicodeScalars.contains { $0.properties.generalCategory == .control || bidiControls.contains($0.value) }
+            let piece = refused ? "_" : String(character)
+            guard cleaned.utf8.count + piece.utf8.count <= 120 else { break }
+            cleaned += piece
+        }
+        var trimmed = cleaned.drop { $0.isWhitespace || $0 == "." }
+        while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
+        return (trimmed.isEmpty ? "contact" : String(trimmed)) + ".vcf"
     }
+
+    /// Marks, embeddings, overrides and isolates of the Unicode bidirectional algorithm.
+    private static let bidiControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
+                                                    0x2066, 0x2067, 0x2068, 0x2069]
 }

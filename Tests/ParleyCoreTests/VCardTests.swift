@@ -42,6 +42,48 @@ import ParleyCore
         #expect(text.contains(#"FN:Backslash \\ Comma\, Semi\; Newline\nSecond line"#))
     }
 
+    /// Escaping is per Unicode scalar: `",\u{301}"` is one Swift Character, yet its comma separates
+    /// values for vobject and other parsers, which cut the name off there when it went unescaped.
+    @Test func escapesSeparatorsFollowedByCombiningMarks() {
+        let text = VCardContent(name: "a,\u{301}b;\u{301}c\\\u{301}d", org: "R&D,\u{301} Ops").vCardText()
+        let lines = text.components(separatedBy: "\r\n")
+        #expect(lines.contains("FN:a\\,\u{301}b\\;\u{301}c\\\\\u{301}d"), "\(lines)")
+        #expect(lines.contains("ORG:R&D\\,\u{301} Ops"), "\(lines)")
+    }
+
+    @Test func crlfCrAndLfEachBecomeOneEscapedNewline() {
+        let lines = VCardContent(name: "x", title: "a\r\nb\rc\nd").vCardText().components(separatedBy: "\r\n")
+        #expect(lines.contains(#"TITLE:a\nb\nc\nd"#), "\(lines)")
+    }
+
+    /// `":\u{301}"` is one Swift Character: read Character-wise, a line whose value starts with a
+    /// combining mark had no colon, and the card's own text did not parse.
+    @Test func readsValuesThatStartWithACombiningMark() throws {
+        let card = VCardContent(user: "\u{301}u", name: "\u{301}x", phone: "\u{301}1", email: "\u{301}e",
+                                org: "\u{301}o", title: "\u{301}t")
+        #expect(try VCardContent(vCard: card.vCardText()) == card)
+    }
+
+    /// The reader splits where other parsers split: at a semicolon even when a combining mark follows.
+    @Test func splitsStructuredValuesAtASemicolonBeforeACombiningMark() throws {
+        let card = try VCardContent(vCard: "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:x\r\nORG:R&D;\u{301}Ops\r\nEND:VCARD\r\n")
+        #expect(card.org?.unicodeScalars.elementsEqual("R&D, \u{301}Ops".unicodeScalars) == true, "\(card.org ?? "nil")")
+    }
+
+    /// PHOTO is a URI, written as it is except for what no URI contains: a line break in an avatar
+    /// URL ended the line, and the rest became a property of its own (here an EMAIL).
+    @Test func photoURIsCannotBreakTheLine() throws {
+        let text = VCardContent(name: "Ann", avatar: "https://example.com/a b\\c.png\r\nEMAIL:evil@example.com").vCardText()
+        let lines = text.components(separatedBy: "\r\n")
+        #expect(lines.contains("PHOTO:https://example.com/a%20b%5Cc.png%0D%0AEMAIL:evil@example.com"), "\(lines)")
+        #expect(try VCardContent(vCard: text).email == nil)
+    }
+
+    @Test func validPhotoURIsAreWrittenUnchanged() {
+        let avatar = "https://example.com/a/%C3%B6l,ga.png?s=1;t=2&u=%20#top"
+        #expect(VCardContent(name: "Ann", avatar: avatar).vCardText().components(separatedBy: "\r\n").contains("PHOTO:" + avatar))
+    }
+
     @Test func parsesAHandWrittenFoldedCard() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/folded.vcf")
         let card = try VCardContent(vCard: try String(contentsOf: url, encoding: .utf8))
