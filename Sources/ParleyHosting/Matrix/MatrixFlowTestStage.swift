@@ -51,50 +51,82 @@ public struct MatrixFlowTestStage: FlowTestStage {
         // Admins, only to lift their own message rate limits: Synapse's default (0.2/s, burst 10)
         // answers a longer test's replies with 429, and the outbox's retry waits on the test's
         // virtual clock, which does not move on a live server.
-        let user = try await registrar.register(Self.localpart(request.userID, tag: tag), password: "pw-" + tag, admin: true)
-        try await registrar.overrideRateLimit(of: user.userID, adminToken: user.accessToken)
+        let user = try await account(request.userID, tag: tag)
         if let target { return try await prepareTarget(target, request: request, user: user, folder: folder) }
-        let bot = request.botID == request.userID
-            ? user : try await registrar.register(Self.localpart(request.botID, tag: tag), password: "pw-" + tag, admin: true)
-        if bot.userID != user.userID { try await registrar.overrideRateLimit(of: bot.userID, adminToken: bot.accessToken) }
+        let bot = request.botID == request.userID ? user : try await account(request.botID, tag: tag)
+        // Everyone else who speaks (`as:`) is a real account too: an agent in a queue's room.
+        var speakers: [String: MatrixRegistrar.Account] = [:]
+        for speaker in request.speakers where speaker != request.userID && speaker != request.botID {
+            speakers[speaker] = try await account(speaker, tag: tag)
+        }
         let userTransport = try transport(user, database: folder.appendingPathComponent("user.db").path) { _ in false }
         try await showProfile(of: request, on: userTransport)
         var groups: [String: String] = [:]
-        let botClient = MatrixClient(homeserver: homeserver, accessToken: bot.accessToken)
+        var everyone = speakers
+        everyone[request.userID] = user
+        everyone[request.botID] = bot
         for group in request.groups {
+            let invited = (request.members[group] ?? []).compactMap { everyone[$0]?.userID }.filter { $0 != user.userID }
             let room = try await MatrixClient(homeserver: homeserver, accessToken: user.accessToken).createRoom([
-                "preset": "private_chat", "name": .string(group), "invite": [.string(bot.userID)],
+                "preset": "private_chat", "name": .string(group), "invite": .array(Set(invited + [bot.userID]).sorted().map { .string($0) }),
             ])
-            // As in the hub, the test's groups exist with the bot as a member before it starts:
-            // joined now, the bot's first sync takes the join as history, not as a live
-            // `joined` event (which would run its group greeting).
-            if bot.userID != user.userID { _ = try await botClient.join(room) }
+            // As in the hub, the test's groups exist with their members before the bot starts:
+            // joined now, the bot's first sync takes the joins as history, not as live `joined`
+            // events (which would run its group greeting).
+            for member in (request.members[group] ?? []) + [request.botID] {
+                guard let account = everyone[member], account.userID != user.userID else { continue }
+                _ = try? await MatrixClient(homeserver: homeserver, accessToken: account.accessToken).join(room)
+            }
             groups[group] = room
         }
-        let names = RenamingTransport.Names(users: [request.userID: user.userID, request.botID: bot.userID], groups: groups)
+        var users = [request.userID: user.userID, request.botID: bot.userID]
+        for (speaker, account) in speakers { users[speaker] = account.userID }
+        let names = RenamingTransport.Names(users: users, groups: groups)
         let counters = MatrixFlowTestCounters()
-        let shortUser = request.userID
+        let people = Set([request.userID] + Array(speakers.keys))
+        let invitedBy = Set([user.userID] + speakers.values.map(\.userID))
         let botTransport = try transport(bot, database: folder.appendingPathComponent("bot.db").path) {
-            $0.inviter == user.userID
+            invitedBy.contains($0.inviter)
         }
         let botSide = RenamingTransport(base: botTransport, names: names, profiles: request.users) { event in
-            if case .message(let envelope) = event, envelope.sender == shortUser { return }
+            // People's messages are counted as they send them (below), so idle waits for each.
+            if case .message(let envelope) = event, people.contains(envelope.sender) { return }
             counters.otherEvents.add(1, ordering: .sequentiallyConsistent)
         }
-        let userSide = MatrixSendCountingTransport(base: RenamingTransport(base: userTransport, names: names)) {
-            counters.userMessages.add(1, ordering: .sequentiallyConsistent)
+        let countingSends: @Sendable (any Transport) -> any Transport = { base in
+            MatrixSendCountingTransport(base: RenamingTransport(base: base, names: names)) {
+                counters.userMessages.add(1, ordering: .sequentiallyConsistent)
+            }
         }
+        let opened = OpenedTransports()
+        let stage = self, speakerAccounts = speakers
         return FlowTestScene(
-            botTransport: botSide, user: userSide,
+            botTransport: botSide, user: countingSends(userTransport),
             deliveredEventCount: {
                 counters.otherEvents.load(ordering: .sequentiallyConsistent)
                     + counters.userMessages.load(ordering: .sequentiallyConsistent)
             },
+            connect: { speaker in
+                guard let account = speakerAccounts[speaker] else {
+                    throw ParleyError(.invalidArgument, "'\(speaker)' is not a speaker of this test")
+                }
+                let transport = try stage.transport(account, database: folder.appendingPathComponent("\(speaker).db").path) { _ in false }
+                opened.add(transport)
+                return countingSends(transport)
+            },
             close: {
                 await userTransport.disconnect()
                 await botTransport.disconnect()
+                for transport in opened.all { await transport.disconnect() }
                 try? FileManager.default.removeItem(at: folder)
             })
+    }
+
+    /// A fresh account for the test's id `id`, allowed to send as fast as it likes.
+    private func account(_ id: String, tag: String) async throws -> MatrixRegistrar.Account {
+        let account = try await registrar.register(Self.localpart(id, tag: tag), password: "pw-" + tag, admin: true)
+        try await registrar.overrideRateLimit(of: account.userID, adminToken: account.accessToken)
+        return account
     }
 
     /// Gives the test user the display name (and `mxc://` avatar) its profile in the test
