@@ -12,6 +12,9 @@ public protocol FlowTestStage: Sendable {
     /// The least wall-clock time a test needs here (a live server registers accounts and
     /// talks over HTTP); nil keeps the suite's limit.
     var minimumWallClock: Duration? { get }
+    /// The most tests that may run at once here; nil: as many as the suite's `jobs`. A stage
+    /// whose tests share accounts runs them one at a time.
+    var maximumJobs: Int? { get }
     /// Sets up one test's world.
     func prepare(_ request: FlowTestStageRequest) async throws -> FlowTestScene
 }
@@ -22,6 +25,9 @@ extension FlowTestStage {
 
     /// No minimum by default.
     public var minimumWallClock: Duration? { nil }
+
+    /// No limit by default.
+    public var maximumJobs: Int? { nil }
 }
 
 extension FlowTestStep {

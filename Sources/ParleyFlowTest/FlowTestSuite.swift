@@ -27,7 +27,7 @@ public struct FlowTestSuite: Sendable {
         self.host = host
         self.stage = stage
         self.filter = filter
-        self.jobs = max(1, jobs)
+        self.jobs = max(1, min(jobs, stage.maximumJobs ?? jobs))
         self.limits = limits
         if let minimum = stage.minimumWallClock { self.limits.wallClock = max(limits.wallClock, minimum) }
         self.environment = environment

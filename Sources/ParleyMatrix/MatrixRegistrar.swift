@@ -16,6 +16,13 @@ public struct MatrixRegistrar: Sendable {
         public var password: String
         /// A token of a device the registration created.
         public var accessToken: String
+
+        /// An account known otherwise (logged in from a config's credentials).
+        public init(userID: String, password: String, accessToken: String) {
+            self.userID = userID
+            self.password = password
+            self.accessToken = accessToken
+        }
     }
 
     /// The homeserver base URL.

@@ -98,12 +98,7 @@ public final class MatrixBotAccounts: Sendable {
             throw ParleyError(.invalidArgument, "bot '\(bot)' has no entry in transport.accounts",
                               context: ["field": "transport.accounts.\(bot)", "file": file])
         }
-        let credentials: MatrixConfiguration.Credentials
-        if let token = account.accessToken?.value, !token.isEmpty {
-            credentials = .accessToken(token)
-        } else if let password = account.password?.value, !password.isEmpty {
-            credentials = .password(password)
-        } else {
+        guard let credentials = settings.credentials(of: bot) else {
             throw ParleyError(.invalidArgument, "account '\(bot)' has an empty password and no access_token",
                               context: ["field": "transport.accounts.\(bot)", "line": String(account.mark.line)])
         }

@@ -16,7 +16,33 @@ import ParleyMatrix
 public struct MatrixFlowTestStage: FlowTestStage {
     /// The homeserver base URL.
     public let homeserver: URL
-    let registrar: MatrixRegistrar
+    /// Where the test's accounts come from.
+    public enum Accounts: Sendable {
+        /// Fresh accounts per test, registered with the server's shared secret.
+        case registered(MatrixRegistrar)
+        /// The config's accounts by test id (`transport.accounts`): a server whose secret you
+        /// do not have. Tests share them, so they run one at a time.
+        case configured([String: ConfiguredAccount])
+    }
+
+    /// An account of the config: its user id and a password or access token.
+    public struct ConfiguredAccount: Sendable {
+        /// The full user id.
+        public var userID: String
+        /// How it logs in.
+        public var credentials: MatrixConfiguration.Credentials
+
+        /// An account.
+        public init(userID: String, credentials: MatrixConfiguration.Credentials) {
+            self.userID = userID
+            self.credentials = credentials
+        }
+    }
+
+    let accounts: Accounts
+    /// Config accounts logged in so far: one login each for the whole run (a server limits
+    /// logins, and every login is a new device).
+    let logins = ConfiguredLogins()
     /// Where each test's account databases go (a fresh folder per test, removed after it).
     let directory: URL
     /// A bot Parley does not host (`--target @bot:server`); nil runs the bot of the test file.
@@ -32,7 +58,20 @@ public struct MatrixFlowTestStage: FlowTestStage {
                 patience: Duration = .seconds(15),
                 directory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("parley-matrix-tests")) {
         self.homeserver = homeserver
-        registrar = MatrixRegistrar(homeserver: homeserver, sharedSecret: sharedSecret)
+        accounts = .registered(MatrixRegistrar(homeserver: homeserver, sharedSecret: sharedSecret))
+        self.target = target
+        self.quietPeriod = quietPeriod
+        self.patience = patience
+        self.directory = directory
+    }
+
+    /// A stage on `homeserver` whose test users log in with the config's `accounts` (no
+    /// registration); with `target`, the tests talk to that account.
+    public init(homeserver: URL, accounts: [String: ConfiguredAccount], target: String? = nil, quietPeriod: Duration = .seconds(3),
+                patience: Duration = .seconds(15),
+                directory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("parley-matrix-tests")) {
+        self.homeserver = homeserver
+        self.accounts = .configured(accounts)
         self.target = target
         self.quietPeriod = quietPeriod
         self.patience = patience
@@ -40,6 +79,11 @@ public struct MatrixFlowTestStage: FlowTestStage {
     }
 
     public var supportsVirtualTime: Bool { false }
+
+    public var maximumJobs: Int? {
+        if case .configured = accounts { return 1 }
+        return nil
+    }
 
     /// Registering two accounts (bcrypt) and a dozen HTTP round trips on a busy machine.
     public var minimumWallClock: Duration? { .seconds(120) }
@@ -122,11 +166,21 @@ public struct MatrixFlowTestStage: FlowTestStage {
             })
     }
 
-    /// A fresh account for the test's id `id`, allowed to send as fast as it likes.
+    /// The account of the test's id `id`: a fresh one allowed to send as fast as it likes, or
+    /// the config's (logged in with its password, or its token checked).
     private func account(_ id: String, tag: String) async throws -> MatrixRegistrar.Account {
-        let account = try await registrar.register(Self.localpart(id, tag: tag), password: "pw-" + tag, admin: true)
-        try await registrar.overrideRateLimit(of: account.userID, adminToken: account.accessToken)
-        return account
+        switch accounts {
+        case .registered(let registrar):
+            let account = try await registrar.register(Self.localpart(id, tag: tag), password: "pw-" + tag, admin: true)
+            try await registrar.overrideRateLimit(of: account.userID, adminToken: account.accessToken)
+            return account
+        case .configured(let configured):
+            guard let account = configured[id] else {
+                throw ParleyError(.invalidArgument, "no account for the test's user '\(id)': add '\(id)' to transport.accounts "
+                                  + "(or set PARLEY_MATRIX_SHARED_SECRET to register test users)")
+            }
+            return try await logins.account(account, homeserver: homeserver)
+        }
     }
 
     /// Gives the test user the display name (and `mxc://` avatar) its profile in the test

@@ -22,6 +22,15 @@ struct MatrixSettings: Decodable, Sendable {
         case kind, homeserver, accounts, rooms, users, vcardFiles = "vcard_files"
     }
 
+    /// How account `name` logs in: its access token, else its password; nil when both are
+    /// empty (a `${VAR}` that was set to nothing).
+    func credentials(of name: String) -> MatrixConfiguration.Credentials? {
+        guard let account = accounts?[name] else { return nil }
+        if let token = account.accessToken?.value, !token.isEmpty { return .accessToken(token) }
+        if let password = account.password?.value, !password.isEmpty { return .password(password) }
+        return nil
+    }
+
     /// Whether vCard cards carry their file.
     var attachesVCardFiles: Bool { vcardFiles?.value ?? true }
 }

@@ -78,11 +78,22 @@ public struct MatrixTransportProvider: TransportProvider {
             throw ParleyError(.invalidArgument, "option '--target' needs a Matrix user id like @bot:server, got '\(target)'")
         }
         let homeserver = try MatrixBotAccounts.homeserver(settings)
-        guard let secret = environment["PARLEY_MATRIX_SHARED_SECRET"], !secret.isEmpty else {
-            throw ParleyError(.invalidArgument,
-                              "testing against Matrix registers test users: set PARLEY_MATRIX_SHARED_SECRET to the homeserver's registration_shared_secret")
+        let stage: MatrixFlowTestStage
+        if let secret = environment["PARLEY_MATRIX_SHARED_SECRET"], !secret.isEmpty {
+            stage = MatrixFlowTestStage(homeserver: homeserver, sharedSecret: secret, target: target)
+        } else {
+            // A server whose secret you do not have: the test users are the config's accounts.
+            var configured: [String: MatrixFlowTestStage.ConfiguredAccount] = [:]
+            for entry in settings.accounts?.entries ?? [] {
+                guard let credentials = settings.credentials(of: entry.name) else { continue }
+                configured[entry.name] = MatrixFlowTestStage.ConfiguredAccount(userID: entry.value.user.value, credentials: credentials)
+            }
+            guard !configured.isEmpty else {
+                throw ParleyError(.invalidArgument, "testing against Matrix needs test users: set PARLEY_MATRIX_SHARED_SECRET to the "
+                                  + "homeserver's registration_shared_secret, or give the test users' accounts in transport.accounts")
+            }
+            stage = MatrixFlowTestStage(homeserver: homeserver, accounts: configured, target: target)
         }
-        let stage = MatrixFlowTestStage(homeserver: homeserver, sharedSecret: secret, target: target)
         return FlowTestSetup(stage: stage, host: target == nil ? EngineFlowTestHost() : MatrixTargetBotHost())
     }
 }
