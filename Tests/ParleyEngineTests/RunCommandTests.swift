@@ -1,5 +1,7 @@
 import Foundation
-import ParleyCLI
+@testable import ParleyCLI
+import ParleyBots
+import YAMLCoding
 import Testing
 import TestSupport
 
@@ -52,5 +54,48 @@ extension RunCommandTests {
         #expect(code == 0)
         #expect(output.standardOutput.contains("(now talking to Support)\nyou> Support: from the terminal\nyou> "))
         #expect(output.standardError.contains("shutting down"))
+    }
+}
+
+extension RunCommandTests {
+    @Test func theConsoleOpensOnTheFirstBotWithAGreetingAndLogLinesGoToAFile() async throws {
+        let folder = try ChatCommandTests.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "storage:\n  path: state/parley.db\n".write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        // `announcer` sorts first but only broadcasts: a newcomer's "hello" would get nothing.
+        try """
+            name: Announcer
+            schedules:
+              - name: morning
+                cron: "0 9 * * 1-5"
+                broadcast: { to: ["user:alice"], send: { text: Good morning } }
+            """.write(to: folder.appendingPathComponent("bots/announcer.yaml"), atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("bots/echo.yaml"))
+        let output = CapturedOutput()
+        let context = CommandContext(output: output, environment: [:], currentDirectory: folder.path,
+                                     input: TerminalInput(["hello", "/quit"]))
+        let code = try await withTimeout("parley run") { await ParleyCommand.main(["run"], context: context) }
+        #expect(code == 0)
+        #expect(output.standardOutput.hasPrefix("Talking to Support as you."), "\(output.standardOutput)")
+        // Info lines are in the file, said once where; the terminal keeps the chat.
+        #expect(output.standardError == "log lines go to state/parley.log (warnings and errors show here too)\n")
+        let log = try String(contentsOf: folder.appendingPathComponent("state/parley.log"), encoding: .utf8)
+        #expect(log.contains("host started bots=2 storage=state/parley.db transport=local"), "\(log)")
+        #expect(log.contains("shutting down"))
+    }
+
+    @Test func theFirstBotIsTheMostWelcoming() throws {
+        func bot(_ id: String, _ yaml: String) throws -> CompiledBot {
+            let definition = try YAMLDecoder(environment: [:]).decode(BotDefinition.self, from: yaml, file: id)
+            return try CompiledBot(id: id, definition: definition)
+        }
+        let quiet = try bot("a", "schedules: []\nfallback: [ { reply: x } ]")
+        let commands = try bot("b", "commands: { ping: { reply: pong } }")
+        let greets = try bot("c", "greeting: [ { reply: hi } ]")
+        let greetsToo = try bot("d", "greeting: [ { reply: hi } ]")
+        #expect(ChatConsole.firstBot([quiet, commands, greets, greetsToo])?.id == "c")
+        #expect(ChatConsole.firstBot([quiet, commands])?.id == "b")
+        #expect(ChatConsole.firstBot([quiet])?.id == "a")
+        #expect(ChatConsole.firstBot([]) == nil)
     }
 }
