@@ -10,21 +10,11 @@ import ParleyCLI
         defer { harness.remove() }
         let recorded = harness.folder.appendingPathComponent("chat.test.yaml").path
         let lines = ["/ping", "hello", "/ack", "/card bob", "/tell see you", "/docs", "/ticket 9", "/survey", "Alice", "what?"]
-        let chatOutput = CapturedOutput()
-        let chat = await ParleyCommand.main(["chat", "--as", "alice", "--bot", "helper", "--record", recorded],
-                                            context: CommandContext(output: chatOutput, environment: [:], currentDirectory: FlowTestHarness.fixtures,
-                                                                    input: ScriptedInput(lines)))
-        #expect(chat == 0)
-        #expect(chatOutput.standardError == "session recorded to \(recorded)\n")
-        let yaml = try String(contentsOfFile: recorded, encoding: .utf8)
+        let yaml = try await Self.record(lines, to: recorded)
         #expect(yaml.contains(#"      - expect: { to: "user:bob", text: "Note for Bob: see you" }"#))
         #expect(yaml.contains(#"      - expect: { card: "ticket", fields: { id: "9", state: "open" } }"#))
 
-        let testOutput = CapturedOutput()
-        let test = await ParleyCommand.main(["test", recorded],
-                                            context: CommandContext(output: testOutput, environment: [:], currentDirectory: FlowTestHarness.fixtures))
-        #expect(testOutput.standardOutput == "ok    \(recorded): recorded session\n1 passed, 0 failed\n")
-        #expect(test == 0)
+        await Self.expectPasses(recorded)
     }
 
     /// A hand-off: the ticket card is expected by its text (helper's own `ticket` card is
@@ -34,13 +24,7 @@ import ParleyCLI
         defer { harness.remove() }
         let recorded = harness.folder.appendingPathComponent("handoff.test.yaml").path
         let lines = ["/human", "still there?", "/in desk /take 1", "/in desk /reply 1 On it", "/in desk /resolve 1"]
-        let chatOutput = CapturedOutput()
-        let chat = await ParleyCommand.main(["chat", "--as", "alice", "--bot", "helper", "--record", recorded],
-                                            context: CommandContext(output: chatOutput, environment: [:], currentDirectory: FlowTestHarness.fixtures,
-                                                                    input: ScriptedInput(lines)))
-        #expect(chat == 0)
-        #expect(chatOutput.standardError == "session recorded to \(recorded)\n")
-        let yaml = try String(contentsOfFile: recorded, encoding: .utf8)
+        let yaml = try await Self.record(lines, to: recorded)
         #expect(yaml.contains(#"  agent: { name: "agent" }"#))
         #expect(yaml.contains(#"""
                   # a "ticket" card, which a test cannot name: expected by its text
@@ -56,6 +40,22 @@ import ParleyCLI
                   - expect: { none: true }
             """#), "\(yaml)")
 
+        await Self.expectPasses(recorded)
+    }
+
+    /// `parley chat --as alice --bot helper --record FILE` fed `lines`; returns the file written.
+    private static func record(_ lines: [String], to recorded: String) async throws -> String {
+        let chatOutput = CapturedOutput()
+        let chat = await ParleyCommand.main(["chat", "--as", "alice", "--bot", "helper", "--record", recorded],
+                                            context: CommandContext(output: chatOutput, environment: [:], currentDirectory: FlowTestHarness.fixtures,
+                                                                    input: ScriptedInput(lines)))
+        #expect(chat == 0)
+        #expect(chatOutput.standardError == "session recorded to \(recorded)\n")
+        return try String(contentsOfFile: recorded, encoding: .utf8)
+    }
+
+    /// `parley test FILE` passes the recorded session.
+    private static func expectPasses(_ recorded: String) async {
         let testOutput = CapturedOutput()
         let test = await ParleyCommand.main(["test", recorded],
                                             context: CommandContext(output: testOutput, environment: [:], currentDirectory: FlowTestHarness.fixtures))

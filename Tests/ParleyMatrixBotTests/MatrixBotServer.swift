@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import ParleyBots
 import ParleyCLI
 import ParleyHosting
@@ -90,49 +91,8 @@ enum MatrixBotServer {
 
     /// Runs `arguments` with a deadline; returns the exit status and the combined output.
     static func run(_ arguments: [String], timeout: Duration) async throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.currentDirectoryURL = root
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let collected = OutputCollector()
-        pipe.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
-        let finished = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in finished.continuation.yield(); finished.continuation.finish() }
-        try process.run()
-        let timedOut = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { for await _ in finished.stream { return false }; return false }
-            group.addTask { try? await Task.sleep(for: timeout); return true }
-            let first = await group.next() ?? true
-            group.cancelAll()
-            return first
-        }
-        // SIGKILL: a child of a Swift process may have SIGTERM blocked (inherited mask).
-        if timedOut { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        pipe.fileHandleForReading.readabilityHandler = nil
-        collected.append(pipe.fileHandleForReading.readDataToEndOfFile())
-        return (timedOut ? -1 : process.terminationStatus, collected.text)
-    }
-}
-
-/// Collects a child process's output from the pipe's handler thread.
-final class OutputCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-
-    func append(_ chunk: Data) {
-        lock.lock()
-        data.append(chunk)
-        lock.unlock()
-    }
-
-    var text: String {
-        lock.lock()
-        defer { lock.unlock() }
-        return String(decoding: data, as: UTF8.self)
+        let result = try await ProcessRunner.run(arguments[0], Array(arguments.dropFirst()), in: root, timeout: timeout, mergingOutput: true)
+        return (result.status, result.stdout)
     }
 }
 
