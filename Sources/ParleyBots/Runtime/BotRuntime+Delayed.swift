@@ -11,7 +11,7 @@ extension BotRuntime {
         if let finished { state.delayed.removeAll { $0.id == finished } }
         if !rest.isEmpty {
             let plan = DelayedPlan(id: UUID(), due: clock.now().addingTimeInterval(duration.timeInterval), effects: Array(rest),
-                                   offset: offset, trigger: trigger.map(StoredTrigger.init))
+                                   offset: offset, trigger: trigger.map(ReceivedMessage.init))
             state.delayed.append(plan)
             armDelayed(plan, in: channel)
         }

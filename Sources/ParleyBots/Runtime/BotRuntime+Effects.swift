@@ -4,9 +4,10 @@ import ParleyCore
 extension BotRuntime {
     /// Runs effects in order through the client. A failed send is logged and the plan goes
     /// on; a `wait` stores the rest of the plan in `state` and arms its timer. `resuming` is
-    /// the delayed plan these effects are the rest of (its progress is saved effect by effect).
+    /// the delayed plan these effects are the rest of (its progress is saved effect by effect);
+    /// `names`, when the plan answers a received message, name its sends.
     func execute(_ effects: [Effect], in channel: Channel, trigger: Message?, state: inout ConversationState,
-                 resuming: DelayedPlan? = nil) async {
+                 resuming: DelayedPlan? = nil, names: SendNames? = nil) async {
         // Effects are named by their index in the whole plan (durable broadcast jobs, sends of
         // a resumed plan): the same names after a restart, never two alike in one plan.
         let offset = resuming?.offset ?? 0
@@ -23,7 +24,7 @@ extension BotRuntime {
                     target = parsed
                 }
                 let sent = await send(content, to: target, quoting: quote && target == channel ? trigger : nil,
-                                      clientMessageID: resuming?.clientMessageID(at: offset + index))
+                                      clientMessageID: resuming?.clientMessageID(at: offset + index) ?? names?.clientMessageID(at: index))
                 if let sent, target == channel { remember(bot.name, sent.fallback, in: channel) }
             case .react(let emoji), .unreact(let emoji):
                 guard let trigger else { continue }
@@ -35,7 +36,7 @@ extension BotRuntime {
                 }
             case .handoff(let queue, let note):
                 if let number = await openTicket(queue: queue, note: note, channel: channel, trigger: trigger,
-                                                 clientMessageID: resuming?.clientMessageID(at: offset + index)) {
+                                                 clientMessageID: resuming?.clientMessageID(at: offset + index) ?? names?.clientMessageID(at: index)) {
                     state.ticket = number
                 }
             case .wait(let duration):
@@ -57,6 +58,7 @@ extension BotRuntime {
                     }
                     var options = SendOptions.broadcast
                     options.clientMessageID = resuming?.clientMessageID(at: offset + index, recipient: item.target)
+                        ?? names?.clientMessageID(at: index, recipient: item.target)
                     do { _ = try await client.send(built, to: target, options: options) } catch { failed += 1 }
                 }
                 log(failed == 0 ? .info : .warn, "broadcast", ["targets": String(items.count), "failed": String(failed)])

@@ -6,7 +6,9 @@ extension BotRuntime {
     func process(_ item: WorkItem, in channel: Channel) async {
         switch item {
         case .message(let message):
+            lanes[channel, default: Lane()].handling = message.id
             await handle(message, in: channel)
+            finishHandling(message.id, in: channel)
         case .joined:
             guard !bot.greeting.isEmpty, firstTime("group:\(channel.id)") else { return }
             log(.info, "joined group", ["channel": channel.target])
@@ -44,7 +46,7 @@ extension BotRuntime {
         remember(user.name, text, in: channel)
         let state = loadState(channel)
         if let ticket = state.ticket {
-            await relayToAgents(text, from: user, ticket: ticket, channel: channel)
+            await relayToAgents(message, text: text, from: user, ticket: ticket)
             return
         }
         if !bot.greeting.isEmpty, firstTime("user:\(message.sender)") {
@@ -57,10 +59,17 @@ extension BotRuntime {
     func run(_ input: RouterInput, in channel: Channel, trigger: Message?) async {
         var plan = Router.decide(bot: bot, state: loadState(channel), input: input, now: clock.now())
         log(.info, "handled", ["channel": channel.target, "route": plan.route, "user": trigger?.sender ?? "-"])
-        // The new state is saved before effects run, so a restart during a long plan (or a
-        // `wait`) resumes in the flow the plan entered.
+        // For a received message the state is written once it is handled (`finishHandling`);
+        // a restart before that runs the plan again under the same send names. Otherwise (a
+        // timeout) the new state is saved before effects run, so a restart during a long plan
+        // (or a `wait`) resumes in the flow the plan entered.
         saveState(plan.state, channel)
-        await execute(plan.effects, in: channel, trigger: trigger, state: &plan.state)
+        var names: SendNames?
+        if let trigger, lanes[channel]?.handling == trigger.id {
+            let part = if case .greeting = input { "greeting" } else { "plan" }
+            names = sendNames(for: trigger, part: part)
+        }
+        await execute(plan.effects, in: channel, trigger: trigger, state: &plan.state, names: names)
         saveState(plan.state, channel)
     }
 

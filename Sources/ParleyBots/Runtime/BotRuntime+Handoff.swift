@@ -35,9 +35,10 @@ extension BotRuntime {
     }
 
     /// While agents have a conversation, what the user writes goes to the queue's group.
-    func relayToAgents(_ text: String, from user: InboundUser, ticket number: Int, channel: Channel) async {
+    func relayToAgents(_ message: Message, text: String, from user: InboundUser, ticket number: Int) async {
         guard let ticket = try? store.ticket(bot: bot.id, number: number) else { return }
-        await send(.text("#\(number) \(user.name): \(text)"), to: .group(ticket.queue), quoting: nil)
+        await send(.text("#\(number) \(user.name): \(text)"), to: .group(ticket.queue), quoting: nil,
+                   clientMessageID: sendNames(for: message, part: "relay")?.clientMessageID(at: 0))
     }
 
     /// `take N`, `reply N text`, `resolve N` (after the prefix), acted on only in a queue's
@@ -55,13 +56,16 @@ extension BotRuntime {
             return true
         }
         guard await mayAct(command, from: message) else { return true }
+        // Each outcome sends one message, under one name: a command handled again after a
+        // restart (the ticket already changed) is not answered twice.
+        let name = sendNames(for: message, part: "agent")?.clientMessageID(at: 0)
         guard let number = command.ticket else {
-            await send(.text(usage(command.verb)), to: group, quoting: message)
+            await send(.text(usage(command.verb)), to: group, quoting: message, clientMessageID: name)
             return true
         }
         guard var ticket = try? store.ticket(bot: bot.id, number: number), ticket.queue == group.id,
               ticket.status != .resolved, let channel = Channel(target: ticket.channel) else {
-            await send(.text("No open ticket #\(number)."), to: group, quoting: message)
+            await send(.text("No open ticket #\(number)."), to: group, quoting: message, clientMessageID: name)
             return true
         }
         let agent = await userInfo(message)
@@ -70,20 +74,20 @@ extension BotRuntime {
             ticket.status = .taken
             ticket.agent = message.sender
             update(ticket)
-            await send(.text("Ticket #\(number) taken by \(agent.name)."), to: group, quoting: nil)
+            await send(.text("Ticket #\(number) taken by \(agent.name)."), to: group, quoting: nil, clientMessageID: name)
         case .reply:
             guard let text = command.text else {
-                await send(.text(usage(.reply)), to: group, quoting: message)
+                await send(.text(usage(.reply)), to: group, quoting: message, clientMessageID: name)
                 return true
             }
             // Relayed as the bot: the user talks to one party.
-            await send(.text(text), to: channel, quoting: nil)
+            await send(.text(text), to: channel, quoting: nil, clientMessageID: name)
             remember(agent.name, text, in: channel)
         case .resolve:
             ticket.status = .resolved
             update(ticket)
             accept(.resolved(ticket: number), in: channel)
-            await send(.text("Ticket #\(number) resolved by \(agent.name)."), to: group, quoting: nil)
+            await send(.text("Ticket #\(number) resolved by \(agent.name)."), to: group, quoting: nil, clientMessageID: name)
         }
         log(.info, "agent \(command.verb.rawValue)", ["ticket": String(number), "agent": message.sender])
         return true

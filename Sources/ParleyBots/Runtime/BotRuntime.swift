@@ -29,6 +29,14 @@ actor BotRuntime {
     /// group cannot keep answering each other.
     var peers: Set<String> = []
     var reconnecting = false
+    /// While the bot starts: lanes fill but are not drained yet, so the messages left
+    /// unhandled by the previous run go first (`held`: the lanes to drain then).
+    var holding = false
+    var held: [Channel] = []
+    /// Ids of those messages, until handled: the server delivering one again is ignored.
+    var replaying: Set<String> = []
+    /// Whether received messages are kept in the store until handled (`BotRuntime+Inbox`).
+    let keepsInbox: Bool
     /// The client's connection state, as last reported.
     var connection: ConnectionState = .disconnected
     /// Failed reconnect attempts since the connection was lost.
@@ -54,6 +62,7 @@ actor BotRuntime {
         self.logger = logger
         self.options = options
         self.clock = clock
+        keepsInbox = store.isPersistent
         transport = ObservedTransport(connection.transport, deliveredEventCount: connection.deliveredEventCount)
         var configuration = ChatClientConfiguration(
             registry: bot.registry, storage: connection.storage, clock: clock, profileProvider: connection.profileProvider,
@@ -78,13 +87,28 @@ actor BotRuntime {
 
     // MARK: - Life cycle
 
-    /// Subscribes, connects, and re-arms the `ask` timeouts and delayed plans a previous run left.
+    /// Subscribes, connects, queues the messages a previous run received and did not finish
+    /// handling (ahead of anything delivered now), and re-arms the `ask` timeouts and delayed
+    /// plans it left.
     func start(peers: Set<String>) async throws {
         self.peers = peers.subtracting([client.userID])
         // The client's receiving task brings each batch over itself: no task of this actor
         // to wake per batch.
         await client.setEventHandler(EventForwarder(self).forward)
-        try await client.connect()
+        let unhandled = loadUnhandled()
+        holding = true
+        do {
+            try await client.connect()
+        } catch {
+            holding = false
+            held = []
+            replaying = []
+            throw error
+        }
+        queueFirst(unhandled)
+        holding = false
+        for channel in held { Task { await self.drain(channel) } }
+        held = []
         for (target, state) in try store.statesWithTimers(bot: bot.id) {
             guard let channel = Channel(target: target) else { continue }
             if let position = state.waiting, let deadline = state.deadline { armTimeout(position, deadline, in: channel) }
@@ -108,6 +132,7 @@ actor BotRuntime {
     /// client's receiving task waits here, so a flood stays in the server's bounded queue
     /// instead of piling up decoded in memory.
     func dispatch(_ batch: [ChatEvent]) async {
+        receive(batch)
         for event in batch { dispatch(event) }
         guard backlog > options.backlogLimit, !stopping else { return }
         await withCheckedContinuation { backlogWaiter = $0 }
@@ -121,9 +146,10 @@ actor BotRuntime {
     func dispatch(_ event: ChatEvent) {
         switch event {
         case .message(let message):
-            guard message.sender != client.userID else { return }
-            guard !peers.contains(message.sender) else {
-                log(.debug, "ignored: from another bot", ["channel": message.channel.target, "user": message.sender])
+            guard takes(message) else {
+                if peers.contains(message.sender) {
+                    log(.debug, "ignored: from another bot", ["channel": message.channel.target, "user": message.sender])
+                }
                 return
             }
             accept(.message(message), in: message.channel)
@@ -157,7 +183,8 @@ actor BotRuntime {
         // send, a profile fetch) must hold up neither that task nor other conversations.
         // (Starting it with `Task.immediate` measured no faster: from inside the caller's
         // job its first hop to another actor, the outbox, always wakes another thread.)
-        if lanes[channel, default: Lane()].push(item) { Task { await self.drain(channel) } }
+        guard lanes[channel, default: Lane()].push(item) else { return }
+        if holding { held.append(channel) } else { Task { await self.drain(channel) } }
     }
 
     /// Queues work from a timer (outside the actor): counted at once, so the host never
@@ -170,7 +197,9 @@ actor BotRuntime {
     private func drain(_ channel: Channel) async {
         // Bounded by the queue: each round takes one item; an empty queue ends the task.
         while let item = lanes[channel]?.pop() {
-            await process(item, in: channel)
+            // Once stopping, a message waits in the inbox for the next start (its sends would
+            // fail on the closed client); other items still run, as before.
+            if case .message = item, stopping {} else { await process(item, in: channel) }
             tracker.end()
             backlog -= 1
             if backlog <= options.backlogLimit / 2 { releaseBacklogWaiter() }
@@ -217,6 +246,13 @@ actor BotRuntime {
     func saveState(_ state: ConversationState, _ channel: Channel) {
         guard lanes[channel]?.state != state else { return }
         lanes[channel, default: Lane()].state = state
+        // While a message is handled, its changes are written once it is done, in one write
+        // with taking it out of the inbox: a crash before that handles it again, from the
+        // state before it.
+        if lanes[channel]?.handling != nil {
+            lanes[channel]?.stateChanged = true
+            return
+        }
         do {
             try store.save(state == ConversationState() ? nil : state, bot: bot.id, channel: channel.target)
         } catch {

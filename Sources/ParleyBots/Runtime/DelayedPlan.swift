@@ -15,41 +15,12 @@ struct DelayedPlan: Sendable, Hashable, Codable {
     /// it, so two effects of one plan never share a name.
     var offset: Int
     /// The message that started the plan (to quote and react to), if any.
-    var trigger: StoredTrigger?
+    var trigger: ReceivedMessage?
 
     /// The client message number of the send at `index` of the whole plan (to `recipient`,
     /// for a broadcast's sends): the same after a restart, so a send repeated after a crash
     /// is recognised by the server, not shown twice.
     func clientMessageID(at index: Int, recipient: String? = nil) -> UUID {
         UUID(namespace: BroadcastUUID.namespace, name: "delayed\u{0}\(id.uuidString)\u{0}\(index)\u{0}\(recipient ?? "")")
-    }
-}
-
-/// What the effects need of a triggering message: enough to quote it and react to it.
-struct StoredTrigger: Sendable, Hashable, Codable {
-    var id: String
-    var channel: Channel
-    var seq: Int64
-    var clientMessageID: UUID
-    var sender: String
-    var timestamp: Date
-    var payload: JSONValue
-
-    init(_ message: Message) {
-        id = message.id
-        channel = message.channel
-        seq = message.seq
-        clientMessageID = message.clientMessageID
-        sender = message.sender
-        timestamp = message.timestamp
-        payload = message.content.encoded()
-    }
-
-    /// The message again, its content decoded by `registry` (an unknown type stays as it
-    /// came; the payload was decoded once already, so it is not malformed).
-    func message(registry: ContentRegistry) -> Message {
-        let content: any MessageContent = (try? registry.decode(payload)) ?? UnknownContent(typeCode: 0, raw: [:])
-        return Message(id: id, channel: channel, seq: seq, clientMessageID: clientMessageID, sender: sender,
-                       timestamp: timestamp, content: content)
     }
 }

@@ -33,12 +33,25 @@ public struct Ticket: Sendable, Hashable, Codable {
 }
 
 /// Where bots keep what must survive a restart: conversation states (flow position,
-/// variables, pauses), who was greeted, hand-off tickets.
+/// variables, pauses), who was greeted, hand-off tickets, and the messages received and not
+/// yet handled (the inbox).
 public protocol EngineStore: Sendable {
     /// The state of a conversation, or nil if it never had one.
     func state(bot: String, channel: String) throws -> ConversationState?
-    /// Saves (or with nil, forgets) a conversation's state.
-    func save(_ state: ConversationState?, bot: String, channel: String) throws
+    /// Saves (or with nil, forgets) a conversation's state; with `handled`, also takes that
+    /// message out of the bot's inbox, in the same write.
+    func save(_ state: ConversationState?, bot: String, channel: String, handled: String?) throws
+    /// Keeps messages `bot` has received (the server will not deliver them again) until they
+    /// are handled; one already kept stays as it is.
+    func receive(_ messages: [ReceivedMessage], bot: String) throws
+    /// Takes a message out of `bot`'s inbox: it was handled and changed no state.
+    func handled(_ messageID: String, bot: String) throws
+    /// The messages `bot` received and did not finish handling, in the order received: a
+    /// restart handles them first.
+    func unhandled(bot: String) throws -> [ReceivedMessage]
+    /// False when nothing outlives the process (a memory store): the bots then keep no inbox
+    /// and name no sends, which would only cost time.
+    var isPersistent: Bool { get }
     /// Conversations of `bot` with a timer: an `ask` deadline or a plan waiting after a
     /// `wait` (`nextTimer` not nil), to re-arm them at start.
     func statesWithTimers(bot: String) throws -> [(channel: String, state: ConversationState)]
@@ -53,3 +66,11 @@ public protocol EngineStore: Sendable {
     /// Saves a changed ticket.
     func update(_ ticket: Ticket) throws
 }
+
+extension EngineStore {
+    /// Saves (or with nil, forgets) a conversation's state.
+    public func save(_ state: ConversationState?, bot: String, channel: String) throws {
+        try save(state, bot: bot, channel: channel, handled: nil)
+    }
+}
+

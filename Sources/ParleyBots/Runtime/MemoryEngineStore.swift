@@ -15,6 +15,9 @@ public final class MemoryEngineStore: EngineStore {
         var ticketCounts: [String: Int] = [:]
         /// The unresolved ticket of each conversation (bot, channel) that has one.
         var unresolved: [Key: Int] = [:]
+        /// Each bot's unhandled messages by id, with their place in the order received.
+        var inbox: [Key: (position: Int, message: ReceivedMessage)] = [:]
+        var received = 0
     }
 
     private let contents = Mutex(Contents())
@@ -22,12 +25,36 @@ public final class MemoryEngineStore: EngineStore {
     /// An empty store.
     public init() {}
 
+    public var isPersistent: Bool { false }
+
     public func state(bot: String, channel: String) throws -> ConversationState? {
         contents.withLock { $0.states[Key(bot: bot, item: channel)] }
     }
 
-    public func save(_ state: ConversationState?, bot: String, channel: String) throws {
-        contents.withLock { $0.states[Key(bot: bot, item: channel)] = state }
+    public func save(_ state: ConversationState?, bot: String, channel: String, handled: String?) throws {
+        contents.withLock { contents in
+            contents.states[Key(bot: bot, item: channel)] = state
+            if let handled { contents.inbox[Key(bot: bot, item: handled)] = nil }
+        }
+    }
+
+    public func receive(_ messages: [ReceivedMessage], bot: String) throws {
+        contents.withLock { contents in
+            for message in messages where contents.inbox[Key(bot: bot, item: message.id)] == nil {
+                contents.received += 1
+                contents.inbox[Key(bot: bot, item: message.id)] = (contents.received, message)
+            }
+        }
+    }
+
+    public func handled(_ messageID: String, bot: String) throws {
+        _ = contents.withLock { $0.inbox.removeValue(forKey: Key(bot: bot, item: messageID)) }
+    }
+
+    public func unhandled(bot: String) throws -> [ReceivedMessage] {
+        contents.withLock { contents in
+            contents.inbox.filter { $0.key.bot == bot }.values.sorted { $0.position < $1.position }.map(\.message)
+        }
     }
 
     public func statesWithTimers(bot: String) throws -> [(channel: String, state: ConversationState)] {

@@ -26,6 +26,11 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
                                   unresolved = json_extract(ticket, '$.status') != 'resolved';
         CREATE INDEX engine_tickets_unresolved ON engine_tickets (bot, channel) WHERE unresolved = 1;
         """,
+        // Messages received and not yet handled, in the order received (`position`).
+        """
+        CREATE TABLE engine_inbox (position INTEGER PRIMARY KEY AUTOINCREMENT, bot TEXT NOT NULL,
+                                   message_id TEXT NOT NULL, message TEXT NOT NULL, UNIQUE (bot, message_id));
+        """,
     ])
 
     /// Opens (creating and migrating) the database at `path`.
@@ -36,6 +41,8 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
             throw EngineError("cannot open the bot state database \(path): \(error)")
         }
     }
+
+    public var isPersistent: Bool { true }
 
     private func locked<T>(_ body: () throws -> T) throws -> T {
         lock.lock()
@@ -57,19 +64,54 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
         }
     }
 
-    public func save(_ state: ConversationState?, bot: String, channel: String) throws {
+    public func save(_ state: ConversationState?, bot: String, channel: String, handled: String?) throws {
         try locked {
-            guard let state else {
-                try connection.run("DELETE FROM engine_states WHERE bot = ? AND channel = ?", [.text(bot), .text(channel)])
-                return
+            guard let handled else { return try write(state, bot: bot, channel: channel) }
+            try connection.transaction {
+                try write(state, bot: bot, channel: channel)
+                try connection.run("DELETE FROM engine_inbox WHERE bot = ? AND message_id = ?", [.text(bot), .text(handled)])
             }
-            let text = String(decoding: try encoder.encode(state), as: UTF8.self)
-            // The column holds the earliest timer, so the start-up query finds every state with one.
-            let deadline: SQLiteValue = state.nextTimer.map { .real($0.timeIntervalSince1970) } ?? .null
-            try connection.run("""
-                INSERT INTO engine_states (bot, channel, state, deadline) VALUES (?, ?, ?, ?)
-                ON CONFLICT(bot, channel) DO UPDATE SET state = excluded.state, deadline = excluded.deadline
-                """, [.text(bot), .text(channel), .text(text), deadline])
+        }
+    }
+
+    private func write(_ state: ConversationState?, bot: String, channel: String) throws {
+        guard let state else {
+            try connection.run("DELETE FROM engine_states WHERE bot = ? AND channel = ?", [.text(bot), .text(channel)])
+            return
+        }
+        let text = String(decoding: try encoder.encode(state), as: UTF8.self)
+        // The column holds the earliest timer, so the start-up query finds every state with one.
+        let deadline: SQLiteValue = state.nextTimer.map { .real($0.timeIntervalSince1970) } ?? .null
+        try connection.run("""
+            INSERT INTO engine_states (bot, channel, state, deadline) VALUES (?, ?, ?, ?)
+            ON CONFLICT(bot, channel) DO UPDATE SET state = excluded.state, deadline = excluded.deadline
+            """, [.text(bot), .text(channel), .text(text), deadline])
+    }
+
+    public func receive(_ messages: [ReceivedMessage], bot: String) throws {
+        guard !messages.isEmpty else { return }
+        try locked {
+            try connection.transaction {
+                let insert = try connection.prepare("INSERT OR IGNORE INTO engine_inbox (bot, message_id, message) VALUES (?, ?, ?)")
+                for message in messages {
+                    try insert.run([.text(bot), .text(message.id), .text(String(decoding: try encoder.encode(message), as: UTF8.self))])
+                }
+            }
+        }
+    }
+
+    public func handled(_ messageID: String, bot: String) throws {
+        try locked {
+            try connection.run("DELETE FROM engine_inbox WHERE bot = ? AND message_id = ?", [.text(bot), .text(messageID)])
+        }
+    }
+
+    public func unhandled(bot: String) throws -> [ReceivedMessage] {
+        try locked {
+            try connection.rows("SELECT message FROM engine_inbox WHERE bot = ? ORDER BY position", [.text(bot)]).compactMap { row in
+                guard let text = row[0].string else { return nil }
+                return try decoder.decode(ReceivedMessage.self, from: Data(text.utf8))
+            }
         }
     }
 

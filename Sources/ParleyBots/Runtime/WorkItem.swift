@@ -23,6 +23,10 @@ struct Lane: Sendable {
     var running = false
     /// The state, once loaded from the store.
     var state: ConversationState?
+    /// The message being handled: its changes of `state` are written when it is done,
+    /// together with taking it out of the inbox (`stateChanged`: whether there are any).
+    var handling: String?
+    var stateChanged = false
     /// Recent lines (`name: text`), for hand-off tickets.
     var recent = RecentLines()
 
@@ -30,6 +34,14 @@ struct Lane: Sendable {
     /// lane counts as running from now on).
     mutating func push(_ item: WorkItem) -> Bool {
         items.append(item)
+        guard !running else { return false }
+        running = true
+        return true
+    }
+
+    /// Queues `first` ahead of what waits; true when no task drains the lane yet (as `push`).
+    mutating func pushFirst(_ first: [WorkItem]) -> Bool {
+        items.insert(contentsOf: first, at: head)
         guard !running else { return false }
         running = true
         return true

@@ -1,0 +1,83 @@
+import Foundation
+import ParleyCore
+
+/// The inbox: what the server delivered is kept in the engine store until it is handled, so
+/// a bot that dies (or stops) with messages waiting for their turn handles them at its next
+/// start — the server does not deliver them again. Handling a message writes the state it
+/// changed and takes it out of the inbox in one write; a restart before that handles it
+/// again from the state before it, its sends under the same names (`SendNames`), so what
+/// did go out is not shown twice. Only with a persistent store.
+extension BotRuntime {
+    /// Keeps the messages of `batch` the bot will handle before they are queued.
+    func receive(_ batch: [ChatEvent]) {
+        guard keepsInbox else { return }
+        var received: [ReceivedMessage] = []
+        for case .message(let message) in batch where takes(message) { received.append(ReceivedMessage(message)) }
+        guard !received.isEmpty else { return }
+        do {
+            try store.receive(received, bot: bot.id)
+        } catch {
+            log(.error, "cannot keep received messages", ["count": String(received.count), "error": "\(error)"])
+        }
+    }
+
+    /// Whether `message` is for the bot to handle: not its own, not another bot's, not one
+    /// already queued from the inbox.
+    func takes(_ message: Message) -> Bool {
+        message.sender != client.userID && !peers.contains(message.sender) && (replaying.isEmpty || !replaying.contains(message.id))
+    }
+
+    /// The messages the previous run left unhandled (read before connecting, so the server
+    /// delivering one again is recognised).
+    func loadUnhandled() -> [ReceivedMessage] {
+        guard keepsInbox else { return [] }
+        do {
+            let unhandled = try store.unhandled(bot: bot.id)
+            replaying = Set(unhandled.map(\.id))
+            return unhandled
+        } catch {
+            log(.error, "cannot read the unhandled messages", ["error": "\(error)"])
+            return []
+        }
+    }
+
+    /// Queues `unhandled` ahead of anything delivered since, each conversation in order.
+    func queueFirst(_ unhandled: [ReceivedMessage]) {
+        guard !unhandled.isEmpty else { return }
+        log(.info, "handling messages received before the restart", ["count": String(unhandled.count)])
+        let registry = client.configuration.registry
+        for channel in Set(unhandled.map(\.channel)).sorted() {
+            let items = unhandled.filter { $0.channel == channel }.map { WorkItem.message($0.message(registry: registry)) }
+            for _ in items { tracker.begin() }
+            backlog += items.count
+            if lanes[channel, default: Lane()].pushFirst(items) { held.append(channel) }
+        }
+    }
+
+    /// Writes what handling message `id` changed of the state and takes it out of the inbox,
+    /// in one write. Once stopping, nothing is written: its sends may have failed on the
+    /// closed client, so the next start handles it again.
+    func finishHandling(_ id: String, in channel: Channel) {
+        let changed = lanes[channel]?.stateChanged ?? false
+        lanes[channel]?.handling = nil
+        lanes[channel]?.stateChanged = false
+        if !replaying.isEmpty { replaying.remove(id) }
+        guard !stopping else { return }
+        do {
+            if changed, let state = lanes[channel]?.state {
+                try store.save(state == ConversationState() ? nil : state, bot: bot.id, channel: channel.target,
+                               handled: keepsInbox ? id : nil)
+            } else if keepsInbox {
+                try store.handled(id, bot: bot.id)
+            }
+        } catch {
+            log(.error, "cannot save conversation state", ["channel": channel.target, "error": "\(error)"])
+        }
+    }
+
+    /// The names of the sends answering `message` in `part` of its handling; nil without an
+    /// inbox (nothing is handled twice, so random numbers do).
+    func sendNames(for message: Message, part: String) -> SendNames? {
+        keepsInbox ? SendNames(bot: bot.id, message: message.id, part: part) : nil
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import ParleyCore
+
+/// A received message as the engine store keeps it: in a bot's inbox until handled, and as
+/// the trigger of a delayed plan (to quote and react to). Its JSON is the stored form.
+public struct ReceivedMessage: Sendable, Hashable, Codable {
+    /// The server's id of the message.
+    public var id: String
+    /// The conversation (the bot's view of it).
+    public var channel: Channel
+    /// Its sequence number in the channel.
+    public var seq: Int64
+    /// The sender's client message number.
+    public var clientMessageID: UUID
+    /// Who sent it.
+    public var sender: String
+    /// When the server took it.
+    public var timestamp: Date
+    /// The content, encoded.
+    public var payload: JSONValue
+    /// The name the message carried for its sender, if any.
+    public var senderName: String?
+
+    /// The inbox entry of `message`.
+    public init(_ message: Message) {
+        id = message.id
+        channel = message.channel
+        seq = message.seq
+        clientMessageID = message.clientMessageID
+        sender = message.sender
+        timestamp = message.timestamp
+        payload = message.content.encoded()
+        senderName = message.senderName
+    }
+
+    /// The message again, its content decoded by `registry` (an unknown type stays as it
+    /// came: the payload was decoded once already).
+    public func message(registry: ContentRegistry) -> Message {
+        let content: any MessageContent = (try? registry.decode(payload)) ?? UnknownContent(typeCode: 0, raw: [:])
+        return Message(id: id, channel: channel, seq: seq, clientMessageID: clientMessageID, sender: sender, timestamp: timestamp,
+                       content: content, extensions: senderName.map { ["sender.name": .string($0)] } ?? [:])
+    }
+}

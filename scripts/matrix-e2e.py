@@ -1,0 +1,552 @@
+#!/usr/bin/env python3
+"""End-to-end test of the example bots on Matrix: the real `parley run --config matrix.yaml`
+on a real Synapse, driven by matrix-nio clients as a customer (alice), an agent (nina) and a
+stranger (mallory).
+
+    matrix-e2e.py --parley PATH --workdir DIR --homeserver URL --secret S
+
+DIR holds a copy of the repository's config files and bots/ (scripts/matrix-e2e
+makes it); parley runs there, so its state (.parley/) is thrown away with it. Checks, in order:
+  1. the support bot in alice's direct room: greeting card, /card bob (vCard card, then its
+     .vcf file), /docs (link card), thanks! (❤️ on her message), /refund (👀, a quoted reply,
+     the question), a wrong and a right order number (retry, order card);
+  2. the hand-off: the ticket card in #agents:localhost; /take, /reply (relayed into alice's
+     room as the bot), /resolve by nina, a member of the room; /take and /resolve by mallory
+     outside it are refused with a log line and change nothing;
+  3. the announcer answers /ping;
+  4. a crash with queued answers: under a tight rate limit on the bot's account alice sends
+     five /status commands; once the bot has received them all and holds an unsent answer,
+     parley is killed with SIGKILL, the limit lifted and parley started again; alice's room
+     then holds every answer exactly once.
+Every wait is bounded. Exit 0 = all checks passed, 1 = a check failed (which one, and the tail
+of parley's log, on stderr), 2 = setup failed. Run with the venv's python of scripts/synapse.
+"""
+import argparse
+import asyncio
+import hashlib
+import hmac
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import uuid
+
+from nio import AsyncClient, RoomCreateResponse, RoomPreset, RoomSendResponse, SyncResponse
+
+SERVER = "localhost"
+SUPPORT = f"@support:{SERVER}"
+ANNOUNCER = f"@announcer:{SERVER}"
+ORDERS = [f"10000{i}" for i in range(1, 6)]
+
+
+class CheckFailed(Exception):
+    pass
+
+
+class SetupFailed(Exception):
+    pass
+
+
+def expect(condition, message):
+    if not condition:
+        raise CheckFailed(message)
+
+
+def log(line):
+    print(f"matrix-e2e: {line}", flush=True)
+
+
+# ---- Homeserver administration (plain HTTP, every request with a timeout)
+
+def http(homeserver, method, path, body=None, token=None):
+    request = urllib.request.Request(homeserver.rstrip("/") + path, method=method,
+                                     data=None if body is None else json.dumps(body).encode())
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        data = answer.read()
+    return json.loads(data) if data else {}
+
+
+def register(homeserver, secret, localpart, password, admin=False):
+    """Registers a user through Synapse's shared-secret admin API (nonce + HMAC-SHA1)."""
+    nonce = http(homeserver, "GET", "/_synapse/admin/v1/register")["nonce"]
+    message = "\0".join([nonce, localpart, password, "admin" if admin else "notadmin"]).encode()
+    mac = hmac.new(secret.encode(), message, hashlib.sha1).hexdigest()
+    return http(homeserver, "POST", "/_synapse/admin/v1/register",
+                {"nonce": nonce, "username": localpart, "password": password, "admin": admin, "mac": mac})["user_id"]
+
+
+def set_rate_limit(homeserver, admin_token, user, per_second, burst):
+    """Overrides the message rate limit of `user` (0/0: none); takes effect at once."""
+    path = f"/_synapse/admin/v1/users/{urllib.parse.quote(user)}/override_ratelimit"
+    http(homeserver, "POST", path, {"messages_per_second": per_second, "burst_count": burst}, token=admin_token)
+    got = http(homeserver, "GET", path, token=admin_token)
+    expect(got.get("messages_per_second", 0) == per_second and got.get("burst_count", 0) == burst,
+           f"rate limit override of {user} not in place: {got}")
+
+
+# ---- The parley process
+
+class Parley:
+    """`parley run --config matrix.yaml` in the work folder, its output in a log file per start."""
+
+    def __init__(self, binary, workdir, env):
+        self.binary = binary
+        self.workdir = workdir
+        self.env = env
+        self.process = None
+        self.log_path = None
+        self.starts = 0
+
+    def start(self):
+        self.starts += 1
+        self.log_path = os.path.join(self.workdir, f"parley-run{self.starts}.log")
+        out = open(self.log_path, "wb")
+        self.process = subprocess.Popen([self.binary, "run", "--config", "matrix.yaml"], cwd=self.workdir, env=self.env,
+                                        stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+        out.close()
+        # The shell driver kills it by this id if we are killed ourselves.
+        with open(os.path.join(self.workdir, "parley.pid"), "w") as f:
+            f.write(str(self.process.pid))
+
+    def lines(self):
+        try:
+            with open(self.log_path, encoding="utf-8", errors="replace") as f:
+                return f.read().splitlines()
+        except OSError:
+            return []
+
+    async def wait_for_line(self, predicate, what, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            found = [line for line in self.lines() if predicate(line)]
+            if found:
+                return found
+            if self.process.poll() is not None:
+                raise CheckFailed(f"parley exited with {self.process.returncode} while waiting for {what}")
+            await asyncio.sleep(0.2)
+        raise CheckFailed(f"no {what} in parley's log within {seconds} s")
+
+    async def wait_started(self):
+        await self.wait_for_line(lambda line: " info host started" in line, "'host started' line", 60)
+
+    def ended(self):
+        """The process is gone: the driver has nothing left to kill."""
+        try:
+            os.remove(os.path.join(self.workdir, "parley.pid"))
+        except OSError:
+            pass
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+        self.ended()
+
+    def stop(self):
+        """SIGTERM, up to 15 s for a clean stop, then SIGKILL. Returns the exit code."""
+        if self.process is None or self.process.poll() is not None:
+            return None if self.process is None else self.process.returncode
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            return None
+        finally:
+            self.ended()
+
+    def tail(self, count=40):
+        return "\n".join(self.lines()[-count:])
+
+
+# ---- Matrix clients
+
+class Person:
+    """One account's matrix-nio client; collects every room's timeline events."""
+
+    def __init__(self, homeserver, user_id, password):
+        self.client = AsyncClient(homeserver, user_id)
+        self.user_id = user_id
+        self.password = password
+        self.since = None
+        self.events = {}  # room id → raw events in arrival order
+
+    async def login(self):
+        answer = await self.client.login(self.password)
+        if not getattr(answer, "access_token", None):
+            raise SetupFailed(f"login of {self.user_id}: {answer}")
+        await self.pump(0)
+
+    async def pump(self, timeout_ms=500):
+        response = await self.client.sync(timeout=timeout_ms, since=self.since,
+                                          sync_filter={"room": {"timeline": {"limit": 200}}, "presence": {"types": []}})
+        if not isinstance(response, SyncResponse):
+            await asyncio.sleep(0.3)
+            return
+        self.since = response.next_batch
+        for room, info in response.rooms.join.items():
+            if info.timeline.limited and self.events.get(room):
+                raise CheckFailed(f"{self.user_id}'s own sync of {room} was limited; raise its timeline limit")
+            self.events.setdefault(room, []).extend(event.source for event in info.timeline.events)
+
+    async def say(self, room, text):
+        response = await self.client.room_send(room, "m.room.message", {"msgtype": "m.text", "body": text},
+                                               tx_id=str(uuid.uuid4()))
+        if not isinstance(response, RoomSendResponse):
+            raise CheckFailed(f"{self.user_id} cannot send {text!r}: {response}")
+        return response.event_id
+
+    async def create_room(self, **options):
+        created = await self.client.room_create(**options)
+        if not isinstance(created, RoomCreateResponse):
+            raise SetupFailed(f"{self.user_id} cannot create a room {options}: {created}")
+        return created.room_id
+
+    async def close(self):
+        await self.client.close()
+
+
+class BotView:
+    """What `bot` posts in one room as `person` sees it: messages and reactions, in order."""
+
+    def __init__(self, person, room, bot, name):
+        self.person = person
+        self.room = room
+        self.bot = bot
+        self.name = name
+        self.taken = 0
+
+    def bot_events(self):
+        return [e for e in self.person.events.get(self.room, [])
+                if e.get("sender") == self.bot and e.get("type") in ("m.room.message", "m.reaction")]
+
+    async def next(self, what, predicate=lambda e: True, seconds=30, skip=lambda e: False):
+        """The next bot event not taken yet; it must satisfy `predicate` (events `skip` accepts are passed over)."""
+        deadline = time.monotonic() + seconds
+        while True:
+            events = self.bot_events()
+            while self.taken < len(events):
+                event = events[self.taken]
+                self.taken += 1
+                if skip(event):
+                    continue
+                if not predicate(event):
+                    raise CheckFailed(f"{self.name}: expected {what}, got {json.dumps(event['content'], ensure_ascii=False)}")
+                return event
+            if time.monotonic() > deadline:
+                raise CheckFailed(f"{self.name}: expected {what}: nothing within {seconds} s")
+            await self.person.pump(500)
+
+    async def nothing_new(self, why, seconds=2.0):
+        """No bot event arrives within `seconds`."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            await self.person.pump(300)
+        events = self.bot_events()[self.taken:]
+        expect(not events, f"{self.name}: expected nothing ({why}), got "
+                           + "; ".join(json.dumps(e["content"], ensure_ascii=False) for e in events))
+
+    async def wait_joined(self, seconds=30):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            for event in self.person.events.get(self.room, []):
+                if (event.get("type") == "m.room.member" and event.get("state_key") == self.bot
+                        and event["content"].get("membership") == "join"):
+                    return
+            await self.person.pump(500)
+        raise CheckFailed(f"{self.name}: {self.bot} did not join within {seconds} s")
+
+
+def body(event):
+    return event.get("content", {}).get("body", "")
+
+
+def msgtype(event):
+    return event.get("content", {}).get("msgtype")
+
+
+def is_card(name):
+    return lambda e: msgtype(e) == f"chat.parley.card.{name}"
+
+
+def is_text(text):
+    return lambda e: msgtype(e) in ("m.text", "m.notice") and body(e) == text
+
+
+def is_reaction(key, on):
+    return lambda e: e.get("type") == "m.reaction" and e["content"].get("m.relates_to") == {
+        "rel_type": "m.annotation", "event_id": on, "key": key}
+
+
+def check_card(event, name, fields, fallback):
+    content = event["content"]
+    payload = content.get("chat.parley.card") or {}
+    for key, value in fields.items():
+        expect(payload.get(key) == value, f"{name} card field {key} is {payload.get(key)!r}, expected {value!r}")
+    expect(fallback in content.get("body", ""), f"{name} card body {content.get('body')!r} lacks {fallback!r}")
+
+
+def download(homeserver, token, mxc):
+    server, media = mxc[len("mxc://"):].split("/", 1)
+    request = urllib.request.Request(f"{homeserver}/_matrix/client/v1/media/download/{server}/{media}")
+    request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return answer.read().decode("utf-8", errors="replace")
+
+
+# ---- The scenario
+
+class Scenario:
+    def __init__(self, args):
+        self.args = args
+        self.homeserver = args.homeserver.rstrip("/")
+        self.passwords = {name: "pw-" + uuid.uuid4().hex for name in ("support", "announcer", "alice", "nina", "mallory", "overseer")}
+        env = dict(os.environ, SUPPORT_PASSWORD=self.passwords["support"], ANNOUNCER_PASSWORD=self.passwords["announcer"],
+                   PARLEY_MATRIX_HOMESERVER=self.homeserver)
+        self.parley = Parley(os.path.abspath(args.parley), args.workdir, env)
+        self.people = {}
+        self.admin_token = None
+        self.checks = 0
+
+    def passed(self, what):
+        self.checks += 1
+        log(f"ok: {what}")
+
+    async def setup(self):
+        try:
+            for name in ("support", "announcer", "alice", "nina", "mallory", "overseer"):
+                register(self.homeserver, self.args.secret, name, self.passwords[name], admin=name == "overseer")
+            self.admin_token = http(self.homeserver, "POST", "/_matrix/client/v3/login", {
+                "type": "m.login.password", "identifier": {"type": "m.id.user", "user": "overseer"},
+                "password": self.passwords["overseer"]})["access_token"]
+        except urllib.error.HTTPError as error:
+            detail = error.read().decode(errors="replace")
+            if "M_USER_IN_USE" in detail:
+                raise SetupFailed("the accounts exist already on this homeserver: the test needs a fresh one "
+                                  "(scripts/synapse start, or leave PARLEY_MATRIX_HOMESERVER unset)")
+            raise SetupFailed(f"registering the accounts: {error}: {detail}")
+        except (urllib.error.URLError, KeyError) as error:
+            raise SetupFailed(f"registering the accounts: {error}")
+        # Synapse's default (0.2/s, burst 10) would make this run wait on 429s; the crash
+        # check sets a tight limit on the support bot on purpose.
+        for name in ("support", "announcer", "alice", "nina", "mallory"):
+            set_rate_limit(self.homeserver, self.admin_token, f"@{name}:{SERVER}", 0, 0)
+        for name in ("alice", "nina", "mallory"):
+            self.people[name] = Person(self.homeserver, f"@{name}:{SERVER}", self.passwords[name])
+            await self.people[name].login()
+        nina = self.people["nina"]
+        # The agents' room is invite-only (anyone could join a public one and act as an agent);
+        # the support bot is invited and joins it by its alias at start.
+        self.agents = await nina.create_room(alias="agents", name="Agents", preset=RoomPreset.private_chat, invite=[SUPPORT])
+        self.announcements = await nina.create_room(alias="announcements", name="Announcements", preset=RoomPreset.public_chat)
+        log(f"accounts registered; #agents:{SERVER} is {self.agents}, #announcements:{SERVER} is {self.announcements}")
+
+    async def direct_room(self, person, bot, name):
+        room = await person.create_room(is_direct=True, preset=RoomPreset.trusted_private_chat, invite=[bot])
+        view = BotView(person, room, bot, name)
+        await view.wait_joined()
+        return view
+
+    async def conversation(self):
+        alice, nina = self.people["alice"], self.people["nina"]
+        agents = BotView(nina, self.agents, SUPPORT, "#agents")
+        dm = await self.direct_room(alice, SUPPORT, "alice's room with support")
+        self.dm = dm
+        self.passed("the support bot joined alice's direct room")
+
+        await alice.say(dm.room, "/card bob")
+        greeting = await dm.next("the greeting card", is_card("greeting"))
+        check_card(greeting, "greeting", {"summary": "Welcome"}, "Hi Alice Liddell! I'm Support. Type /help.")
+        vcard = await dm.next("bob's vCard card", is_card("vcard"))
+        check_card(vcard, "vcard", {"name": "Bob Stone"}, "Bob Stone")
+        file = await dm.next("bob's .vcf file", lambda e: msgtype(e) == "m.file")
+        info = file["content"].get("info", {})
+        expect(info.get("mimetype") == "text/vcard", f"vCard file mimetype is {info.get('mimetype')!r}")
+        expect(body(file).endswith(".vcf"), f"vCard file name is {body(file)!r}")
+        url = file["content"].get("url", "")
+        expect(url.startswith("mxc://"), f"vCard file url is {url!r}")
+        text = download(self.homeserver, alice.client.access_token, url)
+        expect("BEGIN:VCARD" in text and "Bob Stone" in text, f"the .vcf file holds {text!r}")
+        self.passed("greeting card; /card bob: vCard card and its .vcf file (text/vcard)")
+
+        await alice.say(dm.room, "/docs")
+        link = await dm.next("the link card", is_card("link"))
+        check_card(link, "link", {"url": "https://example.com/docs", "text": "Parley docs"}, "Parley docs")
+        self.passed("/docs: link card")
+
+        thanks = await alice.say(dm.room, "thanks!")
+        await dm.next("❤️ on 'thanks!'", is_reaction("❤️", thanks))
+        self.passed("thanks!: ❤️ on her message")
+
+        refund = await alice.say(dm.room, "/refund")
+        await dm.next("👀 on '/refund'", is_reaction("👀", refund))
+        reply = await dm.next("the quoted reply", is_text("Let's sort this out."))
+        relation = reply["content"].get("m.relates_to", {}).get("m.in_reply_to", {}).get("event_id")
+        expect(relation == refund, f"the reply's m.in_reply_to is {relation!r}, expected {refund}")
+        await dm.next("the order question", is_text("What is your order number?"))
+        await alice.say(dm.room, "12")
+        await dm.next("the retry", is_text("Please send the 6-digit order number."))
+        await alice.say(dm.room, "123456")
+        order = await dm.next("the order card", is_card("order"))
+        check_card(order, "order", {"order_id": "123456", "status": "refund requested"}, "Order 123456: refund requested")
+        self.passed("/refund: 👀, quoted reply, question, retry on '12', order card on '123456'")
+
+        # In #agents the bot greeted the room when it joined: that card is passed over.
+        ticket = await agents.next("the ticket card", is_card("ticket"), skip=is_card("greeting"))
+        check_card(ticket, "ticket", {"number": 1, "note": "Refund for order 123456 from alice"},
+                   "Ticket #1 from Alice Liddell: Refund for order 123456 from alice")
+        expect("> Alice Liddell: 123456" in body(ticket), f"the ticket card lacks the recent lines: {body(ticket)!r}")
+        self.passed("hand-off: ticket card #1 in #agents, seen by nina")
+
+        await nina.say(self.agents, "/take 1")
+        await agents.next("'taken by nina'", is_text("Ticket #1 taken by nina."))
+        self.passed("nina: /take 1 in #agents")
+
+        mallory = self.people["mallory"]
+        strange = await self.direct_room(mallory, SUPPORT, "mallory's room with support")
+        await mallory.say(strange.room, "/take 1")
+        await mallory.say(strange.room, "/resolve 1")
+        refused = await self.parley.wait_for_line(
+            lambda line: "agent command refused" in line and "user=mallory" in line and "command=resolve" in line,
+            "refusal of mallory's /resolve", 30)
+        expect(any("command=take" in line and "user=mallory" in line for line in self.parley.lines()
+                   if "agent command refused" in line), "no refusal of mallory's /take in the log")
+        del refused
+        await strange.nothing_new("mallory's /take and /resolve are refused silently")
+        await agents.nothing_new("mallory cannot take or resolve ticket #1")
+        await dm.nothing_new("mallory's commands reach nobody")
+        self.passed("mallory: /take 1 and /resolve 1 outside #agents refused with a log line, no effect")
+
+        await nina.say(self.agents, "/reply 1 We are on it")
+        await dm.next("the agent's reply, relayed", is_text("We are on it"))
+        await nina.say(self.agents, "/resolve 1")
+        await agents.next("'resolved by nina'", is_text("Ticket #1 resolved by nina."))
+        await self.parley.wait_for_line(lambda line: "conversation back to the bot" in line, "'conversation back to the bot'", 30)
+        self.passed("nina: /reply 1 reaches alice as the bot; /resolve 1")
+
+        announcer = await self.direct_room(alice, ANNOUNCER, "alice's room with announcer")
+        await alice.say(announcer.room, "/ping")
+        await announcer.next("pong", is_text("pong"))
+        self.passed("the announcer answers /ping")
+
+    def query(self, database, sql, params=()):
+        path = os.path.join(self.args.workdir, ".parley", database)
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            return connection.execute(sql, params).fetchall()
+        finally:
+            connection.close()
+
+    async def crash(self):
+        alice, dm = self.people["alice"], self.dm
+        start = len(dm.bot_events())
+        dm.taken = start
+        # One message a second (Synapse takes whole numbers only): the answers go out one by one
+        # over about five seconds, the later commands waiting for their turn meanwhile.
+        set_rate_limit(self.homeserver, self.admin_token, SUPPORT, 1, 1)
+        sent = [await alice.say(dm.room, f"/status {order}") for order in ORDERS]
+        marks = ",".join("?" * len(sent))
+        deadline = time.monotonic() + 30
+        while True:
+            await alice.pump(200)
+            try:
+                # Received: recorded by the bot's Matrix transport (its sync position is past them).
+                received = self.query("matrix-support.db", f"SELECT COUNT(*) FROM matrix_events WHERE event_id IN ({marks})", sent)[0][0]
+                # Unsent: answers in the bot's outbox, and commands not handled yet (engine inbox).
+                queued = self.query("matrix.support.db", "SELECT COUNT(*) FROM outbox")[0][0]
+                waiting = self.query("matrix.db", "SELECT COUNT(*) FROM engine_inbox WHERE bot = 'support'")[0][0]
+            except sqlite3.Error:
+                received, queued, waiting = 0, 0, 0  # not created yet, or busy: asked again
+            answered = len(dm.bot_events()) - start
+            if received == len(sent) and queued > 0:
+                break
+            expect(time.monotonic() < deadline,
+                   f"crash: within 30 s the bot did not receive all commands with an answer unsent "
+                   f"(received {received}/{len(sent)}, queued {queued}, answered {answered})")
+        self.parley.kill()
+        log(f"parley killed with SIGKILL: {len(sent)} commands received, {answered} answered, {queued} answers queued "
+            f"in the outbox, {waiting} commands not handled yet")
+        set_rate_limit(self.homeserver, self.admin_token, SUPPORT, 0, 0)
+        self.parley.start()
+        await self.parley.wait_started()
+
+        def counts():
+            found = {order: 0 for order in ORDERS}
+            for event in dm.bot_events()[start:]:
+                fields = event["content"].get("chat.parley.card") or {}
+                expect(is_card("order")(event) and fields.get("order_id") in found,
+                       f"crash: unexpected answer {json.dumps(event['content'], ensure_ascii=False)}")
+                expect(body(event) == f"Order {fields['order_id']}: in transit", f"crash: order card body {body(event)!r}")
+                found[fields["order_id"]] += 1
+            return found
+
+        deadline = time.monotonic() + 60
+        while any(count == 0 for count in counts().values()) and time.monotonic() < deadline:
+            await alice.pump(500)
+        # A duplicate would come right behind: a short quiet window.
+        quiet = time.monotonic() + 3
+        while time.monotonic() < quiet:
+            await alice.pump(300)
+        found = counts()
+        missing = [order for order, count in found.items() if count == 0]
+        twice = {order: count for order, count in found.items() if count > 1}
+        expect(not missing, f"crash: answers never delivered after the restart: {missing} (delivered: {found})")
+        expect(not twice, f"crash: answers delivered more than once: {twice}")
+        self.passed(f"crash: every one of {len(ORDERS)} answers delivered exactly once across the SIGKILL and restart")
+
+    async def run(self):
+        try:
+            await self.setup()
+        except (SetupFailed, CheckFailed) as error:
+            print(f"matrix-e2e: setup failed: {error}", file=sys.stderr)
+            return 2
+        started = time.monotonic()
+        try:
+            self.parley.start()
+            await self.parley.wait_started()
+            self.passed("parley run --config matrix.yaml started")
+            await self.conversation()
+            await self.crash()
+            code = self.parley.stop()
+            expect(code == 0, f"parley run exited with {code} on SIGTERM")
+            log(f"PASSED: {self.checks} checks in {time.monotonic() - started:.0f} s "
+                f"(the example bots on Synapse through `parley run --config matrix.yaml`)")
+            return 0
+        except CheckFailed as failure:
+            print(f"matrix-e2e: FAILED: {failure}", file=sys.stderr)
+            print(f"matrix-e2e: last lines of {self.parley.log_path}:\n{self.parley.tail()}", file=sys.stderr)
+            return 1
+        finally:
+            self.parley.stop()
+            for person in self.people.values():
+                await person.close()
+
+
+def interrupted(*_):
+    """Stopped from outside (the driver's time cap): end like a failed check, so parley is stopped too."""
+    raise CheckFailed("interrupted by SIGTERM (the driver's time cap)")
+
+
+async def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--parley", required=True, help="the parley binary")
+    parser.add_argument("--workdir", required=True, help="a folder with matrix.yaml, profiles.yaml and bots/")
+    parser.add_argument("--homeserver", required=True)
+    parser.add_argument("--secret", required=True, help="the homeserver's registration_shared_secret")
+    args = parser.parse_args()
+    return await Scenario(args).run()
+
+
+if __name__ == "__main__":
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    signal.signal(signal.SIGTERM, interrupted)
+    sys.exit(asyncio.run(main()))
