@@ -58,7 +58,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "ParleyBroadcastTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "SQLiteStore", "TestSupport"]),
         .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCLI"], exclude: ["Fixtures"]),
-        .testTarget(name: "ParleyHostingTests", dependencies: ["ParleyHosting", "ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "TestSupport"]),
+        .testTarget(name: "ParleyHostingTests", dependencies: ["ParleyHosting", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "TestSupport"]),
         .testTarget(name: "ParleyMatrixBotTests", dependencies: ["ParleyHosting", "ParleyCLI", "ParleyBots", "ParleyFlowTest", "ParleyMatrix", "ParleyCore", "YAMLCoding", "TestSupport"]),
     ]
 )
