@@ -9,6 +9,8 @@ public struct BroadcastDesk: Sendable {
     /// Where state is kept.
     public let storage: HostStorage
     private let senders: any BroadcastSenders
+    /// The store is this process's while the desk is open.
+    private let lock: StoreLock?
 
     /// Opens the desk of `configFile` (only the config and its transport are read: a broken
     /// bot file elsewhere does not stop a broadcast). Errors are ready to print.
@@ -22,9 +24,14 @@ public struct BroadcastDesk: Sendable {
         }
         let storage = HostStorage(config: config, resolve: resolve)
         do {
+            // A running `parley run` (or another broadcast) on this store is refused clearly:
+            // two processes on one store misfile the hub's messages and run one job twice.
+            let lock = try storage.lock(holder: "parley broadcast")
             let service = try storage.broadcastService(config: config, clock: SystemClock(), log: { _ in })
             let senders = try transport.broadcastSenders(storage: storage)
-            return .success(BroadcastDesk(service: service, storage: storage, senders: senders))
+            return .success(BroadcastDesk(service: service, storage: storage, senders: senders, lock: lock))
+        } catch let error as HostError {
+            return .failure(BroadcastError(.storage, error.description))
         } catch let error as BroadcastError {
             return .failure(error)
         } catch {
@@ -43,6 +50,9 @@ public struct BroadcastDesk: Sendable {
         }
     }
 
-    /// Releases the transport's resources (the embedded hub writes its cursors).
-    public func close() async { await senders.close() }
+    /// Releases the transport's resources (the embedded hub writes its cursors), then the store.
+    public func close() async {
+        await senders.close()
+        lock?.release()
+    }
 }

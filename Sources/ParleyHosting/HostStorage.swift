@@ -31,6 +31,12 @@ public struct HostStorage: Sendable {
         return "\(base).\(name).db"
     }
 
+    /// This process's hold on the store (nil in memory: nothing is shared).
+    /// - Throws: `HostError` naming the process that holds it.
+    public func lock(holder: String) throws(HostError) -> StoreLock? {
+        isMemory ? nil : try StoreLock(storagePath: path, shownPath: shownPath, holder: holder)
+    }
+
     /// Where a run's log lines go when the terminal is busy (`.parley/parley.log`): the
     /// file-system path and the path as shown. Nil in memory.
     public var logFile: (path: String, shownPath: String)? {

@@ -27,6 +27,8 @@ public final class RunningHost: Sendable {
         public var extraUsers: [String]
         /// Wraps each bot's transport (`parley chat --record`).
         public var wrapTransport: (@Sendable (_ botID: String, _ transport: any Transport) -> any Transport)?
+        /// What the process is, for the lock file (`parley run`).
+        public var holder = "parley run"
 
         /// Options for a run of the config as written.
         public init(resolve: @escaping @Sendable (String) -> String, logger: EngineLogger, clock: any ParleyClock = SystemClock(),
@@ -56,8 +58,11 @@ public final class RunningHost: Sendable {
     /// Where state is kept.
     public let storage: HostStorage
     private let session: TransportSession
+    /// The store is this process's while it runs.
+    private let lock: StoreLock?
 
-    private init(host: BotHost, bots: [CompiledBot], kind: String, storage: HostStorage, session: TransportSession) {
+    private init(host: BotHost, bots: [CompiledBot], kind: String, storage: HostStorage, session: TransportSession, lock: StoreLock?) {
+        self.lock = lock
         self.host = host
         self.bots = bots
         registry = EngineRegistry.make(cards: bots.flatMap { Array($0.cards.values) })
@@ -85,6 +90,8 @@ public final class RunningHost: Sendable {
             }
         }
         let storage = HostStorage(config: config, resolve: options.resolve, override: options.storagePath)
+        // Before anything is opened: a second process on the store is refused, not merged in.
+        let lock = try storage.lock(holder: options.holder)
         let host: BotHost
         let profiles: HostProfiles
         do {
@@ -110,7 +117,7 @@ public final class RunningHost: Sendable {
                 throw HostError("bot '\(bot.id)' cannot be added: \(error)")
             }
         }
-        return RunningHost(host: host, bots: compiled, kind: type(of: transport).kind, storage: storage, session: session)
+        return RunningHost(host: host, bots: compiled, kind: type(of: transport).kind, storage: storage, session: session, lock: lock)
     }
 
     /// Starts every bot, logs "host started" and returns the ids of those that started.
@@ -125,10 +132,11 @@ public final class RunningHost: Sendable {
         return started
     }
 
-    /// Stops the bots (work in flight gets its grace), then releases the transport.
+    /// Stops the bots (work in flight gets its grace), then releases the transport and the store.
     public func shutdown() async {
         await host.stop()
         await session.close()
+        lock?.release()
     }
 }
 
