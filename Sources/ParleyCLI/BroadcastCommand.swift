@@ -57,7 +57,9 @@ enum BroadcastCommand: Subcommand {
                                 : "broadcast \(job.id) exists: resuming, \(job.pending) of \(job.total) pending")
             let report = try await host.service.run(job.id, transport: transport)
             output.line(report.description)
-            return report.pending == 0 ? 0 : 1
+            // A recipient that failed did not get the message: a script must be able to tell.
+            if report.failed > 0 { output.errorLine("error: \(report.failed) of \(report.total) recipients failed (see 'parley broadcasts')") }
+            return report.pending == 0 && report.failed == 0 ? 0 : 1
         } catch {
             output.errorLine("error: \(error.description)")
             return 1

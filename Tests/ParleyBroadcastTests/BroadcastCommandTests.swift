@@ -30,14 +30,16 @@ import Testing
         try "# team\nuser:news\n\nuser:nobody\n".write(toFile: folder.file("team.txt"), atomically: true, encoding: .utf8)
         let first = await Self.run(["broadcast", "--bot", "news", "--to", "user:news", "--to-file", "team.txt",
                                     "--text", "Hi {{recipient.id}}", "--id", "week-1"], in: folder)
-        #expect(first.status == 0, "\(first.stderr)")
+        // A failed recipient fails the command: a script must be able to tell.
+        #expect(first.status == 1)
+        #expect(first.stderr == "error: 1 of 2 recipients failed (see 'parley broadcasts')\n")
         let lines = first.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "broadcast week-1: 2 recipients")
         #expect(lines.last?.hasPrefix("broadcast week-1 (news): 1 sent, 1 failed, 0 pending of 2 in ") == true)
         #expect(lines.last?.hasSuffix("failures: 1× notFound: no such user") == true)
 
         let again = await Self.run(["broadcast", "--bot", "news", "--to", "user:news", "--text", "Hi", "--id", "week-1"], in: folder)
-        #expect(again.status == 0)
+        #expect(again.status == 1)
         #expect(again.stdout.hasPrefix("broadcast week-1 exists: resuming, 0 of 2 pending\n"))
 
         let list = await Self.run(["broadcasts"], in: folder)
