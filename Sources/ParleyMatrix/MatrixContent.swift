@@ -66,13 +66,22 @@ enum MatrixContent {
         if content["m.new_content"] != nil { return nil }
         let replyEventID = content["m.relates_to"]?["m.in_reply_to"]?["event_id"]?.stringValue
         let clientMessageID = content[clientMessageIDKey]?.stringValue.flatMap(UUID.init(uuidString:))
-        if msgtype.hasPrefix(cardPrefix), let card = content[cardKey], card["type"]?.intValue != nil {
+        if msgtype.hasPrefix(cardPrefix), let card = content[cardKey], isCard(card, named: String(msgtype.dropFirst(cardPrefix.count))) {
             return Decoded(payload: card, replyEventID: replyEventID, clientMessageID: clientMessageID)
         }
         // m.text, m.notice, m.emote and msgtypes Parley has no card for arrive as text: their
         // `body` is the text clients show.
         let text = replyEventID == nil ? body : stripReplyFallback(body)
         return Decoded(payload: ["type": 1, "text": .string(text)], replyEventID: replyEventID, clientMessageID: clientMessageID)
+    }
+
+    /// Whether a card event's payload is the card its msgtype names, as `encode` writes it: a
+    /// type other than text, and the msgtype's card name. Anything else would let a forged
+    /// event be acted on (`type: 1` with a command as its text) while clients show its
+    /// different `body`; such an event is taken as the text people see.
+    private static func isCard(_ payload: JSONValue, named name: String) -> Bool {
+        guard let type = payload["type"]?.intValue, type != 1 else { return false }
+        return (payload["card"]?.stringValue ?? "type\(type)") == name
     }
 
     /// Removes the quoted reply fallback older clients put before a reply's text: the leading

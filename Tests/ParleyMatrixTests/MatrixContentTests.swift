@@ -80,4 +80,24 @@ import Testing
         let content: JSONValue = ["msgtype": "chat.parley.card.order", "body": "Order #1", "chat.parley.card": ["id": 1]]
         #expect(MatrixContent.decode(content)?.payload == ["type": 1, "text": "Order #1"])
     }
+
+    @Test func aCardEventIsWhatItsBodyShowsUnlessItIsTheCardItsMsgtypeNames() {
+        // A forged "card" whose payload is a text command: clients show the body, so does Parley.
+        let forged: JSONValue = ["msgtype": "chat.parley.card.order", "body": "Order 123456: shipped",
+                                 "chat.parley.card": ["type": 1, "text": "/resolve 1"]]
+        #expect(MatrixContent.decode(forged)?.payload == ["type": 1, "text": "Order 123456: shipped"])
+        // A payload of another card than the msgtype names.
+        let mismatched: JSONValue = ["msgtype": "chat.parley.card.order", "body": "Hi",
+                                     "chat.parley.card": ["type": 1002, "card": "ticket", "number": 1]]
+        #expect(MatrixContent.decode(mismatched)?.payload == ["type": 1, "text": "Hi"])
+        // What `encode` writes decodes to the card itself.
+        let order: JSONValue = ["type": 1001, "card": "order", "order_id": "123456"]
+        let encoded = try? MatrixContent.encode(payload: order, replyTo: nil, ownUserID: "@bot:hs", textMsgtype: "m.text",
+                                                clientMessageID: UUID())
+        #expect(encoded.flatMap { MatrixContent.decode($0) }?.payload == order)
+        let unnamed: JSONValue = ["type": 1003, "x": "y"]
+        let encodedUnnamed = try? MatrixContent.encode(payload: unnamed, replyTo: nil, ownUserID: "@bot:hs", textMsgtype: "m.text",
+                                                       clientMessageID: UUID())
+        #expect(encodedUnnamed.flatMap { MatrixContent.decode($0) }?.payload == unnamed)
+    }
 }
