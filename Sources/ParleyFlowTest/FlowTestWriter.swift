@@ -102,11 +102,15 @@ public enum FlowTestWriter {
     }
 
     /// A double-quoted YAML scalar: always quoted, so no text can turn into a number, a
-    /// boolean, a comment or a flow collection.
+    /// boolean, a comment or a flow collection. A `${` of the text is written `$${`: the test
+    /// file's reader would otherwise replace it from the environment (refusing the file, or
+    /// replaying an environment value).
     static func scalar(_ text: String) -> String {
         var quoted = "\""
-        for unit in text.unicodeScalars {
+        let units = Array(text.unicodeScalars)
+        for (index, unit) in units.enumerated() {
             switch unit {
+            case "$" where index + 1 < units.count && units[index + 1] == "{": quoted += "$$"
             case "\"": quoted += "\\\""
             case "\\": quoted += "\\\\"
             case "\n": quoted += "\\n"

@@ -6,7 +6,9 @@ import YAMLCoding
 @Suite struct WriterTests {
     /// Written scalars read back as the same string, whatever they contain.
     @Test(arguments: ["plain", "yes", "123", "# not a comment", "{ flow }", "quote \" and \\ back", "tab\tand\nnewline",
-                      "bell\u{7}", "❤️ emoji", "", "- dash", "key: value", "\u{FEFF}bom", "null", "~"])
+                      "bell\u{7}", "❤️ emoji", "", "- dash", "key: value", "\u{FEFF}bom", "null", "~",
+                      // A user typing what looks like a reference, or its escape, gets it back as typed.
+                      "home is ${HOME}", "${HOME:-x}", "$${HOME}", "$$${HOME}", "cost $5 {ok}", "ends in $", "${"])
     func scalarsRoundTrip(_ text: String) throws {
         let yaml = "value: \(FlowTestWriter.scalar(text))\n"
         let decoded = try YAMLDecoder().decode([String: String].self, from: yaml, file: "x.yaml")
