@@ -26,7 +26,8 @@ public struct MatrixClient: Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = requestTimeout.timeInterval
         configuration.httpMaximumConnectionsPerHost = 16
-        self.session = URLSession(configuration: configuration)
+        // Without the delegate a redirect to another host would receive the bearer token.
+        self.session = URLSession(configuration: configuration, delegate: SameOriginRedirects(), delegateQueue: nil)
     }
 
     /// A path under `/_matrix/client/v3/` with every component percent-encoded
@@ -95,6 +96,13 @@ public struct MatrixClient: Sendable {
         let (data, response) = try await perform(request, path: path)
         guard let http = response as? HTTPURLResponse else {
             throw ParleyError(.serverError, "not an HTTP response", context: ["path": path])
+        }
+        if (300..<400).contains(http.statusCode) {
+            // Only a redirect SameOriginRedirects refused ends here (others were followed).
+            let target = http.value(forHTTPHeaderField: "Location") ?? "?"
+            throw ParleyError(.permissionDenied,
+                              "the homeserver redirected to another origin (\(target)): not followed, so the access token and password stay with \(homeserver.absoluteString)",
+                              context: ["path": path, "status": String(http.statusCode), "location": target])
         }
         guard (200..<300).contains(http.statusCode) else {
             throw Self.error(status: http.statusCode, body: data.isEmpty ? .object([:]) : (try? JSONValue.parse(data)),

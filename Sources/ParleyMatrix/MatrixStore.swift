@@ -3,7 +3,7 @@ import ParleyCore
 import SQLiteStore
 
 /// What `MatrixTransport` keeps across restarts, in SQLite (one database file per account):
-/// the session (token, device, `since`), per-channel sequence counters, the messages it saw
+/// the session (device and `since`; never the access token), per-channel sequence counters, the messages it saw
 /// (for seq lookups, replies and `history`), handled event ids (so nothing is delivered twice)
 /// and reactions (so an unreact can redact the right event).
 actor MatrixStore {
@@ -26,11 +26,13 @@ actor MatrixStore {
         "CREATE INDEX matrix_seen_room ON matrix_seen(room_id)",
     ])
 
-    /// Opens (creating and migrating) the database at `path`.
+    /// Opens (creating and migrating) the database at `path`; `log` hears of file modes
+    /// tightened and of access tokens an older Parley stored, which are erased.
     /// - Throws: `ParleyError(.storage)` naming the file.
-    init(path: String) throws {
+    init(path: String, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
         do {
-            db = try Self.migrations.open(path)
+            db = try Self.migrations.open(path, warn: log)
+            try Self.eraseStoredTokens(db, log: log)
         } catch {
             throw ParleyError(.storage, "cannot open the Matrix state database: \(error)", context: ["path": path])
         }
@@ -46,21 +48,22 @@ actor MatrixStore {
     // MARK: - Session
 
     /// The stored session of `userID`, if any.
-    func session(userID: String) throws -> (accessToken: String?, deviceID: String?, since: String?) {
+    func session(userID: String) throws -> (deviceID: String?, since: String?) {
         try storage {
-            guard let row = try db.rows("SELECT access_token, device_id, since FROM matrix_session WHERE user_id = ?",
-                                        [.text(userID)]).first else { return (nil, nil, nil) }
-            return (row[0].string, row[1].string, row[2].string)
+            guard let row = try db.rows("SELECT device_id, since FROM matrix_session WHERE user_id = ?",
+                                        [.text(userID)]).first else { return (nil, nil) }
+            return (row[0].string, row[1].string)
         }
     }
 
-    /// Stores the token and device of a (new) login; keeps `since` unless the device changed.
-    func saveLogin(userID: String, accessToken: String, deviceID: String) throws {
+    /// Stores the device of a login, to log in as the same device at the next start (its
+    /// transaction ids stay valid); the token is not kept (the column stays empty).
+    func saveDevice(userID: String, deviceID: String) throws {
         try storage {
             try db.run("""
-                INSERT INTO matrix_session (user_id, access_token, device_id) VALUES (?, ?, ?)
-                ON CONFLICT(user_id) DO UPDATE SET access_token = excluded.access_token, device_id = excluded.device_id
-                """, [.text(userID), .text(accessToken), .text(deviceID)])
+                INSERT INTO matrix_session (user_id, device_id) VALUES (?, ?)
+                ON CONFLICT(user_id) DO UPDATE SET device_id = excluded.device_id
+                """, [.text(userID), .text(deviceID)])
         }
     }
 

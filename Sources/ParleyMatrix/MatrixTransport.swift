@@ -3,8 +3,10 @@ import ParleyCore
 
 /// `Transport` for a Matrix homeserver over the Client-Server API.
 ///
-/// - Sessions: a password login's token and device are kept in SQLite and reused on restart,
-///   so transaction ids stay valid; an access token is checked with whoami at start.
+/// - Sessions: a password account logs in at each start as the device kept in SQLite, so
+///   transaction ids stay valid; its token lives in memory only (a token on disk is readable by
+///   whoever copies the file). A configured access token is checked with whoami at start and
+///   never written anywhere.
 /// - Sync: `/sync` long-poll with an uploaded filter; `since` is persisted only after a batch was
 ///   handled; a fresh start delivers no old messages; `limited` timelines are backfilled through
 ///   `/messages` so bursts are never lost; reconnects with backoff.
@@ -57,7 +59,7 @@ public actor MatrixTransport: Transport {
         userID = configuration.userID
         config = configuration
         concurrentSends = max(1, configuration.concurrentRooms)
-        store = try MatrixStore(path: configuration.databasePath)
+        store = try MatrixStore(path: configuration.databasePath, log: configuration.log)
         client = MatrixClient(homeserver: configuration.homeserver, requestTimeout: configuration.requestTimeout)
     }
 
@@ -81,12 +83,6 @@ public actor MatrixTransport: Transport {
             client.accessToken = token
             try await checkWhoami()
         case .password(let password):
-            if let token = saved.accessToken {
-                client.accessToken = token
-                do { return try await checkWhoami() } catch let error as ParleyError where error.code == .unauthorized {
-                    config.log("stored access token of \(userID) no longer valid: logging in again")
-                }
-            }
             client.accessToken = nil
             let result: MatrixClient.LoginResult
             do {
@@ -101,7 +97,7 @@ public actor MatrixTransport: Transport {
                 throw ParleyError(.unauthorized, "logged in as \(result.userID), configured as \(userID)", context: ["user": userID])
             }
             client.accessToken = result.accessToken
-            try await store.saveLogin(userID: userID, accessToken: result.accessToken, deviceID: result.deviceID)
+            try await store.saveDevice(userID: userID, deviceID: result.deviceID)
         }
     }
 

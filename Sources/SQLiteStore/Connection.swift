@@ -11,12 +11,18 @@ public final class Connection {
     public let path: String
     private var cache: [String: Statement] = [:]
 
+    /// Says on standard error what opening a database changed (a file mode tightened).
+    public static let standardErrorWarning: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data("parley: warning: \(line)\n".utf8))
+    }
+
     /// Opens (creating if needed) the database at `path`. A file database is switched to WAL
-    /// with `synchronous=NORMAL`: durable across a process crash, and fast.
-    public init(path: String, busyTimeout: Duration = .seconds(5)) throws {
-        if path != ":memory:" {
-            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    /// with `synchronous=NORMAL`: durable across a process crash, and fast. The file, its WAL
+    /// and the folders created for it are owner-only; looser ones are tightened and `warn` told.
+    public init(path: String, busyTimeout: Duration = .seconds(5),
+                warn: (String) -> Void = Connection.standardErrorWarning) throws {
+        if path != ":memory:" && !path.isEmpty {
+            try OwnerOnlyFiles.prepare(databaseAt: path, warn: warn)
         }
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX

@@ -14,9 +14,9 @@ public struct Migrations: Sendable {
     }
 
     /// Opens (creating) the database at `path` and applies the steps not yet applied: what
-    /// every store does when it opens.
-    public func open(_ path: String) throws -> Connection {
-        let connection = try Connection(path: path)
+    /// every store does when it opens. `warn` hears of file modes tightened (see `Connection`).
+    public func open(_ path: String, warn: (String) -> Void = Connection.standardErrorWarning) throws -> Connection {
+        let connection = try Connection(path: path, warn: warn)
         try apply(to: connection)
         return connection
     }

@@ -73,6 +73,19 @@ import Testing
         #expect(devices.filter { $0["display_name"]?.stringValue == "Parley" }.count == 1)
     }
 
+    @Test func aPasswordLoginKeepsNoTokenOnDisk() async throws {
+        let bot = try await TestHomeserver.register("bot")
+        let database = TestHomeserver.freshDatabasePath()
+        let transport = try TestHomeserver.transport(bot, password: true, databasePath: database)
+        _ = try await transport.connect()
+        let token = try #require(await transport.client.accessToken)
+        #expect(MatrixStoreTests.bytesOnDisk(database).range(of: Data(token.utf8)) == nil)
+        await transport.disconnect()
+        #expect(MatrixStoreTests.bytesOnDisk(database).range(of: Data(token.utf8)) == nil)
+        // What is kept is the device, so the next start logs in as it again.
+        #expect(try await MatrixStore(path: database).session(userID: bot.userID).deviceID != nil)
+    }
+
     @Test func malformedUserIDIsRejectedAtInit() throws {
         let config = MatrixConfiguration(homeserver: try TestHomeserver.url(), userID: "bot", credentials: .accessToken("x"),
                                          databasePath: TestHomeserver.freshDatabasePath())

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import Synchronization
 import Testing
 @testable import ParleyMatrix
 
@@ -38,5 +39,31 @@ import Testing
         } throws: { error in
             (error as? ParleyError)?.code == .storage && (error as? ParleyError)?.context["path"] == "/proc/parley-cannot-write-here/matrix.db"
         }
+    }
+
+    /// The database and its WAL, as bytes someone copying the files would get.
+    static func bytesOnDisk(_ path: String) -> Data {
+        ["", "-wal", "-shm"].reduce(into: Data()) { all, suffix in
+            all += FileManager.default.contents(atPath: path + suffix) ?? Data()
+        }
+    }
+
+    @Test func aTokenAnOlderParleyStoredIsErasedFromTheDisk() async throws {
+        let token = "syt_b2xkX3Rva2Vu_older_parley_kept_me"
+        do {
+            let old = try MatrixStore.migrations.open(path)
+            try old.run("INSERT INTO matrix_session (user_id, access_token, device_id, since) VALUES ('@bot:hs', ?, 'DEV', 's1')",
+                        [.text(token)])
+        }
+        #expect(Self.bytesOnDisk(path).range(of: Data(token.utf8)) != nil)
+        let logged = Mutex<[String]>([])
+        do {
+            let store = try MatrixStore(path: path, log: { line in logged.withLock { $0.append(line) } })
+            let session = try await store.session(userID: "@bot:hs")
+            #expect(session.deviceID == "DEV" && session.since == "s1")
+            #expect(Self.bytesOnDisk(path).range(of: Data(token.utf8)) == nil)
+        }
+        #expect(Self.bytesOnDisk(path).range(of: Data(token.utf8)) == nil)
+        #expect(logged.withLock { $0 } == ["erased the access token an older Parley stored in \(path): it is no longer kept on disk"])
     }
 }

@@ -87,6 +87,9 @@ public final class MatrixBotAccounts: Sendable {
             throw ParleyError(.invalidArgument, "transport.homeserver must be an http(s) URL",
                               context: ["field": "transport.homeserver", "value": settings.homeserver?.value ?? ""])
         }
+        if let problem = MatrixSettings.insecureProblem(homeserver: text, allowInsecure: settings.allowsInsecure) {
+            throw ParleyError(.invalidArgument, problem, context: ["field": "transport.homeserver", "value": text])
+        }
         return homeserver
     }
 

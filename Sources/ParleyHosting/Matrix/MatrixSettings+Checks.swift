@@ -12,6 +12,8 @@ extension MatrixSettings {
         if let homeserver {
             if !(homeserver.value.hasPrefix("http://") || homeserver.value.hasPrefix("https://")) {
                 fail(homeserver.mark, "invalid homeserver '\(homeserver.value)': expected an http:// or https:// URL")
+            } else if let problem = Self.insecureProblem(homeserver: homeserver.value, allowInsecure: allowsInsecure) {
+                fail(homeserver.mark, problem)
             }
         } else {
             fail(at, "transport kind 'matrix' needs 'homeserver' (like http://127.0.0.1:8008)")

@@ -17,9 +17,12 @@ struct MatrixSettings: Decodable, Sendable {
     var users: OrderedMap<Located<String>>?
     /// A `vcard` card is followed by its `.vcf` file (default true: Element users can keep it).
     var vcardFiles: Located<Bool>?
+    /// Permits `http://` to a homeserver that is not on loopback (default false): the password
+    /// and every token would cross the network in clear.
+    var allowInsecure: Located<Bool>?
 
     enum CodingKeys: String, CodingKey {
-        case kind, homeserver, accounts, rooms, users, vcardFiles = "vcard_files"
+        case kind, homeserver, accounts, rooms, users, vcardFiles = "vcard_files", allowInsecure = "allow_insecure"
     }
 
     /// How account `name` logs in: its access token, else its password; nil when both are
@@ -33,6 +36,9 @@ struct MatrixSettings: Decodable, Sendable {
 
     /// Whether vCard cards carry their file.
     var attachesVCardFiles: Bool { vcardFiles?.value ?? true }
+
+    /// Whether plain http to a host off this machine is permitted.
+    var allowsInsecure: Bool { allowInsecure?.value ?? false }
 }
 
 /// One bot's login on a homeserver: a password or an access token.
