@@ -35,8 +35,8 @@ extension BotRuntime {
     }
 
     /// While agents have a conversation, what the user writes goes to the queue's group.
-    func relayToAgents(_ message: Message, text: String, from user: InboundUser, ticket number: Int) async {
-        guard let ticket = try? store.ticket(bot: bot.id, number: number) else { return }
+    func relayToAgents(_ message: Message, in channel: Channel, text: String, from user: InboundUser, ticket number: Int) async {
+        guard let ticket = try? store.ticket(bot: bot.id, channel: channel.target, number: number) else { return }
         await send(.text("#\(number) \(user.name): \(text)"), to: .group(ticket.queue), quoting: nil,
                    clientMessageID: sendNames(for: message, part: "relay")?.clientMessageID(at: 0))
     }
@@ -63,8 +63,14 @@ extension BotRuntime {
             await send(.text(usage(command.verb)), to: group, quoting: message, clientMessageID: name)
             return true
         }
-        guard var ticket = try? store.ticket(bot: bot.id, number: number), ticket.queue == group.id,
-              ticket.status != .resolved, let channel = Channel(target: ticket.channel) else {
+        let numbered = (try? store.tickets(queue: group.id, number: number)) ?? []
+        if !numbered.isEmpty, !numbered.contains(where: { $0.bot == bot.id }) {
+            // Numbers are per queue: another bot's ticket is that bot's to answer, so this one
+            // stays silent rather than say there is no such ticket.
+            return true
+        }
+        guard var ticket = numbered.first(where: { $0.bot == bot.id }), ticket.status != .resolved,
+              let channel = Channel(target: ticket.channel) else {
             await send(.text("No open ticket #\(number)."), to: group, quoting: message, clientMessageID: name)
             return true
         }
