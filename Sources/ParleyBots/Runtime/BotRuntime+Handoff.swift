@@ -37,8 +37,16 @@ extension BotRuntime {
     /// While agents have a conversation, what the user writes goes to the queue's group.
     func relayToAgents(_ message: Message, in channel: Channel, text: String, from user: InboundUser, ticket number: Int) async {
         guard let ticket = try? store.ticket(bot: bot.id, channel: channel.target, number: number) else { return }
-        await send(.text("#\(number) \(user.name): \(text)"), to: .group(ticket.queue), quoting: nil,
+        await send(.text(Self.relayLines(ticket: number, name: user.name, text: text)), to: .group(ticket.queue), quoting: nil,
                    clientMessageID: sendNames(for: message, part: "relay")?.clientMessageID(at: 0))
+    }
+
+    /// `#N Name: text`, every line of the text under that head: agents act on the number a
+    /// line starts with, so neither the name (escaped to one line) nor a line break in the text
+    /// can make a line that seems to come from another ticket.
+    static func relayLines(ticket number: Int, name: String, text: String) -> String {
+        let head = "#\(number) \(VisibleText.line(name)):"
+        return VisibleText.lines(text).map { "\(head) \($0)" }.joined(separator: "\n")
     }
 
     /// `take N`, `reply N text`, `resolve N` (after the prefix), acted on only in a queue's
@@ -80,7 +88,7 @@ extension BotRuntime {
             ticket.status = .taken
             ticket.agent = message.sender
             update(ticket)
-            await send(.text("Ticket #\(number) taken by \(agent.name)."), to: group, quoting: nil, clientMessageID: name)
+            await send(.text("Ticket #\(number) taken by \(VisibleText.line(agent.name))."), to: group, quoting: nil, clientMessageID: name)
         case .reply:
             guard let text = command.text else {
                 await send(.text(usage(.reply)), to: group, quoting: message, clientMessageID: name)
@@ -93,7 +101,7 @@ extension BotRuntime {
             ticket.status = .resolved
             update(ticket)
             accept(.resolved(ticket: number), in: channel)
-            await send(.text("Ticket #\(number) resolved by \(agent.name)."), to: group, quoting: nil, clientMessageID: name)
+            await send(.text("Ticket #\(number) resolved by \(VisibleText.line(agent.name))."), to: group, quoting: nil, clientMessageID: name)
         }
         log(.info, "agent \(command.verb.rawValue)", ["ticket": String(number), "agent": message.sender])
         return true
