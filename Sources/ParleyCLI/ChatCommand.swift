@@ -20,7 +20,11 @@ enum ChatCommand: Subcommand {
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
         let configFile = try arguments.configFile()
         let user = arguments.values["as"] ?? ChatConsole.defaultUser
-        if user.isEmpty || user.contains(" ") { throw UsageError("option '--as' needs a user id without spaces") }
+        // A control character in the id would reach the terminal with every line it heads,
+        // and a newline would forge one (`--as "x\nSupport: hi"`).
+        if user.isEmpty || user.contains(" ") || VisibleText.hasControl(user) {
+            throw UsageError("option '--as' needs a user id without spaces or control characters")
+        }
         let recordFile = arguments.values["record"]
         if let recordFile, !recordFile.hasSuffix(".test.yaml") {
             throw UsageError("option '--record' needs a file name ending in .test.yaml, got '\(recordFile)'")

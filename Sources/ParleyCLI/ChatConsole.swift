@@ -46,7 +46,9 @@ struct ChatConsole {
         bots.enumerated().max { ($0.element.welcome, -$0.offset) < ($1.element.welcome, -$1.offset) }?.element
     }
 
-    private func say(_ line: String) { context.output.line(line) }
+    /// Every console line passes `VisibleText` (bot ids and names, what a user typed after
+    /// `/switch`), not only the rendered messages: nothing on screen carries an escape sequence.
+    private func say(_ line: String) { context.output.line(VisibleText.line(line)) }
 
     /// Runs until `/quit` or end of input; returns the exit code.
     mutating func run() async -> Int32 {
@@ -107,7 +109,7 @@ struct ChatConsole {
                 await running.host.waitUntilIdle()
                 printNew(after: sentID)
             } catch {
-                context.output.errorLine("error: not sent: \(error)")
+                context.output.errorLine(VisibleText.line("error: not sent: \(error)"))
             }
         }
         await running.host.waitUntilIdle()

@@ -2,24 +2,32 @@ import ParleyBots
 import ParleyCore
 
 /// Turns messages into console lines: text as it is, cards drawn readably (a boxed vCard,
-/// a link with its URL, a greeting), quotes and reactions spelled out.
+/// a link with its URL, a greeting), quotes and reactions spelled out. Whatever came from
+/// users, profiles or bots passes `VisibleText`: no escape sequence reaches the terminal and
+/// no name or line break forges a line.
 enum ChatRenderer {
     /// Lines for a message from `name`; `quoted` is the text of the message it replies to.
     static func render(_ message: Message, from name: String, quoted: String?) -> [String] {
-        var head = "\(name):"
-        if let quoted { head += " (replying to “\(shorten(quoted))”)" }
+        var head = "\(VisibleText.line(name)):"
+        if let quoted { head += " (replying to “\(VisibleText.line(shorten(quoted)))”)" }
         let body = lines(for: message.content)
         if body.count == 1 { return ["\(head) \(body[0])"] }
         return [head] + body.map { "  " + $0 }
     }
 
     /// `support reacted ❤️`.
-    static func reaction(_ emoji: String, by name: String) -> String { "\(name) reacted \(emoji)" }
+    static func reaction(_ emoji: String, by name: String) -> String { VisibleText.line("\(name) reacted \(emoji)") }
 
+    /// The content's lines, each escaped.
     static func lines(for content: any MessageContent) -> [String] {
+        rawLines(for: content).map(VisibleText.line)
+    }
+
+    /// The content's lines, split at line breaks (escaping the lines again changes nothing).
+    private static func rawLines(for content: any MessageContent) -> [String] {
         switch content {
         case let text as TextContent:
-            return text.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            return VisibleText.lines(text.text)
         case let greeting as GreetingContent:
             return ["👋 " + greeting.text]
         case let link as LinkContent:
@@ -34,12 +42,12 @@ enum ChatRenderer {
             for (label, value) in [("title", card.title), ("org", card.org), ("phone", card.phone), ("email", card.email), ("id", card.user)] {
                 if let value { rows.append("\(label): \(value)") }
             }
-            return box(rows)
+            return box(rows.map(VisibleText.line))  // escaped before the box is sized
         case let ticket as TicketContent:
             return ticket.fallback.split(separator: "\n").map(String.init)
         default:
             let name = content.cardName.map { "[\($0)] " } ?? ""
-            return (name + content.fallback).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            return VisibleText.lines(name + content.fallback)
         }
     }
 

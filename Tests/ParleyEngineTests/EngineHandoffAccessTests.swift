@@ -42,7 +42,7 @@ import Testing
         #expect(try fixture.botTexts(seenBy: "bob") == [])
         #expect(try fixture.botTexts() == [])
         #expect(try fixture.botTexts(in: Self.agents, seenBy: "carol") == [])
-        #expect(try store.ticket(bot: "support", number: 1) == Self.openTicket)
+        #expect(try store.tickets(queue: "agents", number: 1) == [Self.openTicket])
         #expect(fixture.log.contains {
             $0.contains("warn support agent command refused") && $0.contains("ticket=1") && $0.contains("user=bob") && $0.contains("channel=user:bob")
         })
@@ -56,7 +56,7 @@ import Testing
         let store = MemoryEngineStore()
         let fixture = try await Self.handedOff(store: store)
         try await fixture.say("/resolve 1")
-        #expect(try store.ticket(bot: "support", number: 1) == Self.openTicket)
+        #expect(try store.tickets(queue: "agents", number: 1) == [Self.openTicket])
         #expect(try fixture.botTexts() == [])
         #expect(try fixture.botTexts(in: Self.agents, seenBy: "carol") == [])
         #expect(fixture.log.contains { $0.contains("agent command refused") && $0.contains("user=alice") && $0.contains("channel=user:alice") })
@@ -84,7 +84,7 @@ import Testing
         try await fixture.idle()
         #expect(try fixture.botTexts(in: Self.agents, seenBy: "carol") == [])
         #expect(try fixture.botTexts() == [])
-        #expect(try store.ticket(bot: "support", number: 1) == Self.openTicket)
+        #expect(try store.tickets(queue: "agents", number: 1) == [Self.openTicket])
         await fixture.shutdown()
     }
 
@@ -98,7 +98,7 @@ import Testing
         try fixture.hub.removeMember("carol", from: "agents")
         try await fixture.start(store: store)
         try await fixture.idle()
-        #expect(try store.ticket(bot: "support", number: 1) == Self.openTicket)
+        #expect(try store.tickets(queue: "agents", number: 1) == [Self.openTicket])
         #expect(try fixture.botTexts(in: Self.agents, seenBy: "support") == [])
         #expect(fixture.log.contains {
             $0.contains("agent command refused") && $0.contains("user=carol") && $0.contains("channel=group:agents")
@@ -111,7 +111,7 @@ import Testing
         let store = MemoryEngineStore()
         let fixture = try await Self.handedOff(store: store) { $0.transport = MembersUnknownTransport(base: $0.transport) }
         try await fixture.say("/take 1", as: "carol", in: Self.agents)
-        #expect(try store.ticket(bot: "support", number: 1) == Self.openTicket)
+        #expect(try store.tickets(queue: "agents", number: 1) == [Self.openTicket])
         #expect(try fixture.botTexts(in: Self.agents, seenBy: "carol") == [])
         #expect(fixture.log.contains { $0.contains("agent command refused") && $0.contains("membership unknown") })
         await fixture.shutdown()

@@ -21,9 +21,9 @@ import Testing
             let first = try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents"))
             let again = try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents"))
             #expect(again == first, "\(name)")
-            // Other conversations and other bots get their own.
+            // Other conversations and other bots get their own, numbered in the queue.
             #expect(try store.open(Ticket(bot: "support", channel: "user:bob", user: "bob", queue: "agents")).number == 2, "\(name)")
-            #expect(try store.open(Ticket(bot: "sales", channel: "user:alice", user: "alice", queue: "agents")).number == 1, "\(name)")
+            #expect(try store.open(Ticket(bot: "sales", channel: "user:alice", user: "alice", queue: "agents")).number == 3, "\(name)")
 
             // Taken is still unresolved; resolved frees the conversation for a new ticket.
             var taken = first
@@ -34,7 +34,7 @@ import Testing
             var resolved = taken
             resolved.status = .resolved
             try store.update(resolved)
-            #expect(try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 3, "\(name)")
+            #expect(try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 4, "\(name)")
         }
     }
 

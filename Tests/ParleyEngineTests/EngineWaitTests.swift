@@ -135,7 +135,7 @@ import Testing
 
         let cards = try fixture.newMessages(in: .group("agents"), seenBy: "carol").compactMap { $0.content as? TicketContent }
         #expect(cards.map(\.number) == [1])
-        #expect(try store.ticket(bot: "support", number: 2) == nil)
+        #expect(try store.tickets(queue: "agents", number: 2) == [])
         // The conversation is paused under that ticket: alice's words go to the agents.
         try await fixture.say("are you there?")
         #expect(try fixture.botTexts(in: .group("agents"), seenBy: "carol") == ["#1 Alice: are you there?"])

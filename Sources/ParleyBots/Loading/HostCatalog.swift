@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCore
 import Synchronization
 import YAMLCoding
 
@@ -123,7 +124,14 @@ public struct HostCatalog: Sendable {
         do {
             let definition = try decoder.decode(BotDefinition.self, from: text, file: file)
             let id = definition.id?.value ?? String(name.dropLast(".yaml".count))
-            return (LoadedBot(file: file, id: id, definition: definition, source: source), BotValidator.validate(definition, source: source))
+            var errors = BotValidator.validate(definition, source: source)
+            // An `id:` is checked with the file; an id from the file name is checked here: it
+            // heads the bot's lines on a terminal, where a control character must not go.
+            if definition.id == nil, VisibleText.hasControl(id) {
+                errors.insert(source.error(at: Mark(line: 1, column: 1),
+                                           "invalid bot id '\(VisibleText.line(id))' (from the file name): expected no control characters; rename the file or set 'id:'"), at: 0)
+            }
+            return (LoadedBot(file: file, id: id, definition: definition, source: source), errors)
         } catch {
             // A mistyped key must not hide the file's other problems (a bad regex, an unknown
             // card): when only unknown or duplicate keys stopped decoding, validate the rest too.
@@ -140,7 +148,10 @@ public struct HostCatalog: Sendable {
             errors.append(error)
         case .success(let text):
             do {
-                profiles = try decoder.decode(OrderedMap<ProfileEntry>.self, from: text, file: file)
+                let directory = try decoder.decode(OrderedMap<ProfileEntry>.self, from: text, file: file)
+                let problems = ProfileValidator.validate(directory, source: SourceFile(name: file, text: text))
+                errors += problems
+                if problems.isEmpty { profiles = directory }
             } catch {
                 errors += error.errors
             }

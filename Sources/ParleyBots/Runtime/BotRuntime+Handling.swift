@@ -46,7 +46,7 @@ extension BotRuntime {
         remember(user.name, text, in: channel)
         let state = loadState(channel)
         if let ticket = state.ticket {
-            await relayToAgents(message, text: text, from: user, ticket: ticket)
+            await relayToAgents(message, in: channel, text: text, from: user, ticket: ticket)
             return
         }
         if !bot.greeting.isEmpty, firstTime("user:\(message.sender)") {

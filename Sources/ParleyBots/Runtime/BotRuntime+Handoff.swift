@@ -35,10 +35,18 @@ extension BotRuntime {
     }
 
     /// While agents have a conversation, what the user writes goes to the queue's group.
-    func relayToAgents(_ message: Message, text: String, from user: InboundUser, ticket number: Int) async {
-        guard let ticket = try? store.ticket(bot: bot.id, number: number) else { return }
-        await send(.text("#\(number) \(user.name): \(text)"), to: .group(ticket.queue), quoting: nil,
+    func relayToAgents(_ message: Message, in channel: Channel, text: String, from user: InboundUser, ticket number: Int) async {
+        guard let ticket = try? store.ticket(bot: bot.id, channel: channel.target, number: number) else { return }
+        await send(.text(Self.relayLines(ticket: number, name: user.name, text: text)), to: .group(ticket.queue), quoting: nil,
                    clientMessageID: sendNames(for: message, part: "relay")?.clientMessageID(at: 0))
+    }
+
+    /// `#N Name: text`, every line of the text under that head: agents act on the number a
+    /// line starts with, so neither the name (escaped to one line) nor a line break in the text
+    /// can make a line that seems to come from another ticket.
+    static func relayLines(ticket number: Int, name: String, text: String) -> String {
+        let head = "#\(number) \(VisibleText.line(name)):"
+        return VisibleText.lines(text).map { "\(head) \($0)" }.joined(separator: "\n")
     }
 
     /// `take N`, `reply N text`, `resolve N` (after the prefix), acted on only in a queue's
@@ -63,8 +71,14 @@ extension BotRuntime {
             await send(.text(usage(command.verb)), to: group, quoting: message, clientMessageID: name)
             return true
         }
-        guard var ticket = try? store.ticket(bot: bot.id, number: number), ticket.queue == group.id,
-              ticket.status != .resolved, let channel = Channel(target: ticket.channel) else {
+        let numbered = (try? store.tickets(queue: group.id, number: number)) ?? []
+        if !numbered.isEmpty, !numbered.contains(where: { $0.bot == bot.id }) {
+            // Numbers are per queue: another bot's ticket is that bot's to answer, so this one
+            // stays silent rather than say there is no such ticket.
+            return true
+        }
+        guard var ticket = numbered.first(where: { $0.bot == bot.id }), ticket.status != .resolved,
+              let channel = Channel(target: ticket.channel) else {
             await send(.text("No open ticket #\(number)."), to: group, quoting: message, clientMessageID: name)
             return true
         }
@@ -74,7 +88,7 @@ extension BotRuntime {
             ticket.status = .taken
             ticket.agent = message.sender
             update(ticket)
-            await send(.text("Ticket #\(number) taken by \(agent.name)."), to: group, quoting: nil, clientMessageID: name)
+            await send(.text("Ticket #\(number) taken by \(VisibleText.line(agent.name))."), to: group, quoting: nil, clientMessageID: name)
         case .reply:
             guard let text = command.text else {
                 await send(.text(usage(.reply)), to: group, quoting: message, clientMessageID: name)
@@ -87,7 +101,7 @@ extension BotRuntime {
             ticket.status = .resolved
             update(ticket)
             accept(.resolved(ticket: number), in: channel)
-            await send(.text("Ticket #\(number) resolved by \(agent.name)."), to: group, quoting: nil, clientMessageID: name)
+            await send(.text("Ticket #\(number) resolved by \(VisibleText.line(agent.name))."), to: group, quoting: nil, clientMessageID: name)
         }
         log(.info, "agent \(command.verb.rawValue)", ["ticket": String(number), "agent": message.sender])
         return true

@@ -5,7 +5,9 @@ public struct Ticket: Sendable, Hashable, Codable {
     /// Where the ticket stands.
     public enum Status: String, Sendable, Hashable, Codable { case open, taken, resolved }
 
-    /// Numbered per bot from 1.
+    /// Numbered per queue from 1: every bot posting into one queue draws from one sequence,
+    /// so a number in an agent's command names one ticket. (Tickets opened before numbers were
+    /// per queue keep their per-bot numbers; new ones continue after the highest.)
     public var number: Int
     /// The bot that opened it.
     public var bot: String
@@ -57,13 +59,19 @@ public protocol EngineStore: Sendable {
     func statesWithTimers(bot: String) throws -> [(channel: String, state: ConversationState)]
     /// Records that `key` (`user:ID` or `group:ID`) was greeted; true if it was not before.
     func markGreeted(bot: String, key: String) throws -> Bool
-    /// Stores a new ticket and returns it with its number — unless the bot's conversation
-    /// `ticket.channel` already has an unresolved ticket: then that one is returned, so a
-    /// hand-off run again after a crash opens no second ticket.
+    /// Stores a new ticket and returns it with the next number of its queue — unless the bot's
+    /// conversation `ticket.channel` already has an unresolved ticket: then that one is
+    /// returned, so a hand-off run again after a crash opens no second ticket. Numbering is
+    /// atomic: bots sharing the store never draw the same number for one queue.
     func open(_ ticket: Ticket) throws -> Ticket
-    /// A ticket by number.
-    func ticket(bot: String, number: Int) throws -> Ticket?
-    /// Saves a changed ticket.
+    /// The tickets numbered `number` in `queue`, of any bot: at most one, except for tickets
+    /// numbered per bot before numbers were per queue.
+    func tickets(queue: String, number: Int) throws -> [Ticket]
+    /// The bot's newest ticket numbered `number` for the conversation `channel` (the one its
+    /// paused state names: a conversation has one unresolved ticket at a time, and numbers of
+    /// different queues may coincide).
+    func ticket(bot: String, channel: String, number: Int) throws -> Ticket?
+    /// Saves a changed ticket (found by bot, queue and number).
     func update(_ ticket: Ticket) throws
 }
 

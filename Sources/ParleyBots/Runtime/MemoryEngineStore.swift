@@ -8,13 +8,22 @@ public final class MemoryEngineStore: EngineStore {
         var item: String
     }
 
+    /// A ticket's identity: numbers are unique per queue (nothing here predates that).
+    private struct TicketKey: Hashable {
+        var queue: String
+        var number: Int
+    }
+
     private struct Contents {
         var states: [Key: ConversationState] = [:]
         var greeted: Set<Key> = []
-        var tickets: [Key: Ticket] = [:]
-        var ticketCounts: [String: Int] = [:]
+        var tickets: [TicketKey: Ticket] = [:]
+        /// Each conversation's (bot, channel) tickets, oldest first.
+        var conversations: [Key: [TicketKey]] = [:]
+        /// The last number drawn in each queue.
+        var queueNumbers: [String: Int] = [:]
         /// The unresolved ticket of each conversation (bot, channel) that has one.
-        var unresolved: [Key: Int] = [:]
+        var unresolved: [Key: TicketKey] = [:]
         /// Each bot's unhandled messages by id, with their place in the order received.
         var inbox: [Key: (position: Int, message: ReceivedMessage)] = [:]
         var received = 0
@@ -72,28 +81,36 @@ public final class MemoryEngineStore: EngineStore {
     public func open(_ ticket: Ticket) throws -> Ticket {
         contents.withLock { contents in
             let conversation = Key(bot: ticket.bot, item: ticket.channel)
-            if let number = contents.unresolved[conversation], let open = contents.tickets[Key(bot: ticket.bot, item: String(number))] {
-                return open
-            }
+            if let key = contents.unresolved[conversation], let open = contents.tickets[key] { return open }
             var ticket = ticket
-            let number = contents.ticketCounts[ticket.bot, default: 0] + 1
-            contents.ticketCounts[ticket.bot] = number
-            ticket.number = number
-            contents.tickets[Key(bot: ticket.bot, item: String(number))] = ticket
-            if ticket.status != .resolved { contents.unresolved[conversation] = number }
+            // Drawn under the lock: bots sharing this store never get the same number.
+            ticket.number = contents.queueNumbers[ticket.queue, default: 0] + 1
+            contents.queueNumbers[ticket.queue] = ticket.number
+            let key = TicketKey(queue: ticket.queue, number: ticket.number)
+            contents.tickets[key] = ticket
+            contents.conversations[conversation, default: []].append(key)
+            if ticket.status != .resolved { contents.unresolved[conversation] = key }
             return ticket
         }
     }
 
-    public func ticket(bot: String, number: Int) throws -> Ticket? {
-        contents.withLock { $0.tickets[Key(bot: bot, item: String(number))] }
+    public func tickets(queue: String, number: Int) throws -> [Ticket] {
+        contents.withLock { $0.tickets[TicketKey(queue: queue, number: number)].map { [$0] } ?? [] }
+    }
+
+    public func ticket(bot: String, channel: String, number: Int) throws -> Ticket? {
+        contents.withLock { contents in
+            let keys = contents.conversations[Key(bot: bot, item: channel)] ?? []
+            return keys.last { $0.number == number }.flatMap { contents.tickets[$0] }
+        }
     }
 
     public func update(_ ticket: Ticket) throws {
         contents.withLock { contents in
-            contents.tickets[Key(bot: ticket.bot, item: String(ticket.number))] = ticket
+            let key = TicketKey(queue: ticket.queue, number: ticket.number)
+            contents.tickets[key] = ticket
             let conversation = Key(bot: ticket.bot, item: ticket.channel)
-            if ticket.status == .resolved, contents.unresolved[conversation] == ticket.number {
+            if ticket.status == .resolved, contents.unresolved[conversation] == key {
                 contents.unresolved[conversation] = nil
             }
         }

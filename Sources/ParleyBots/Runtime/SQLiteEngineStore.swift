@@ -31,6 +31,23 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
         CREATE TABLE engine_inbox (position INTEGER PRIMARY KEY AUTOINCREMENT, bot TEXT NOT NULL,
                                    message_id TEXT NOT NULL, message TEXT NOT NULL, UNIQUE (bot, message_id));
         """,
+        // Ticket numbers per queue instead of per bot (two bots on one queue both had a #1, and
+        // an agent's `reply 1` reached both customers). The table is rebuilt keyed by queue and
+        // number; the bot stays in the key only because tickets numbered before may share a
+        // number in a queue: they keep it. Each queue's sequence continues after its highest.
+        """
+        CREATE TABLE engine_tickets_by_queue (queue TEXT NOT NULL, number INTEGER NOT NULL, bot TEXT NOT NULL,
+                                              ticket TEXT NOT NULL, channel TEXT, unresolved INTEGER NOT NULL DEFAULT 0,
+                                              PRIMARY KEY (queue, number, bot));
+        INSERT INTO engine_tickets_by_queue (queue, number, bot, ticket, channel, unresolved)
+            SELECT json_extract(ticket, '$.queue'), number, bot, ticket, channel, unresolved FROM engine_tickets ORDER BY rowid;
+        DROP TABLE engine_tickets;
+        ALTER TABLE engine_tickets_by_queue RENAME TO engine_tickets;
+        CREATE INDEX engine_tickets_unresolved ON engine_tickets (bot, channel) WHERE unresolved = 1;
+        CREATE INDEX engine_tickets_conversation ON engine_tickets (bot, channel, number);
+        CREATE TABLE engine_ticket_numbers (queue TEXT PRIMARY KEY, last INTEGER NOT NULL);
+        INSERT INTO engine_ticket_numbers (queue, last) SELECT queue, MAX(number) FROM engine_tickets GROUP BY queue;
+        """,
     ])
 
     /// Opens (creating and migrating) the database at `path`.
@@ -136,23 +153,41 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
         try locked {
             try connection.transaction {
                 if let text = try connection.scalar(
-                    "SELECT ticket FROM engine_tickets WHERE bot = ? AND channel = ? AND unresolved = 1 ORDER BY number DESC LIMIT 1",
+                    "SELECT ticket FROM engine_tickets WHERE bot = ? AND channel = ? AND unresolved = 1 ORDER BY rowid DESC LIMIT 1",
                     [.text(ticket.bot), .text(ticket.channel)])?.string {
                     return try decoder.decode(Ticket.self, from: Data(text.utf8))
                 }
-                let last = try connection.scalar("SELECT MAX(number) FROM engine_tickets WHERE bot = ?", [.text(ticket.bot)])?.int ?? 0
+                // One statement draws the number, inside the write transaction: bots sharing
+                // the store (under the lock) or the file (BEGIN IMMEDIATE) never draw the same.
+                guard let number = try connection.scalar("""
+                    INSERT INTO engine_ticket_numbers (queue, last) VALUES (?, 1)
+                    ON CONFLICT(queue) DO UPDATE SET last = last + 1 RETURNING last
+                    """, [.text(ticket.queue)])?.int else {
+                    throw EngineError("no ticket number drawn for queue \(ticket.queue)")
+                }
                 var ticket = ticket
-                ticket.number = last + 1
+                ticket.number = number
                 try write(ticket, insert: true)
                 return ticket
             }
         }
     }
 
-    public func ticket(bot: String, number: Int) throws -> Ticket? {
+    public func tickets(queue: String, number: Int) throws -> [Ticket] {
         try locked {
-            guard let text = try connection.scalar("SELECT ticket FROM engine_tickets WHERE bot = ? AND number = ?",
-                                                   [.text(bot), .integer(Int64(number))])?.string else { return nil }
+            try connection.rows("SELECT ticket FROM engine_tickets WHERE queue = ? AND number = ? ORDER BY rowid",
+                                [.text(queue), .integer(Int64(number))]).compactMap { row in
+                guard let text = row[0].string else { return nil }
+                return try decoder.decode(Ticket.self, from: Data(text.utf8))
+            }
+        }
+    }
+
+    public func ticket(bot: String, channel: String, number: Int) throws -> Ticket? {
+        try locked {
+            guard let text = try connection.scalar(
+                "SELECT ticket FROM engine_tickets WHERE bot = ? AND channel = ? AND number = ? ORDER BY rowid DESC LIMIT 1",
+                [.text(bot), .text(channel), .integer(Int64(number))])?.string else { return nil }
             return try decoder.decode(Ticket.self, from: Data(text.utf8))
         }
     }
@@ -165,11 +200,15 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
         let text = String(decoding: try encoder.encode(ticket), as: UTF8.self)
         let unresolved: Int64 = ticket.status == .resolved ? 0 : 1
         if insert {
-            try connection.run("INSERT INTO engine_tickets (bot, number, ticket, channel, unresolved) VALUES (?, ?, ?, ?, ?)",
-                               [.text(ticket.bot), .integer(Int64(ticket.number)), .text(text), .text(ticket.channel), .integer(unresolved)])
+            try connection.run("""
+                INSERT INTO engine_tickets (queue, number, bot, ticket, channel, unresolved) VALUES (?, ?, ?, ?, ?, ?)
+                """, [.text(ticket.queue), .integer(Int64(ticket.number)), .text(ticket.bot), .text(text), .text(ticket.channel),
+                      .integer(unresolved)])
         } else {
-            try connection.run("UPDATE engine_tickets SET ticket = ?, channel = ?, unresolved = ? WHERE bot = ? AND number = ?",
-                               [.text(text), .text(ticket.channel), .integer(unresolved), .text(ticket.bot), .integer(Int64(ticket.number))])
+            try connection.run("""
+                UPDATE engine_tickets SET ticket = ?, channel = ?, unresolved = ? WHERE queue = ? AND number = ? AND bot = ?
+                """, [.text(text), .text(ticket.channel), .integer(unresolved), .text(ticket.queue), .integer(Int64(ticket.number)),
+                      .text(ticket.bot)])
         }
     }
 }

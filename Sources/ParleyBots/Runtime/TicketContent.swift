@@ -28,14 +28,17 @@ public struct TicketContent: RegistrableContent, Hashable {
 
     public var cardName: String? { Self.contentName }
 
+    /// One line per part: the name, the note and each recent line are escaped to one line
+    /// (`VisibleText`), so a customer whose name or message holds a newline cannot forge a
+    /// line of the card — say a second `Ticket #…` header agents would act on.
     public var fallback: String {
-        var lines = ["Ticket #\(number) from \(user.name)" + (note.isEmpty ? "" : ": \(note)")]
-        lines += recent.map { "> " + $0 }
+        var lines = ["Ticket #\(number) from \(VisibleText.line(user.name))" + (note.isEmpty ? "" : ": \(VisibleText.line(note))")]
+        lines += recent.map { "> " + VisibleText.line($0) }
         lines.append("\(prefix)take \(number) · \(prefix)reply \(number) <text> · \(prefix)resolve \(number)")
         return lines.joined(separator: "\n")
     }
 
-    public var digest: String { "[Ticket #\(number)] \(user.name)" }
+    public var digest: String { "[Ticket #\(number)] \(VisibleText.line(user.name))" }
 
     public func encodeFields() -> [String: JSONValue] {
         ["number": .int(number), "user": .object(user.encodeFields()), "note": .string(note),

@@ -17,7 +17,7 @@ extension BotValidator {
 
     func checkName(_ name: Located<String>, what: String) {
         if !BotValidator.isName(name.value) {
-            fail(name.mark, "invalid \(what) '\(name.value)': expected letters, digits, '_' or '-'")
+            fail(name.mark, "invalid \(what) '\(VisibleText.line(name.value))': expected letters, digits, '_' or '-'")
         }
     }
 

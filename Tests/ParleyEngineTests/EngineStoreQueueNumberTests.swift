@@ -1,0 +1,71 @@
+import Foundation
+import ParleyBots
+import SQLiteStore
+import Testing
+
+/// Ticket numbers are drawn per queue, once each, by every bot sharing a store; a database
+/// whose tickets were numbered per bot keeps their numbers and goes on after the highest.
+@Suite struct EngineStoreQueueNumberTests {
+    @Test func botsOpeningAtOnceNeverDrawTheSameNumber() async throws {
+        let path = EngineStoreTicketTests.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let stores: [(String, any EngineStore)] = [("memory", MemoryEngineStore()), ("sqlite", try SQLiteEngineStore(path: path))]
+        for (name, store) in stores {
+            let numbers = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<40 {
+                    group.addTask {
+                        try store.open(Ticket(bot: index % 2 == 0 ? "support" : "billing", channel: "user:u\(index)",
+                                              user: "u\(index)", queue: "agents")).number
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(numbers.sorted() == Array(1...40), "\(name)")
+            // Another queue has its own sequence.
+            #expect(try store.open(Ticket(bot: "support", channel: "user:x", user: "x", queue: "sales")).number == 1, "\(name)")
+        }
+    }
+
+    @Test func ticketsNumberedPerBotKeepTheirNumbersAndNewOnesComeAfter() throws {
+        let path = EngineStoreTicketTests.path()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        // The database as the store left it before numbers were per queue (schema version 3).
+        let old = try Connection(path: path)
+        try Migrations(name: "engine", steps: [
+            """
+            CREATE TABLE engine_states (bot TEXT NOT NULL, channel TEXT NOT NULL, state TEXT NOT NULL,
+                                        deadline REAL, PRIMARY KEY (bot, channel));
+            CREATE TABLE engine_greeted (bot TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (bot, key));
+            CREATE TABLE engine_tickets (bot TEXT NOT NULL, number INTEGER NOT NULL, ticket TEXT NOT NULL,
+                                         PRIMARY KEY (bot, number));
+            """,
+            """
+            ALTER TABLE engine_tickets ADD COLUMN channel TEXT;
+            ALTER TABLE engine_tickets ADD COLUMN unresolved INTEGER NOT NULL DEFAULT 0;
+            CREATE INDEX engine_tickets_unresolved ON engine_tickets (bot, channel) WHERE unresolved = 1;
+            """,
+            """
+            CREATE TABLE engine_inbox (position INTEGER PRIMARY KEY AUTOINCREMENT, bot TEXT NOT NULL,
+                                       message_id TEXT NOT NULL, message TEXT NOT NULL, UNIQUE (bot, message_id));
+            """,
+        ]).apply(to: old)
+        let rows: [(bot: String, number: Int, channel: String, queue: String, status: String)] = [
+            ("support", 1, "user:alice", "agents", "open"), ("billing", 1, "user:bob", "agents", "taken"),
+            ("billing", 2, "user:bob", "agents", "resolved"), ("support", 2, "user:carol", "sales", "open"),
+        ]
+        for row in rows {
+            let json = #"{"number":\#(row.number),"bot":"\#(row.bot)","channel":"\#(row.channel)","user":"x","queue":"\#(row.queue)","status":"\#(row.status)"}"#
+            try old.run("INSERT INTO engine_tickets (bot, number, ticket, channel, unresolved) VALUES (?, ?, ?, ?, ?)",
+                        [.text(row.bot), .integer(Int64(row.number)), .text(json), .text(row.channel),
+                         .integer(row.status == "resolved" ? 0 : 1)])
+        }
+
+        let store = try SQLiteEngineStore(path: path)
+        #expect(try store.tickets(queue: "agents", number: 1).map(\.bot) == ["support", "billing"])
+        #expect(try store.ticket(bot: "support", channel: "user:carol", number: 2)?.queue == "sales")
+        #expect(try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 1)
+        #expect(try store.open(Ticket(bot: "support", channel: "user:dave", user: "dave", queue: "agents")).number == 3)
+        #expect(try store.open(Ticket(bot: "billing", channel: "user:erin", user: "erin", queue: "sales")).number == 3)
+        #expect(try store.open(Ticket(bot: "billing", channel: "user:frank", user: "frank", queue: "new")).number == 1)
+    }
+}
