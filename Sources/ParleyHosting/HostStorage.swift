@@ -37,6 +37,32 @@ public struct HostStorage: Sendable {
         isMemory ? nil : try StoreLock(storagePath: path, shownPath: shownPath, holder: holder)
     }
 
+    /// Refuses to start over a truncated store: a database file that exists but holds nothing
+    /// (and no write-ahead log that could restore it) would otherwise be recreated empty, and
+    /// every job, ticket and message in it lost without a word.
+    /// - Throws: `HostError` naming each empty database.
+    public func checkNotEmpty() throws(HostError) {
+        guard !isMemory else { return }
+        let folder = (path as NSString).deletingLastPathComponent
+        let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let manager = FileManager.default
+        let names = (try? manager.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+        let databases = names.filter { $0 == (path as NSString).lastPathComponent
+            || ($0.hasSuffix(".db") && ($0.hasPrefix(base + ".") || $0.hasPrefix("matrix-"))) }
+        var empty: [String] = []
+        for name in databases.sorted() {
+            let file = folder.isEmpty ? name : folder + "/" + name
+            func size(_ path: String) -> Int? { (try? manager.attributesOfItem(atPath: path))?[.size] as? Int }
+            if size(file) == 0, (size(file + "-wal") ?? 0) == 0 { empty.append(name) }
+        }
+        guard empty.isEmpty else {
+            let shownFolder = (shownPath as NSString).deletingLastPathComponent
+            let shown = empty.map { shownFolder.isEmpty ? $0 : shownFolder + "/" + $0 }
+            throw HostError("\(shown.joined(separator: ", ")) \(shown.count == 1 ? "is" : "are") empty (0 bytes): truncated, or not "
+                            + "Parley's; restore from a backup, or move \(shown.count == 1 ? "it" : "them") away to start afresh")
+        }
+    }
+
     /// Where a run's log lines go when the terminal is busy (`.parley/parley.log`): the
     /// file-system path and the path as shown. Nil in memory.
     public var logFile: (path: String, shownPath: String)? {

@@ -47,3 +47,29 @@ import Testing
         }
     }
 }
+
+/// A truncated store is refused, not recreated empty.
+@Suite struct EmptyStoreTests {
+    @Test(arguments: ["parley.db", "parley.hub.db", "parley.news.db"])
+    func aDatabaseTruncatedToNothingIsRefused(file: String) async throws {
+        let folder = try StoreLockTests.folder()
+        let resolve: @Sendable (String) -> String = { folder + "/" + $0 }
+        let loaded = HostLoader.load(configFile: "config.yaml", resolve: resolve, environment: [:])
+        let first = try await RunningHost.make(loaded, options: RunningHost.Options(resolve: resolve, logger: .silent))
+        await first.start()
+        await first.shutdown()
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder + "/state/" + file + suffix) }
+        #expect(FileManager.default.createFile(atPath: folder + "/state/" + file, contents: Data()))
+        do {
+            _ = try await RunningHost.make(loaded, options: RunningHost.Options(resolve: resolve, logger: .silent))
+            Issue.record("a truncated \(file) was taken as a fresh store")
+        } catch {
+            #expect(error.description == "state/\(file) is empty (0 bytes): truncated, or not Parley's; "
+                    + "restore from a backup, or move it away to start afresh")
+        }
+        switch BroadcastDesk.open(configFile: "config.yaml", resolve: resolve, environment: [:]) {
+        case .success: Issue.record("the desk opened a truncated store")
+        case .failure(let error): #expect(error.description.contains("state/\(file) is empty (0 bytes)"), "\(error)")
+        }
+    }
+}
