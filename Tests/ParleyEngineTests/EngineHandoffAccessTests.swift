@@ -10,11 +10,11 @@ import Testing
 
     /// Alice's refund handed off to `group:agents` (the bot and Carol) as ticket 1; what was
     /// sent so far is marked seen.
-    static func handedOff(store: MemoryEngineStore = MemoryEngineStore(), yaml: String? = nil,
+    static func handedOff(store: MemoryEngineStore = MemoryEngineStore(), yaml: String? = nil, options: BotHostOptions = BotHostOptions(),
                           configure: (inout BotConnection) -> Void = { _ in }) async throws -> EngineFixture {
         let fixture = try EngineFixture(yaml: yaml)
         try await fixture.createAgents()
-        try await fixture.start(store: store, configure: configure)
+        try await fixture.start(store: store, options: options, configure: configure)
         try await fixture.say(yaml == nil ? "/refund" : "/human")
         if yaml == nil { try await fixture.say("123456") }
         _ = try fixture.botTexts()
@@ -31,6 +31,17 @@ import Testing
         try await fixture.say("/resolve 1", as: "bob", in: Self.agents)
         #expect(try fixture.botTexts(in: Self.agents, seenBy: "carol") == ["Ticket #1 taken by Bob Stone.", "Ticket #1 resolved by Bob Stone."])
         #expect(!fixture.log.contains { $0.contains("agent command refused") })
+        await fixture.shutdown()
+    }
+
+    @Test func anAgentsReplyOverTheSizeLimitIsRefusedLikeAnyMessage() async throws {
+        let fixture = try await Self.handedOff(options: BotHostOptions(maxMessageBytes: 64))
+        try fixture.hub.addMember("bob", to: "agents")
+        try await fixture.say("/reply 1 " + String(repeating: "x", count: 100), as: "bob", in: Self.agents)
+        #expect(try fixture.botTexts() == [])
+        #expect(fixture.log.contains { $0.contains("message refused: too large") && $0.contains("user=bob") })
+        try await fixture.say("/reply 1 short", as: "bob", in: Self.agents)
+        #expect(try fixture.botTexts() == ["short"])
         await fixture.shutdown()
     }
 

@@ -31,15 +31,18 @@ extension BotRuntime {
             log(.debug, "ignored: not text", ["channel": channel.target, "user": message.sender, "type": String(message.content.typeCode)])
             return
         }
-        if await agentCommand(text, from: message) { return }
-        guard bot.allows(user: message.sender, channel: channel) else {
-            log(.debug, "ignored: not allowed", ["channel": channel.target, "user": message.sender])
-            return
-        }
+        // The size limit holds for agents too: an agent's `reply` is relayed to the customer.
         let size = text.utf8.count
         guard size <= options.maxMessageBytes else {
             log(.warn, "message refused: too large", ["channel": channel.target, "user": message.sender,
                                                       "bytes": String(size), "limit": String(options.maxMessageBytes)])
+            return
+        }
+        // Agents are authorised by their queue's channel (BotRuntime+Handoff), not by `allow:`,
+        // which says whom the bot serves.
+        if await agentCommand(text, from: message) { return }
+        guard bot.allows(user: message.sender, channel: channel) else {
+            log(.debug, "ignored: not allowed", ["channel": channel.target, "user": message.sender])
             return
         }
         let user = await userInfo(message)
