@@ -8,6 +8,8 @@ import Foundation
 /// - `${VAR}` and `${VAR:-default}` in values (not keys) come from `environment`; `$${` is a
 ///   literal `${`.
 /// - Keys the type never asked about are errors, with a suggestion where one is close.
+/// - Tags other than the core schema's (`!!str`, `!!int`, …) and `!` are errors: the decoder
+///   constructs no other types, and silently dropping `!!python/object:…` would hide intent.
 /// - Files beyond `maximumFileSize` bytes or `maximumNestingDepth` levels are refused.
 public struct YAMLDecoder: Sendable {
     /// Where `${VAR}` references are looked up.
@@ -38,7 +40,7 @@ public struct YAMLDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from text: String, file: String) throws(YAMLErrors) -> T {
         let builder = try TreeBuilder.build(text, file: file, options: options)
         let source = SourceFile(name: file, text: text)
-        var problems = builder.problems
+        var problems = builder.problems + builder.tree.unknownTagErrors(in: source)
         if builder.documents.count > 1 {
             problems.append(source.error(at: builder.tree.view.mark(builder.documents[1]), "expected one YAML document, found several"))
         }
@@ -49,7 +51,7 @@ public struct YAMLDecoder: Sendable {
     /// Decodes a `T` from an already parsed node; `source` names the file and gives snippets.
     public func decode<T: Decodable>(_ type: T.Type, from node: Node, source: SourceFile) throws(YAMLErrors) -> T {
         let (tree, root) = YAMLTree.holding(node)
-        return try decode(type, from: root, in: tree, source: source, problems: [])
+        return try decode(type, from: root, in: tree, source: source, problems: tree.unknownTagErrors(in: source))
     }
 
     /// Decodes `text` as if unknown keys were absent and duplicate keys were not repeated
@@ -60,7 +62,7 @@ public struct YAMLDecoder: Sendable {
     /// is exactly what the file says (no stand-ins), minus the keys already reported.
     public func decodeIgnoringUnknownKeys<T: Decodable>(_ type: T.Type, from text: String, file: String) -> T? {
         guard let builder = try? TreeBuilder.build(text, file: file, options: options), builder.documents.count == 1,
-              let root = builder.documents.first else { return nil }
+              builder.tree.unknownTagErrors(in: builder.source).isEmpty, let root = builder.documents.first else { return nil }
         let context = DecodingContext(file: file, tree: builder.tree, environment: environment, userInfo: userInfo, ignoresUnknownKeys: true)
         defer { context.releaseSpareReaders() }
         return try? context.decodeAny(T.self, node: root, parentPath: nil, key: .none)
