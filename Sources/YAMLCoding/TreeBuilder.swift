@@ -9,6 +9,10 @@ struct TreeBuilder {
         var mergeKeys = true
         /// Most nodes that aliases may copy in one stream: beyond it, an alias bomb is assumed.
         var aliasExpansionLimit = 100_000
+        /// Most collections open inside each other (see `YAMLDecoder.maximumNestingDepth`).
+        var maximumNestingDepth = YAMLDecoder.defaultMaximumNestingDepth
+        /// Most bytes of text (see `YAMLDecoder.maximumFileSize`).
+        var maximumFileSize = YAMLDecoder.defaultMaximumFileSize
     }
 
     /// A collection whose end event has not come yet. Plain data (its rare tag and anchor are
@@ -51,6 +55,11 @@ struct TreeBuilder {
 
     /// Parses the whole text into documents; syntax errors and alias problems throw.
     static func build(_ text: String, file: String, options: Options = Options()) throws(YAMLErrors) -> TreeBuilder {
+        if text.utf8.count > options.maximumFileSize {
+            let source = SourceFile(name: file, text: text)
+            throw YAMLErrors([source.error(at: source.mark(atByteOffset: options.maximumFileSize),
+                                           "file larger than \(options.maximumFileSize) bytes")])
+        }
         // The tree's offsets are 32-bit.
         guard text.utf8.count < Int(Int32.max) else {
             throw YAMLErrors([YAMLError(file: file, mark: Mark(line: 1, column: 1), message: "the file is too large for a YAML file here (2 GB or more)")])
@@ -81,10 +90,10 @@ struct TreeBuilder {
             add(node, size: 1)
         case YAML_SEQUENCE_START_EVENT:
             let data = event.pointee.data.sequence_start
-            open(isMapping: false, mark: mark, tag: data.tag, anchor: data.anchor)
+            try open(isMapping: false, mark: mark, tag: data.tag, anchor: data.anchor)
         case YAML_MAPPING_START_EVENT:
             let data = event.pointee.data.mapping_start
-            open(isMapping: true, mark: mark, tag: data.tag, anchor: data.anchor)
+            try open(isMapping: true, mark: mark, tag: data.tag, anchor: data.anchor)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             // Not `popLast()`: an optional `Open` is destroyed through generic code, per collection.
             guard !stack.isEmpty else { return }
@@ -121,7 +130,17 @@ struct TreeBuilder {
     }
 
     /// Starts a collection (its children come next).
-    private mutating func open(isMapping: Bool, mark: Mark, tag: UnsafeMutablePointer<yaml_char_t>?, anchor: UnsafeMutablePointer<yaml_char_t>?) {
+    ///
+    /// The depth is checked here, on events, and that is soon enough: libyaml's scanner runs
+    /// ahead of the events only while the next token may still be a simple key, which ends
+    /// 1024 characters later or at a line break. So when the limit is hit the scanner is at
+    /// most 1024 flow levels deeper, and its cost per token (a walk over one entry per flow
+    /// level) stays bounded: a million `[` are refused after reading about 1,300 of them.
+    private mutating func open(isMapping: Bool, mark: Mark, tag: UnsafeMutablePointer<yaml_char_t>?,
+                               anchor: UnsafeMutablePointer<yaml_char_t>?) throws(YAMLErrors) {
+        guard stack.count < options.maximumNestingDepth else {
+            throw YAMLErrors([source.error(at: mark, "nesting deeper than \(options.maximumNestingDepth) levels")])
+        }
         let hasNames = tag != nil || anchor != nil
         if hasNames { openNames.append((Self.string(tag), Self.string(anchor))) }
         stack.append(Open(isMapping: isMapping, mark: mark, hasNames: hasNames, firstChild: tree.pendingCount, parentSize: openSize))

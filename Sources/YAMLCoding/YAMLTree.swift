@@ -61,6 +61,8 @@ final class YAMLTree {
     @exclusivity(unchecked) private(set) var pendingCount = 0
     @exclusivity(unchecked) private var pendingCapacity = 64
     var tags: [String] = []
+    /// The node of each entry of `tags`, so that tags can be checked without visiting every node.
+    private(set) var taggedNodes: [NodeID] = []
     /// Nulls made after the fact (stand-ins, missing values): kept apart, with negative ids,
     /// so that the main storage never moves once built and views of it stay valid.
     private var nulls: [Record] = []
@@ -218,6 +220,8 @@ final class YAMLTree {
     private func tagIndex(_ tag: String?) -> Int32 {
         guard let tag else { return -1 }
         tags.append(tag)
+        // Called just before `add`, which gives the record this id.
+        taggedNodes.append(NodeID(recordCount))
         return Int32(truncatingIfNeeded: tags.count - 1)
     }
 }

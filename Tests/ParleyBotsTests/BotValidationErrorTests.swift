@@ -132,6 +132,36 @@ struct ValidationCase: Sendable, CustomStringConvertible {
                 cron: "0 9 * *"
                       ^
             """#),
+        // Never firing is an error at the cron; February 29 fires (leap years), and with both
+        // day fields restricted either matching is enough (any Monday in February).
+        ValidationCase(name: "cronNeverFires", yaml: #"""
+            schedules:
+              - name: a
+                cron: "0 0 30 2 *"
+                broadcast: { to: ["group:ops"], send: { text: x } }
+              - name: b
+                cron: 0 0 31 4,JUN,9 */2
+                broadcast: { to: ["group:ops"], send: { text: x } }
+              - name: c
+                cron: "0 12 29 2 *"
+                broadcast: { to: ["group:ops"], send: { text: x } }
+              - name: d
+                cron: "0 0 30 2 MON"
+                broadcast: { to: ["group:ops"], send: { text: x } }
+              - name: e
+                cron: "0 0 30,31 FEB *"
+                broadcast: { to: ["group:ops"], send: { text: x } }
+            """#, expected: #"""
+            bots/t.yaml:3:11: error: cron '0 0 30 2 *' never fires: February has no 30th
+                cron: "0 0 30 2 *"
+                      ^
+            bots/t.yaml:6:11: error: cron '0 0 31 4,JUN,9 */2' never fires: April, June and September have no 31st
+                cron: 0 0 31 4,JUN,9 */2
+                      ^
+            bots/t.yaml:15:11: error: cron '0 0 30,31 FEB *' never fires: February has no 30th or 31st
+                cron: "0 0 30,31 FEB *"
+                      ^
+            """#),
         ValidationCase(name: "timeZoneAndCatchUp", yaml: #"""
             schedules:
               - name: a

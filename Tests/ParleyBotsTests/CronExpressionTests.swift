@@ -82,6 +82,26 @@ import ParleyBots
         #expect(cron.nextFire(after: Date(timeIntervalSince1970: 0), in: .gmt) == nil)
     }
 
+    /// Never firing is decided on the calendar of any year, not on a search that gives up.
+    @Test(arguments: [
+        ("0 0 30 2 *", "February has no 30th"),
+        ("0 0 31 4 *", "April has no 31st"),
+        ("0 0 31 2,4,6 */2", "February, April and June have no 31st"),
+        // Both day fields restricted: any Monday, Wednesday or Friday matches.
+        ("0 0 31 2,4,6 1-5/2", nil),
+        ("0 0 30-31 2 *", "February has no 30th or 31st"),
+        // February 29 exists in leap years, on every weekday over the 400-year cycle.
+        ("0 12 29 2 *", nil),
+        ("0 12 29 2 */7", nil),
+        // Both day fields restricted: any Monday of February matches.
+        ("0 0 30 2 MON", nil),
+        ("0 0 31 2,3 *", nil),
+        ("@yearly", nil),
+    ] as [(String, String?)])
+    func neverFires(expression: String, reason: String?) throws {
+        #expect(try CronExpression(expression).neverFiresReason == reason)
+    }
+
     @Test(arguments: [
         ("0 9 * *", "invalid cron expression '0 9 * *': expected 5 fields (minute hour day-of-month month day-of-week), found 4", 0),
         ("0 24 * * *", "invalid hour '24' in cron expression: out of range 0-23", 2),

@@ -54,7 +54,9 @@ extension BotValidator {
                 fail(schedule.name.mark, "duplicate schedule name '\(schedule.name.value)'")
             }
             do {
-                _ = try CronExpression(schedule.cron.value)
+                if let reason = try CronExpression(schedule.cron.value).neverFiresReason {
+                    fail(schedule.cron.mark, "cron '\(schedule.cron.value)' never fires: \(reason)")
+                }
             } catch {
                 let offset = ScalarPosition.mark(of: error.offset, in: schedule.cron, source: source)
                 fail(offset, error.message)
