@@ -49,3 +49,14 @@ import Testing
         #expect(connection.profileExpiry == nil)
     }
 }
+
+extension HostProfilesTests {
+    @Test func aDirectoryOfManyPeopleIsReadPastTheBotFileSizeLimit() throws {
+        // About 2 MB: twice what a bot file may be.
+        let people = (0..<40_000).map { "user\($0): { name: \"Person number \($0)\" }\n" }.joined()
+        let folder = try Self.folder(profiles: people, config: "profiles: { directory: profiles.yaml }\n")
+        let loaded = HostLoader.load(configFile: "config.yaml", resolve: { folder + "/" + $0 }, environment: [:])
+        #expect(loaded.errors.isEmpty, "\(loaded.errors.prefix(1))")
+        #expect(try HostProfiles(catalog: loaded.catalog).entries.count == 40_000)
+    }
+}

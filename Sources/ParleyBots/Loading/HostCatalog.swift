@@ -147,8 +147,12 @@ public struct HostCatalog: Sendable {
         case .failure(let error):
             errors.append(error)
         case .success(let text):
+            // A directory is flat and can hold many thousands of people: the size limit that
+            // bounds a deeply nested bot file would refuse a real one. Depth stays limited.
+            var directoryDecoder = decoder
+            directoryDecoder.maximumFileSize = Self.maximumProfilesFileSize
             do {
-                let directory = try decoder.decode(OrderedMap<ProfileEntry>.self, from: text, file: file)
+                let directory = try directoryDecoder.decode(OrderedMap<ProfileEntry>.self, from: text, file: file)
                 let problems = ProfileValidator.validate(directory, source: SourceFile(name: file, text: text))
                 errors += problems
                 if problems.isEmpty { profiles = directory }
@@ -157,6 +161,9 @@ public struct HostCatalog: Sendable {
             }
         }
     }
+
+    /// The largest profiles directory read (64 MB: some 500,000 people).
+    public static let maximumProfilesFileSize = 64 * 1024 * 1024
 
     /// Counts for the `check` summary.
     public var commandCount: Int { bots.reduce(0) { $0 + $1.definition.commands.entries.count } }
