@@ -60,7 +60,7 @@ struct Mutator {
             bytes.insert(contentsOf: Self.tokens[below(Self.tokens.count)], at: position)
         case 8:  // a token repeated: deep nesting, long numbers, long lines
             let token = Self.tokens[below(Self.tokens.count)]
-            let count = [2, 8, 64, 512, 4096][below(5)]
+            let count = min([2, 8, 64, 512, 4096][below(5)], 8192 / token.count)  // at most 8 KB
             bytes.insert(contentsOf: Array([[UInt8]](repeating: token, count: count).joined()), at: position)
         default:  // a run of digits
             let digits = (0..<(1 + below(40))).map { _ in UInt8(ascii: "0") + UInt8(below(10)) }
