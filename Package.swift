@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .executable(name: "parley", targets: ["parley"]),
         .executable(name: "parley-bench", targets: ["parley-bench"]),
+        .executable(name: "parley-fuzz", targets: ["parley-fuzz"]),
         .library(name: "ParleyCore", targets: ["ParleyCore"]),
         .library(name: "ParleyBots", targets: ["ParleyBots"]),
     ],
@@ -41,6 +42,8 @@ let package = Package(
         .target(name: "ParleyCLI", dependencies: ["ParleyHosting", "ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyCore", "YAMLCoding"]),
         .executableTarget(name: "parley", dependencies: ["ParleyCLI"]),
         .executableTarget(name: "parley-bench", dependencies: ["YAMLCoding", "ParleyCore", "ParleyHub", "ParleyBots", "ParleyFlowTest", "ParleyHosting", "ParleyMatrix", "ParleyCLI"]),
+        // The decoders' fuzz targets: a seeded mutation loop (CI), or libFuzzer with -DPARLEY_LIBFUZZER.
+        .executableTarget(name: "parley-fuzz", dependencies: ["YAMLCoding", "ParleyCore", "ParleyBots", "ParleyMatrix"]),
 
         // MARK: - Tests
         // Helpers every test target may share (timeouts); never part of a product.

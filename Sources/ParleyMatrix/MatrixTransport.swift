@@ -171,11 +171,16 @@ public actor MatrixTransport: Transport {
 
     /// Rebuilds the room → user map from an `m.direct` content (user id → room ids).
     func applyDirect(_ content: JSONValue) {
+        directRooms = Self.directMap(content)
+    }
+
+    /// The direct rooms of an `m.direct` content: room id → the other user.
+    static func directMap(_ content: JSONValue) -> [String: String] {
         var map: [String: String] = [:]
         for (user, rooms) in content.objectValue ?? [:] {
             for room in rooms.arrayValue ?? [] { if let room = room.stringValue { map[room] = user } }
         }
-        directRooms = map
+        return map
     }
 
     func warnEncrypted(_ room: String) {
