@@ -65,25 +65,26 @@ import TestSupport
     }
 
     @Test func httpProviderFetchesFromARealLocalServer() async throws {
-        let server = try TinyHTTPServer { path in
-            guard path.hasPrefix("/users?ids=") else { return (404, "{}") }
+        let server = try LoopbackHTTPServer { request in
+            let path = request.path
+            guard path.hasPrefix("/users?ids=") else { return .init(status: 404, body: "{}") }
             let ids = path.dropFirst("/users?ids=".count).split(separator: ",").map { $0.removingPercentEncoding ?? String($0) }
             let body = ids.filter { $0 != "nobody" }.map { #"{"id":"\#($0)","name":"Name of \#($0)","phone":"+1 555"}"# }
-            return (200, "{\"profiles\":[" + body.joined(separator: ",") + "]}")
+            return .init(status: 200, body: "{\"profiles\":[" + body.joined(separator: ",") + "]}")
         }
         defer { server.stop() }
         let provider = try HTTPProfileProvider(urlTemplate: "http://127.0.0.1:\(server.port)/users?ids={ids}", timeout: .seconds(5))
         let profiles = try await withTimeout { try await provider.fetchProfiles(["alice", "bob smith", "nobody"]) }
         #expect(profiles == [Profile(id: "alice", name: "Name of alice", phone: "+1 555"),
                              Profile(id: "bob smith", name: "Name of bob smith", phone: "+1 555")])
-        #expect(server.requests == ["/users?ids=alice,bob%20smith,nobody"])
+        #expect(server.requests.map(\.path) == ["/users?ids=alice,bob%20smith,nobody"])
     }
 
     @Test func httpProviderReportsStatusAndBadJSON() async throws {
-        let server = try TinyHTTPServer { path in
-            if path.contains("broken") { return (200, #"[{"name":"no id"}]"#) }
-            if path.contains("busy") { return (503, "{}") }
-            return (200, "not json")
+        let server = try LoopbackHTTPServer { request in
+            if request.path.contains("broken") { return .init(status: 200, body: #"[{"name":"no id"}]"#) }
+            if request.path.contains("busy") { return .init(status: 503, body: "{}") }
+            return .init(status: 200, body: "not json")
         }
         defer { server.stop() }
         let provider = try HTTPProfileProvider(urlTemplate: "http://127.0.0.1:\(server.port)/p/{ids}", timeout: .seconds(5))

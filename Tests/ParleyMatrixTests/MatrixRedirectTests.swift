@@ -11,10 +11,10 @@ import TestSupport
 
     @Test func aRedirectToAnotherOriginIsRefusedAndTheTokenStaysHome() async throws {
         // Same host, another port: another origin, as a hostile redirect would be.
-        let elsewhere = try FakeHomeserver { _ in .init(status: 200, body: Self.whoami) }
+        let elsewhere = try LoopbackHTTPServer { _ in .init(status: 200, body: Self.whoami) }
         defer { elsewhere.stop() }
         let target = "http://127.0.0.1:\(elsewhere.port)/_matrix/client/v3/account/whoami"
-        let homeserver = try FakeHomeserver { _ in .init(status: 302, headers: ["Location": target]) }
+        let homeserver = try LoopbackHTTPServer { _ in .init(status: 302, headers: ["Location": target]) }
         defer { homeserver.stop() }
         let client = MatrixClient(homeserver: homeserver.url, accessToken: Self.token, requestTimeout: .seconds(5))
 
@@ -28,7 +28,7 @@ import TestSupport
     }
 
     @Test func aRedirectWithinTheOriginIsFollowed() async throws {
-        let homeserver = try FakeHomeserver { request in
+        let homeserver = try LoopbackHTTPServer { request in
             request.path.hasPrefix("/moved")
                 ? .init(status: 200, body: Self.whoami)
                 : .init(status: 307, headers: ["Location": "/moved/whoami"])

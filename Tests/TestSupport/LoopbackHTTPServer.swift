@@ -2,30 +2,43 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// A tiny HTTP/1.1 server on 127.0.0.1 (an ephemeral port) that records each request's path
-/// and headers and answers it with `handler`: one request per connection, then closed. For the
-/// client's own HTTP behaviour (redirects), where Synapse cannot be made to misbehave.
-final class FakeHomeserver: Sendable {
-    struct Request: Sendable {
-        var path: String
+/// A tiny HTTP/1.1 server on 127.0.0.1 (an ephemeral port) for testing HTTP clients with real
+/// sockets: it records each request's path and headers and answers it with `handler`, one
+/// request per connection, then closed. For what a real server cannot be made to do on cue
+/// (a redirect elsewhere, a bad answer) and for clients of the user's own systems.
+public final class LoopbackHTTPServer: Sendable {
+    /// One request as received.
+    public struct Request: Sendable {
+        /// The path with its query.
+        public var path: String
         /// Header names lowercased.
-        var headers: [String: String]
+        public var headers: [String: String]
     }
 
-    struct Answer: Sendable {
-        var status: Int
-        var headers: [String: String] = [:]
-        var body = ""
+    /// What the server answers (a JSON body unless `headers` say otherwise).
+    public struct Answer: Sendable {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: String
+
+        /// An answer.
+        public init(status: Int, headers: [String: String] = [:], body: String = "") {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
     }
 
-    typealias Handler = @Sendable (Request) -> Answer
+    public typealias Handler = @Sendable (Request) -> Answer
 
-    let port: UInt16
+    /// The port it listens on.
+    public let port: UInt16
     private let listener: Int32
     private let handler: Handler
     private let received = Mutex<[Request]>([])
 
-    init(handler: @escaping Handler) throws {
+    /// Starts listening at once.
+    public init(handler: @escaping Handler) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         var address = sockaddr_in()
@@ -46,12 +59,14 @@ final class FakeHomeserver: Sendable {
         Thread { [self] in acceptLoop() }.start()
     }
 
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// `http://127.0.0.1:<port>`.
+    public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// The requests received so far, in order.
-    var requests: [Request] { received.withLock { $0 } }
+    public var requests: [Request] { received.withLock { $0 } }
 
-    func stop() {
+    /// Stops accepting: the accept loop ends when the listening socket shuts down.
+    public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
