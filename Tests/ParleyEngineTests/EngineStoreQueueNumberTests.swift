@@ -1,5 +1,5 @@
 import Foundation
-import ParleyBots
+@testable import ParleyBots
 import SQLiteStore
 import Testing
 
@@ -31,24 +31,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         // The database as the store left it before numbers were per queue (schema version 3).
         let old = try Connection(path: path)
-        try Migrations(name: "engine", steps: [
-            """
-            CREATE TABLE engine_states (bot TEXT NOT NULL, channel TEXT NOT NULL, state TEXT NOT NULL,
-                                        deadline REAL, PRIMARY KEY (bot, channel));
-            CREATE TABLE engine_greeted (bot TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (bot, key));
-            CREATE TABLE engine_tickets (bot TEXT NOT NULL, number INTEGER NOT NULL, ticket TEXT NOT NULL,
-                                         PRIMARY KEY (bot, number));
-            """,
-            """
-            ALTER TABLE engine_tickets ADD COLUMN channel TEXT;
-            ALTER TABLE engine_tickets ADD COLUMN unresolved INTEGER NOT NULL DEFAULT 0;
-            CREATE INDEX engine_tickets_unresolved ON engine_tickets (bot, channel) WHERE unresolved = 1;
-            """,
-            """
-            CREATE TABLE engine_inbox (position INTEGER PRIMARY KEY AUTOINCREMENT, bot TEXT NOT NULL,
-                                       message_id TEXT NOT NULL, message TEXT NOT NULL, UNIQUE (bot, message_id));
-            """,
-        ]).apply(to: old)
+        // The store's own first steps: migrations only ever append, so these are exactly the
+        // schema an older store wrote.
+        try Migrations(name: "engine", steps: Array(SQLiteEngineStore.migrations.steps.prefix(3))).apply(to: old)
         let rows: [(bot: String, number: Int, channel: String, queue: String, status: String)] = [
             ("support", 1, "user:alice", "agents", "open"), ("billing", 1, "user:bob", "agents", "taken"),
             ("billing", 2, "user:bob", "agents", "resolved"), ("support", 2, "user:carol", "sales", "open"),

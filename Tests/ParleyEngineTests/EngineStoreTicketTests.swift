@@ -1,5 +1,5 @@
 import Foundation
-import ParleyBots
+@testable import ParleyBots
 import SQLiteStore
 import Testing
 
@@ -43,15 +43,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         // The database as the first version of the store left it: tickets as JSON only.
         let old = try Connection(path: path)
-        try Migrations(name: "engine", steps: [
-            """
-            CREATE TABLE engine_states (bot TEXT NOT NULL, channel TEXT NOT NULL, state TEXT NOT NULL,
-                                        deadline REAL, PRIMARY KEY (bot, channel));
-            CREATE TABLE engine_greeted (bot TEXT NOT NULL, key TEXT NOT NULL, PRIMARY KEY (bot, key));
-            CREATE TABLE engine_tickets (bot TEXT NOT NULL, number INTEGER NOT NULL, ticket TEXT NOT NULL,
-                                         PRIMARY KEY (bot, number));
-            """,
-        ]).apply(to: old)
+        // The store's own first steps: migrations only ever append, so these are exactly the
+        // schema an older store wrote.
+        try Migrations(name: "engine", steps: Array(SQLiteEngineStore.migrations.steps.prefix(1))).apply(to: old)
         for (number, channel, status) in [(1, "user:alice", "resolved"), (2, "user:alice", "taken"), (3, "user:bob", "resolved")] {
             let json = #"{"number":\#(number),"bot":"support","channel":"\#(channel)","user":"x","queue":"agents","status":"\#(status)"}"#
             try old.run("INSERT INTO engine_tickets (bot, number, ticket) VALUES ('support', ?, ?)", [.integer(Int64(number)), .text(json)])
