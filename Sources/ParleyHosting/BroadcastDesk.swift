@@ -27,7 +27,6 @@ public struct BroadcastDesk: Sendable {
             // A running `parley run` (or another broadcast) on this store is refused clearly:
             // two processes on one store misfile the hub's messages and run one job twice.
             let lock = try storage.lock(holder: "parley broadcast")
-            try storage.checkNotEmpty()
             let service = try storage.broadcastService(config: config, clock: SystemClock(), log: { _ in })
             let senders = try transport.broadcastSenders(storage: storage)
             return .success(BroadcastDesk(service: service, storage: storage, senders: senders, lock: lock))

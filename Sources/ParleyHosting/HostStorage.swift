@@ -31,18 +31,21 @@ public struct HostStorage: Sendable {
         return "\(base).\(name).db"
     }
 
-    /// This process's hold on the store (nil in memory: nothing is shared).
-    /// - Throws: `HostError` naming the process that holds it.
+    /// This process's hold on the store (nil in memory: nothing is shared), taken before
+    /// anything is opened, and the store checked not truncated under it.
+    /// - Throws: `HostError` naming the process that holds it, or the empty databases.
     public func lock(holder: String) throws(HostError) -> StoreLock? {
-        isMemory ? nil : try StoreLock(storagePath: path, shownPath: shownPath, holder: holder)
+        guard !isMemory else { return nil }
+        let lock = try StoreLock(storagePath: path, shownPath: shownPath, holder: holder)
+        try checkNotEmpty()
+        return lock
     }
 
     /// Refuses to start over a truncated store: a database file that exists but holds nothing
     /// (and no write-ahead log that could restore it) would otherwise be recreated empty, and
     /// every job, ticket and message in it lost without a word.
     /// - Throws: `HostError` naming each empty database.
-    public func checkNotEmpty() throws(HostError) {
-        guard !isMemory else { return }
+    private func checkNotEmpty() throws(HostError) {
         let folder = (path as NSString).deletingLastPathComponent
         let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         let manager = FileManager.default

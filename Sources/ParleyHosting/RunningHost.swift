@@ -92,7 +92,6 @@ public final class RunningHost: Sendable {
         let storage = HostStorage(config: config, resolve: options.resolve, override: options.storagePath)
         // Before anything is opened: a second process on the store is refused, not merged in.
         let lock = try storage.lock(holder: options.holder)
-        try storage.checkNotEmpty()
         let host: BotHost
         let profiles: HostProfiles
         do {
