@@ -66,7 +66,10 @@ public struct MatrixConfiguration: Sendable {
     /// Decides whether an invite is accepted (joined) or declined (left).
     public var invitePolicy: @Sendable (Invite) -> Bool = { _ in true }
     /// Where warnings go (encrypted rooms, backfill limits, sync errors).
-    public var log: @Sendable (String) -> Void = { line in
+    public var log: @Sendable (String) -> Void = MatrixConfiguration.standardErrorLog
+
+    /// `parley matrix: <line>` on standard error: the default `log`.
+    public static let standardErrorLog: @Sendable (String) -> Void = { line in
         FileHandle.standardError.write(Data("parley matrix: \(line)\n".utf8))
     }
     /// The time source for backoff waits and timestamps of sent messages.

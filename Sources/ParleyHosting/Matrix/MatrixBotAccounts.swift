@@ -65,17 +65,12 @@ public final class MatrixBotAccounts: Sendable {
     /// - Throws: the section's decoding errors, or `ParleyError(.invalidArgument)`.
     public convenience init(config: HostConfig, bots: [LoadedBot], storagePath: String,
                             environment: [String: String] = ProcessInfo.processInfo.environment,
-                            log: @escaping @Sendable (String) -> Void = MatrixBotAccounts.standardErrorLog) throws {
+                            log: @escaping @Sendable (String) -> Void = MatrixConfiguration.standardErrorLog) throws {
         let section = config.transport ?? TransportConfig.empty
         let settings = try YAMLDecoder(environment: environment).decode(MatrixSettings.self, from: section.section,
                                                                        source: SourceFile(name: "config.yaml", text: ""))
         let storage = HostStorage(config: nil, resolve: { $0 }, override: storagePath)
         try self.init(settings: settings, bots: bots, folder: storage.folder(), log: log)
-    }
-
-    /// `parley matrix: <line>` on standard error.
-    public static let standardErrorLog: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data("parley matrix: \(line)\n".utf8))
     }
 
     /// The homeserver of the settings.

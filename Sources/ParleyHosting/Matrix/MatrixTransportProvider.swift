@@ -62,7 +62,7 @@ public struct MatrixTransportProvider: TransportProvider {
                 var configuration = try MatrixBotAccounts.configuration(bot: bot, file: "config.yaml", settings: settings,
                                                                         homeserver: MatrixBotAccounts.homeserver(settings), folder: folder)
                 configuration.attachVCardFile = settings.attachesVCardFiles
-                configuration.log = { line in MatrixBotAccounts.standardErrorLog("\(bot): \(line)") }
+                configuration.log = { line in MatrixConfiguration.standardErrorLog("\(bot): \(line)") }
                 let transport = try MatrixTransport(configuration: configuration)
                 return RenamingTransport(base: transport, names: settings.names(forAccount: transport.userID))
             } catch {
