@@ -3,7 +3,9 @@ import YAMLCoding
 
 /// A decoding run reuses the readers of finished values for the next ones: reuse must never
 /// reach a reader a value kept, and must not keep the run alive once it is over.
-@Suite struct NodeReaderReuseTests {
+/// Serialized: `Item.lastReader` is global, and another test decoding `Item` at the same time
+/// holds its own reader there until its run ends.
+@Suite(.serialized) struct NodeReaderReuseTests {
     /// Remembers the last reader it was read with (weakly, to see when it is freed).
     struct Item: YAMLNodeDecodable {
         nonisolated(unsafe) static weak var lastReader: NodeReader?
