@@ -16,7 +16,8 @@ extension ChatClient {
     /// above the channel's last seq is new without a look-up; one at or below it (a resend, a
     /// catch-up, an echo, an out-of-order arrival) is checked against recent ids and history.
     func isDuplicate(_ envelope: Envelope) -> Bool {
-        if envelope.seq > conversationList.lastSeq(of: envelope.channel) {
+        if envelope.seq > conversationList.lastSeq(of: envelope.channel),
+           !conversationList.hasEvicted || conversationList[envelope.channel] != nil {
             // noPersist messages are not in history: remember their ids for the slow path
             // (without history `record` notes every message).
             if keepsHistory, envelope.flags.contains(.noPersist) { seen.insert(envelope.id) }
@@ -112,6 +113,11 @@ extension ChatClient {
     func recordInConversation(_ message: Message, countsAsUnread: Bool) {
         conversationList.record(channel: message.channel, messageID: message.id, seq: message.seq, timestamp: message.timestamp,
                                 digest: message.content.digest, countsAsUnread: countsAsUnread)
+        // Once an eighth over the limit, so each conversation pays the sort once. Changes not
+        // yet saved keep their conversation until a later round.
+        if let limit = configuration.conversationLimit, conversationList.count > limit + max(1, limit / 8) {
+            recentIDs.forget(conversationList.evict(keeping: limit))
+        }
     }
 
     /// Writes pending history at the next chance (or now, once enough has piled up).

@@ -82,7 +82,8 @@ public actor ChatClient {
         conversationList = ConversationList(try store.conversations(), tracksChanges: persistsConversations)
         outbox = Outbox(transport: transport, store: outboxStore, clock: configuration.clock, configuration: configuration.outbox)
         profiles = ProfileService(provider: configuration.profileProvider ?? TransportProfileProvider(transport: transport),
-                                  clock: configuration.clock, expiry: configuration.profileExpiry)
+                                  clock: configuration.clock, expiry: configuration.profileExpiry,
+                                  limit: configuration.profileLimit)
         senderExtensions = Self.extensions([:], sender: configuration.senderProfile)
         seen = RecentIDs(capacity: configuration.duplicateWindow)
         let keepsHistory = configuration.history == .kept

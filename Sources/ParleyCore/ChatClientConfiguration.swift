@@ -45,6 +45,12 @@ public struct ChatClientConfiguration: Sendable {
     /// `disconnect()`. Nil: the client stays disconnected and reconnecting is the owner's call.
     /// Its jitter comes from `outbox.random`, the client's one jitter source.
     public var reconnect: RetryPolicy?
+    /// Profiles (and, apart, the previews messages carry) kept in memory at most.
+    public var profileLimit = ProfileService.defaultLimit
+    /// Conversations kept in memory at most (the least recently active beyond it are
+    /// dropped from `conversations()`, with their recent ids; with SQLite storage they stay
+    /// stored). Nil: all — an app's conversation list; a bot that meets many users sets it.
+    public var conversationLimit: Int?
 
     /// The default reconnect backoff: 1 s doubling to 60 s, ±20 % jitter, no attempt limit.
     public static let defaultReconnect = RetryPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(60), maxAttempts: .max)

@@ -80,6 +80,22 @@ public struct ConversationList: Sendable {
         if tracksChanges { dirty.insert(channel) }
     }
 
+    /// True once `evict(keeping:)` dropped a conversation: an unknown channel may then be one
+    /// seen before, so its messages are no longer new by seq alone.
+    public private(set) var hasEvicted = false
+
+    /// Drops the least recently active conversations beyond `limit` (never a pinned one, nor
+    /// one changed and not yet taken to be saved); returns their channels.
+    mutating func evict(keeping limit: Int) -> [Channel] {
+        let excess = byChannel.count - limit
+        guard excess > 0 else { return [] }
+        let candidates = byChannel.values.filter { !$0.isPinned && !dirty.contains($0.channel) }
+            .sorted { $0.lastActivity < $1.lastActivity }.prefix(excess).map(\.channel)
+        for channel in candidates { byChannel.removeValue(forKey: channel) }
+        if !candidates.isEmpty { hasEvicted = true }
+        return candidates
+    }
+
     /// The conversations changed since the last call.
     mutating func takeDirty() -> [Conversation] {
         defer { dirty.removeAll(keepingCapacity: true) }

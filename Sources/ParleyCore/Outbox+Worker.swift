@@ -178,13 +178,8 @@ extension Outbox {
     /// Sets `accountBlockedUntil` when the account or global limit is what stops it.
     func rateLimitDelay(for channel: Channel, at now: Date) -> Date? {
         let limits = configuration.rateLimits
-        if let rate = limits.perChannel {
-            var bucket = channelBuckets[channel] ?? TokenBucket(rate: rate)
-            if let next = bucket.nextAvailable(at: now) {
-                channelBuckets[channel] = bucket
-                return next
-            }
-            channelBuckets[channel] = bucket
+        if let rate = limits.perChannel, let next = channelBuckets.withBucket(channel, rate: rate, at: now, { $0.nextAvailable(at: now) }) {
+            return next
         }
         if var bucket = accountBucket, let next = bucket.nextAvailable(at: now) {
             accountBucket = bucket
@@ -196,7 +191,7 @@ extension Outbox {
             return next
         }
         accountBucket?.take(at: now)
-        channelBuckets[channel]?.take(at: now)
+        if let rate = limits.perChannel { channelBuckets.withBucket(channel, rate: rate, at: now) { $0.take(at: now) } }
         return nil
     }
 

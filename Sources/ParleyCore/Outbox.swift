@@ -102,7 +102,7 @@ public actor Outbox {
     var nextSequence: Int64 = 1
     var batches: [Int: BatchWaiter] = [:]
     var nextBatchID = 0
-    var channelBuckets: [Channel: TokenBucket] = [:]
+    var channelBuckets = TokenBuckets<Channel>()
     var accountBucket: TokenBucket?
     /// Lanes whose round is being sent (only when the transport sends channels concurrently).
     var lanesInFlight: Set<LaneKey> = []

@@ -4,7 +4,9 @@ import Synchronization
 /// Profiles with a cache: entries expire after `expiry`, can be invalidated, are fetched at
 /// most `maxBatchSize` ids per provider call, and concurrent requests for the same id share
 /// one fetch. A preview (name and avatar carried in a message) stands in until the full
-/// profile is fetched.
+/// profile is fetched. Profiles and previews are each kept for at most `limit` ids (the
+/// oldest fetched forgotten first), so a host that meets a million users holds a bounded
+/// cache, not a million profiles.
 public actor ProfileService {
     struct Entry {
         /// Nil when the provider does not know the id (cached too, so it is not asked again).
@@ -18,19 +20,29 @@ public actor ProfileService {
     public let clock: any ParleyClock
     /// How long a fetched profile is fresh.
     public let expiry: Duration
-    private var cache: [String: Entry] = [:]
+    /// Profiles (and, apart, previews) kept at most.
+    public let limit: Int
+    private var cache: BoundedDictionary<String, Entry>
     private var inFlight: [String: Task<[String: Profile], any Error>] = [:]
     private var generation = 0
-    private nonisolated let previews = Mutex<[String: Profile]>([:])
+    private nonisolated let previews: Mutex<BoundedDictionary<String, Profile>>
     /// The known profiles of `cache`, readable without a hop onto the actor (a bot asks
     /// for the sender's name on every message).
-    private nonisolated let known = Mutex<[String: Profile]>([:])
+    private nonisolated let known: Mutex<BoundedDictionary<String, Profile>>
+
+    /// The default `limit`.
+    public static let defaultLimit = 10_000
 
     /// A service with an empty cache.
-    public init(provider: any ProfileProvider, clock: any ParleyClock = SystemClock(), expiry: Duration = .seconds(600)) {
+    public init(provider: any ProfileProvider, clock: any ParleyClock = SystemClock(), expiry: Duration = .seconds(600),
+                limit: Int = ProfileService.defaultLimit) {
         self.provider = provider
         self.clock = clock
         self.expiry = expiry
+        self.limit = max(1, limit)
+        cache = BoundedDictionary(capacity: limit)
+        previews = Mutex(BoundedDictionary(capacity: limit))
+        known = Mutex(BoundedDictionary(capacity: limit))
     }
 
     /// One profile: from the cache, or fetched. Nil if the provider does not know the id.
@@ -91,9 +103,11 @@ public actor ProfileService {
         // An invalidation while the fetch ran makes its answer stale: do not cache it.
         guard generation == self.generation else { return }
         let now = clock.now()
-        for id in ids { cache[id] = Entry(profile: profiles[id], fetchedAt: now) }
+        for id in ids { cache.set(Entry(profile: profiles[id], fetchedAt: now), for: id) }
         known.withLock { known in
-            for id in ids { known[id] = profiles[id] }
+            for id in ids {
+                if let profile = profiles[id] { known.set(profile, for: id) } else { known.removeValue(forKey: id) }
+            }
         }
     }
 
@@ -123,7 +137,7 @@ public actor ProfileService {
         previews.withLock { previews in
             let current = previews[id]
             if current?.name == name && current?.avatar == avatar { return }
-            previews[id] = Profile(id: id, name: name, avatar: avatar)
+            previews.set(Profile(id: id, name: name, avatar: avatar), for: id)
         }
     }
 
@@ -133,7 +147,7 @@ public actor ProfileService {
     /// Drops one cached profile (the next lookup fetches it).
     public func invalidate(_ id: String) {
         cache.removeValue(forKey: id)
-        known.withLock { _ = $0.removeValue(forKey: id) }
+        known.withLock { $0.removeValue(forKey: id) }
     }
 
     /// Drops every cached profile; fetches running now will not be cached.

@@ -1,19 +1,24 @@
 /// A set of the most recent `capacity` ids (oldest forgotten first): duplicate detection
 /// with bounded memory.
-struct RecentIDs: Sendable {
-    let capacity: Int
-    private var members: Set<String> = []
-    private var order = BoundedRing<String>()
+public struct RecentIDs: Sendable {
+    private var members: BoundedDictionary<String, Bool>
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    /// An empty set keeping at most `capacity` ids.
+    public init(capacity: Int) { members = BoundedDictionary(capacity: capacity) }
 
-    func contains(_ id: String) -> Bool { members.contains(id) }
+    /// Ids kept now.
+    public var count: Int { members.count }
+
+    /// Ids kept at most.
+    public var capacity: Int { members.capacity }
+
+    /// True if `id` is among the most recent.
+    public func contains(_ id: String) -> Bool { members[id] != nil }
 
     /// Adds `id`; false if it was already there.
     @discardableResult
-    mutating func insert(_ id: String) -> Bool {
-        guard members.insert(id).inserted else { return false }
-        if let oldest = order.append(id, capacity: capacity) { members.remove(oldest) }
-        return true
-    }
+    public mutating func insert(_ id: String) -> Bool { members.set(true, for: id) }
+
+    /// Forgets every id.
+    public mutating func removeAll() { members.removeAll() }
 }

@@ -21,6 +21,11 @@ struct RecentMessageIDs: Sendable {
         rings[channel, default: BoundedRing()].append(Entry(seq: seq, id: id), capacity: limit)
     }
 
+    /// Forgets the ids of `channels` (conversations the client no longer keeps).
+    mutating func forget(_ channels: [Channel]) {
+        for channel in channels { rings.removeValue(forKey: channel) }
+    }
+
     /// True if the message `id` at `seq` is among the last recorded in `channel`.
     func contains(id: String, seq: Int64, in channel: Channel) -> Bool {
         rings[channel]?.contains { $0.seq == seq && $0.id == id } ?? false

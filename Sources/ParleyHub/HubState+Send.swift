@@ -113,10 +113,18 @@ extension HubState {
         // No limits at all (the usual case) spares hashing the user name on every send.
         if rateLimits.isEmpty, configuration.rateLimit == nil { return nil }
         guard let limit = rateLimits[user] ?? configuration.rateLimit else { return nil }
-        var bucket = buckets[user].flatMap { $0.limit == limit ? $0 : nil } ?? TokenBucket(limit: limit, now: now)
-        let wait = bucket.take(now: now)
-        buckets[user] = bucket
-        guard let wait else { return nil }
+        let rate = TokenBucket.Rate(perSecond: limit.messagesPerSecond, burst: Double(limit.burst))
+        let next = buckets.withBucket(user, rate: rate, at: now) { bucket -> Date? in
+            guard let next = bucket.nextAvailable(at: now) else {
+                bucket.take(at: now)
+                return nil
+            }
+            return next
+        }
+        guard let next else { return nil }
+        // Rounded up to the millisecond so a retry at exactly that time succeeds; a rate of
+        // zero says "in an hour".
+        let wait: Duration = limit.messagesPerSecond > 0 ? .milliseconds(Int64((next.timeIntervalSince(now) * 1000).rounded(.up))) : .seconds(3600)
         return ParleyError(.rateLimited, "too many messages", retryAfter: wait, context: ["user": user])
     }
 }

@@ -57,7 +57,7 @@ struct HubState: Sendable {
     /// Set by `Hub.close()`.
     var closed = false
     var rateLimits: [String: HubRateLimit] = [:]
-    var buckets: [String: TokenBucket] = [:]
+    var buckets = TokenBuckets<String>()
     /// While not nil, consumers to wake collect here instead of being woken under the lock;
     /// `Hub.withDeferredWakes` wakes them once the lock is released.
     var deferredWakes: [BatchQueue<TransportEvent>]?

@@ -10,6 +10,8 @@ let areas: KeyValuePairs<String, () async throws -> Void> = [
     "broadcast": benchBroadcast,
     "bots": benchBots,
     "flowtest": benchFlowTest,
+    // Resident memory per 100,000 idle conversations and per 100,000 profiles (issue #13).
+    "memory": benchMemory,
     // Needs a live Synapse (`eval "$(scripts/synapse start)"`); says "skipped" without one.
     "matrix": benchMatrix,
 ]

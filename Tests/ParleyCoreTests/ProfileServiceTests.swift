@@ -53,6 +53,23 @@ import TestSupport
         #expect(provider.calls.withLock { $0.count } == 4)
     }
 
+    @Test func theCacheAndThePreviewsKeepAtMostTheLimitNewestFirst() async throws {
+        let provider = CountingProvider(Self.people)
+        let service = ProfileService(provider: provider, clock: ManualClock(), limit: 50)
+        for person in Self.people {
+            service.notePreview(id: person.id, name: person.name, avatar: nil)
+            #expect(try await service.profile(of: person.id)?.name == person.name)
+        }
+        #expect(await service.cachedCount == 50)
+        // The oldest were forgotten (a look-up fetches them again), the newest are at hand.
+        #expect(service.preview(of: "u0") == nil && service.cachedProfileNow(of: "u0") == nil)
+        #expect(service.preview(of: "u299")?.name == "User 299" && service.cachedProfileNow(of: "u299")?.name == "User 299")
+        let calls = provider.calls.withLock { $0.count }
+        _ = try await service.profiles(of: ["u0", "u299"])
+        #expect(provider.calls.withLock { $0.count } == calls + 1)
+        #expect(provider.calls.withLock { $0.last } == ["u0"])
+    }
+
     @Test func unknownIDsAreCachedAsUnknownAndPreviewsStandIn() async throws {
         let provider = CountingProvider(Self.people)
         let service = ProfileService(provider: provider, clock: ManualClock())

@@ -45,15 +45,21 @@ public struct BotHostOptions: Sendable {
     /// the server (until half are handled): a flood waits in the server's bounded queue
     /// instead of in this process's memory.
     public var backlogLimit: Int
+    /// Conversations a bot keeps in memory (their cached state, the recent lines for a
+    /// ticket, whether they were greeted); the least recently used idle ones beyond it are
+    /// dropped, and read from the store again when they next have work.
+    public var conversationLimit: Int
 
     /// Creates options; the defaults suit chat traffic.
     public init(maxMessageBytes: Int = HostConfig.defaultMaxMessageBytes, ticketHistory: Int = 5, stopGrace: Duration = .seconds(5),
-                broadcasts: BroadcastService? = nil, schedules: SchedulerStore? = nil, backlogLimit: Int = 512) {
+                broadcasts: BroadcastService? = nil, schedules: SchedulerStore? = nil, backlogLimit: Int = 512,
+                conversationLimit: Int = 10_000) {
         self.maxMessageBytes = maxMessageBytes
         self.ticketHistory = max(0, ticketHistory)
         self.stopGrace = stopGrace
         self.broadcasts = broadcasts
         self.schedules = schedules
         self.backlogLimit = max(1, backlogLimit)
+        self.conversationLimit = max(1, conversationLimit)
     }
 }

@@ -71,6 +71,14 @@ public final class BotHost: Sendable {
     /// The ids of the bots that started.
     public var runningBots: [String] { started.withLock { $0 } }
 
+    /// What bot `id` keeps in memory now: conversations (lanes), greetings known, profiles
+    /// cached and conversations in its client's list — each bounded by
+    /// `BotHostOptions.conversationLimit` (nil: no such bot).
+    public func memoryCounts(of id: String) async -> BotMemoryCounts? {
+        guard let runtime = runtimes.withLock({ $0.first { $0.bot.id == id } }) else { return nil }
+        return await runtime.memoryCounts()
+    }
+
     /// The earliest pending deadline (flow timeout, `wait`, the next cron run), if any: a
     /// virtual-time driver (`parley test`) moves its clock there next, even before the task
     /// that waits for it sleeps on the clock.

@@ -78,8 +78,7 @@ extension BotRuntime {
 
     /// True the first time `key` is seen (remembered in the store across restarts).
     func firstTime(_ key: String) -> Bool {
-        guard !greeted.contains(key) else { return false }
-        greeted.insert(key)
+        guard greeted.insert(key) else { return false }
         do {
             return try store.markGreeted(bot: bot.id, key: key)
         } catch {

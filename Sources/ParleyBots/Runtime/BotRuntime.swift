@@ -16,8 +16,11 @@ actor BotRuntime {
     let clock: any ParleyClock
 
     var lanes: [Channel: Lane] = [:]
-    /// Users and groups known to be greeted already (saves a store round trip per message).
-    var greeted: Set<String> = []
+    /// Items queued so far: the lanes' use stamps.
+    var queuedSoFar = 0
+    /// Users and groups known to be greeted already (saves a store round trip per message);
+    /// the most recent `options.conversationLimit`, the store answers for the others.
+    var greeted: RecentIDs
     var stopping = false
     var nextMarker = 0
     var markerWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
@@ -63,6 +66,7 @@ actor BotRuntime {
         self.options = options
         self.clock = clock
         keepsInbox = store.isPersistent
+        greeted = RecentIDs(capacity: options.conversationLimit)
         transport = ObservedTransport(connection.transport, deliveredEventCount: connection.deliveredEventCount)
         var configuration = ChatClientConfiguration(
             registry: bot.registry, storage: connection.storage, clock: clock, profileProvider: connection.profileProvider,
@@ -75,6 +79,10 @@ actor BotRuntime {
         // paces it; a yield would send the rest of the handler through the global queue.
         configuration.outbox.submitsBetweenYields = 0
         if let expiry = connection.profileExpiry { configuration.profileExpiry = expiry }
+        // A bot meets users without end: it keeps as many conversations and profiles at hand
+        // as it keeps conversations of its own.
+        configuration.conversationLimit = options.conversationLimit
+        configuration.profileLimit = options.conversationLimit
         client = try ChatClient(transport: transport, configuration: configuration)
     }
 
@@ -183,8 +191,23 @@ actor BotRuntime {
         // send, a profile fetch) must hold up neither that task nor other conversations.
         // (Starting it with `Task.immediate` measured no faster: from inside the caller's
         // job its first hop to another actor, the outbox, always wakes another thread.)
-        guard lanes[channel, default: Lane()].push(item) else { return }
+        queuedSoFar += 1
+        let started = lanes[channel, default: Lane()].push(item)
+        lanes[channel]?.lastUsed = queuedSoFar
+        if lanes.count > options.conversationLimit + max(1, options.conversationLimit / 8) { evictIdleLanes() }
+        guard started else { return }
         if holding { held.append(channel) } else { Task { await self.drain(channel) } }
+    }
+
+    /// Drops the least recently used idle lanes down to `options.conversationLimit`, in one
+    /// go once the lanes are an eighth over it (each lane pays the sort once). An evicted
+    /// conversation's state is read from the store again when it next has work; its recent
+    /// lines for a ticket start afresh.
+    private func evictIdleLanes() {
+        let idle = lanes.filter { $0.value.isIdle }.map { (channel: $0.key, lastUsed: $0.value.lastUsed) }
+        let excess = lanes.count - options.conversationLimit
+        guard excess > 0, !idle.isEmpty else { return }
+        for lane in idle.sorted(by: { $0.lastUsed < $1.lastUsed }).prefix(excess) { lanes.removeValue(forKey: lane.channel) }
     }
 
     /// Queues work from a timer (outside the actor): counted at once, so the host never

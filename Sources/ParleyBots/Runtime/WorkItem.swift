@@ -29,6 +29,13 @@ struct Lane: Sendable {
     var stateChanged = false
     /// Recent lines (`name: text`), for hand-off tickets.
     var recent = RecentLines()
+    /// When work was last queued (the runtime's count of queued items then): idle lanes
+    /// are evicted least recently used first.
+    var lastUsed = 0
+
+    /// Nothing queued, running or being handled: the lane holds only caches (the state is
+    /// in the store) and the recent lines, and can be dropped.
+    var isIdle: Bool { !running && head >= items.count && handling == nil }
 
     /// Queues `item`; true when no task drains the lane yet (the caller starts one: the
     /// lane counts as running from now on).
