@@ -79,3 +79,21 @@ extension BroadcastStore {
         }
     }
 }
+
+extension BroadcastStore {
+    /// Deletes jobs that finished before `cutoff`, with their recipients (`storage.retention`);
+    /// a running job is kept however old. Returns the number of jobs deleted. Its id is then
+    /// free: `parley broadcast --id` with it starts a new job.
+    public func prune(before cutoff: Date) throws(BroadcastError) -> Int {
+        try access("delete old broadcast jobs") { connection in
+            try connection.transaction {
+                let old: [SQLiteValue] = [.text(BroadcastJob.State.finished.rawValue), .real(cutoff.timeIntervalSince1970)]
+                try connection.run("""
+                    DELETE FROM broadcast_recipients WHERE job IN (SELECT id FROM broadcast_jobs WHERE state = ? AND finished < ?)
+                    """, old)
+                try connection.run("DELETE FROM broadcast_jobs WHERE state = ? AND finished < ?", old)
+                return connection.changes
+            }
+        }
+    }
+}

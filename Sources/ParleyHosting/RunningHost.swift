@@ -2,6 +2,7 @@ import Foundation
 import ParleyBots
 import ParleyCore
 import ParleyHub
+import Synchronization
 
 /// The bots of a loaded config, composed and connected on the config's transport: the state
 /// store, durable broadcasts and schedules, profiles, each bot's client storage and
@@ -60,9 +61,14 @@ public final class RunningHost: Sendable {
     private let session: TransportSession
     /// The store is this process's while it runs.
     private let lock: StoreLock?
+    /// `storage.retention` (nil: `forever`), and its periodic clean-up once started.
+    public let retention: StoreRetention?
+    private let cleanup = Mutex<Task<Void, Never>?>(nil)
 
-    private init(host: BotHost, bots: [CompiledBot], kind: String, storage: HostStorage, session: TransportSession, lock: StoreLock?) {
+    private init(host: BotHost, bots: [CompiledBot], kind: String, storage: HostStorage, session: TransportSession, lock: StoreLock?,
+                 retention: StoreRetention?) {
         self.lock = lock
+        self.retention = retention
         self.host = host
         self.bots = bots
         registry = EngineRegistry.make(cards: bots.flatMap { Array($0.cards.values) })
@@ -117,7 +123,16 @@ public final class RunningHost: Sendable {
                 throw HostError("bot '\(bot.id)' cannot be added: \(error)")
             }
         }
-        return RunningHost(host: host, bots: compiled, kind: type(of: transport).kind, storage: storage, session: session, lock: lock)
+        var retention: StoreRetention?
+        // No config file keeps the default too.
+        if let kept = config.map(\.retention) ?? StorageConfig.defaultRetention {
+            var stores: [(name: String, prune: @Sendable (Date) async throws -> Int)] = [("engine", { [store = host.store] in try store.prune(before: $0) })]
+            if let broadcasts = host.options.broadcasts { stores.append(("broadcasts", { try broadcasts.store.prune(before: $0) })) }
+            if let prune = session.prune { stores.append((type(of: transport).kind, prune)) }
+            retention = StoreRetention(retention: kept, stores: stores)
+        }
+        return RunningHost(host: host, bots: compiled, kind: type(of: transport).kind, storage: storage, session: session, lock: lock,
+                           retention: retention)
     }
 
     /// Starts every bot, logs "host started" and returns the ids of those that started.
@@ -129,11 +144,19 @@ public final class RunningHost: Sendable {
         fields["transport"] = kind
         fields["storage"] = storage.shownPath
         host.logger.log(.info, at: host.clock.now(), bot: nil, "host started", fields)
+        if let retention {
+            let clock = host.clock, logger = host.logger
+            cleanup.withLock { $0 = Task { await retention.run(clock: clock, logger: logger) } }
+        }
         return started
     }
 
     /// Stops the bots (work in flight gets its grace), then releases the transport and the store.
     public func shutdown() async {
+        if let task = cleanup.withLock({ $0 }) {
+            task.cancel()
+            await task.value
+        }
         await host.stop()
         await session.close()
         lock?.release()

@@ -1,3 +1,4 @@
+import Foundation
 import ParleyBots
 import ParleyCore
 import ParleyFlowTest
@@ -61,6 +62,9 @@ public struct TransportSession: Sendable {
     public var hub: Hub?
     /// Releases what the session holds once the bots have stopped.
     public var close: @Sendable () async -> Void
+    /// Deletes the transport's own records older than the date given (`storage.retention`:
+    /// seen Matrix events); returns how many. Nil: it keeps none that age.
+    public var prune: (@Sendable (Date) async throws -> Int)?
 
     /// A session.
     public init(connections: [String: BotConnection], summary: [String: String] = [:], hub: Hub? = nil,

@@ -86,3 +86,21 @@ import ParleyBots
         #expect(HostConfigValidatorTests.errors("limits: { mesage_size: 1KB }").contains("did you mean 'message_size'"))
     }
 }
+
+@Suite struct StorageRetentionConfigTests {
+    @Test func retentionIs90DaysUnlessSetAndForeverKeepsEverything() throws {
+        let decoder = YAMLDecoder(environment: [:])
+        func retention(_ yaml: String) throws -> Duration? { try decoder.decode(HostConfig.self, from: yaml, file: "config.yaml").retention }
+        #expect(try retention("bots: bots") == .seconds(90 * 86_400))
+        #expect(try retention("storage: { path: a.db, retention: 30d }") == .seconds(30 * 86_400))
+        #expect(try retention("storage: { path: a.db, retention: forever }") == nil)
+        #expect(HostConfigValidatorTests.errors("storage: { path: a.db, retention: forever }").isEmpty)
+    }
+
+    @Test func badOrTooShortRetentionsAreErrorsAtTheirColumn() {
+        #expect(HostConfigValidatorTests.errors("storage: { path: a.db, retention: 10m }")
+            .contains("config.yaml:1:35: error: storage retention '10m' is shorter than 1h: expected a duration like 90d, or forever"))
+        #expect(HostConfigValidatorTests.errors("storage: { path: a.db, retention: always }").contains("config.yaml:1:35: error:"))
+        #expect(HostConfigValidatorTests.errors("storage: { path: a.db, retension: 9d }").contains("did you mean 'retention'"))
+    }
+}

@@ -76,11 +76,18 @@ extension BotRuntime {
         saveState(plan.state, channel)
     }
 
-    /// True the first time `key` is seen (remembered in the store across restarts).
+    /// True the first time `key` is seen (remembered in the store across restarts). The
+    /// store hears of each user at most once a day (the cache is emptied daily), which keeps
+    /// the greetings of users still around from being pruned by `storage.retention`.
     func firstTime(_ key: String) -> Bool {
+        let now = clock.now()
+        if now.timeIntervalSince(greetedSince) >= 86_400 {
+            greeted.removeAll()
+            greetedSince = now
+        }
         guard greeted.insert(key) else { return false }
         do {
-            return try store.markGreeted(bot: bot.id, key: key)
+            return try store.markGreeted(bot: bot.id, key: key, at: now)
         } catch {
             log(.error, "cannot record greeting", ["key": key, "error": "\(error)"])
             return false

@@ -27,6 +27,7 @@ extension BotRuntime {
             log(.error, "handoff failed: ticket card not posted", ["queue": queue, "ticket": String(ticket.number), "error": "\(error)"])
             var closed = ticket
             closed.status = .resolved
+            closed.resolvedAt = clock.now()
             update(closed)
             return nil
         }
@@ -99,6 +100,7 @@ extension BotRuntime {
             remember(agent.name, text, in: channel)
         case .resolve:
             ticket.status = .resolved
+            ticket.resolvedAt = clock.now()
             update(ticket)
             accept(.resolved(ticket: number), in: channel)
             await send(.text("Ticket #\(number) resolved by \(VisibleText.line(agent.name))."), to: group, quoting: nil, clientMessageID: name)

@@ -21,6 +21,8 @@ actor BotRuntime {
     /// Users and groups known to be greeted already (saves a store round trip per message);
     /// the most recent `options.conversationLimit`, the store answers for the others.
     var greeted: RecentIDs
+    /// When `greeted` was last emptied.
+    var greetedSince = Date.distantPast
     var stopping = false
     var nextMarker = 0
     var markerWaiters: [Int: CheckedContinuation<Void, Never>] = [:]

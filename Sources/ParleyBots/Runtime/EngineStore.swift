@@ -21,6 +21,8 @@ public struct Ticket: Sendable, Hashable, Codable {
     public var status: Status
     /// The agent who took it.
     public var agent: String?
+    /// When it was resolved: `storage.retention` after that, it is deleted.
+    public var resolvedAt: Date?
 
     /// Creates a ticket (the store assigns `number`).
     public init(number: Int = 0, bot: String, channel: String, user: String, queue: String, status: Status = .open, agent: String? = nil) {
@@ -57,8 +59,9 @@ public protocol EngineStore: Sendable {
     /// Conversations of `bot` with a timer: an `ask` deadline or a plan waiting after a
     /// `wait` (`nextTimer` not nil), to re-arm them at start.
     func statesWithTimers(bot: String) throws -> [(channel: String, state: ConversationState)]
-    /// Records that `key` (`user:ID` or `group:ID`) was greeted; true if it was not before.
-    func markGreeted(bot: String, key: String) throws -> Bool
+    /// Records that `key` (`user:ID` or `group:ID`) was greeted, or is still around, at `now`;
+    /// true if it was not greeted before (or so long ago that the greeting was pruned).
+    func markGreeted(bot: String, key: String, at now: Date) throws -> Bool
     /// Stores a new ticket and returns it with the next number of its queue — unless the bot's
     /// conversation `ticket.channel` already has an unresolved ticket: then that one is
     /// returned, so a hand-off run again after a crash opens no second ticket. Numbering is
@@ -73,6 +76,10 @@ public protocol EngineStore: Sendable {
     func ticket(bot: String, channel: String, number: Int) throws -> Ticket?
     /// Saves a changed ticket (found by bot, queue and number).
     func update(_ ticket: Ticket) throws
+    /// Deletes what `storage.retention` no longer keeps: tickets resolved before `cutoff` and
+    /// greetings of users not heard from since (they are greeted again as new). Returns the
+    /// number of records deleted.
+    func prune(before cutoff: Date) throws -> Int
 }
 
 extension EngineStore {

@@ -16,7 +16,8 @@ public final class MemoryEngineStore: EngineStore {
 
     private struct Contents {
         var states: [Key: ConversationState] = [:]
-        var greeted: Set<Key> = []
+        /// When each greeted user was last heard of.
+        var greeted: [Key: Date] = [:]
         var tickets: [TicketKey: Ticket] = [:]
         /// Each conversation's (bot, channel) tickets, oldest first.
         var conversations: [Key: [TicketKey]] = [:]
@@ -74,8 +75,21 @@ public final class MemoryEngineStore: EngineStore {
         }
     }
 
-    public func markGreeted(bot: String, key: String) throws -> Bool {
-        contents.withLock { $0.greeted.insert(Key(bot: bot, item: key)).inserted }
+    public func markGreeted(bot: String, key: String, at now: Date) throws -> Bool {
+        contents.withLock { $0.greeted.updateValue(now, forKey: Key(bot: bot, item: key)) == nil }
+    }
+
+    public func prune(before cutoff: Date) throws -> Int {
+        contents.withLock { contents in
+            let greetings = contents.greeted.count
+            contents.greeted = contents.greeted.filter { $0.value >= cutoff }
+            let old = contents.tickets.filter { $0.value.status == .resolved && ($0.value.resolvedAt ?? .distantFuture) < cutoff }
+            for (key, ticket) in old {
+                contents.tickets.removeValue(forKey: key)
+                contents.conversations[Key(bot: ticket.bot, item: ticket.channel)]?.removeAll { $0 == key }
+            }
+            return greetings - contents.greeted.count + old.count
+        }
     }
 
     public func open(_ ticket: Ticket) throws -> Ticket {

@@ -48,6 +48,16 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
         CREATE TABLE engine_ticket_numbers (queue TEXT PRIMARY KEY, last INTEGER NOT NULL);
         INSERT INTO engine_ticket_numbers (queue, last) SELECT queue, MAX(number) FROM engine_tickets GROUP BY queue;
         """,
+        // Times for `storage.retention`: when a user was last heard of (greetings) and when a
+        // ticket was resolved. Rows from before count from the upgrade.
+        """
+        ALTER TABLE engine_greeted ADD COLUMN seen REAL NOT NULL DEFAULT 0;
+        UPDATE engine_greeted SET seen = CAST(strftime('%s', 'now') AS REAL);
+        CREATE INDEX engine_greeted_seen ON engine_greeted (seen);
+        ALTER TABLE engine_tickets ADD COLUMN resolved_at REAL;
+        UPDATE engine_tickets SET resolved_at = CAST(strftime('%s', 'now') AS REAL) WHERE unresolved = 0;
+        CREATE INDEX engine_tickets_resolved ON engine_tickets (resolved_at) WHERE unresolved = 0;
+        """,
     ])
 
     /// Opens (creating and migrating) the database at `path`.
@@ -142,10 +152,26 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
         }
     }
 
-    public func markGreeted(bot: String, key: String) throws -> Bool {
+    public func markGreeted(bot: String, key: String, at now: Date) throws -> Bool {
         try locked {
-            try connection.run("INSERT OR IGNORE INTO engine_greeted (bot, key) VALUES (?, ?)", [.text(bot), .text(key)])
-            return connection.changes > 0
+            let seen = SQLiteValue.real(now.timeIntervalSince1970)
+            try connection.run("INSERT OR IGNORE INTO engine_greeted (bot, key, seen) VALUES (?, ?, ?)", [.text(bot), .text(key), seen])
+            guard connection.changes == 0 else { return true }
+            try connection.run("UPDATE engine_greeted SET seen = ? WHERE bot = ? AND key = ?", [seen, .text(bot), .text(key)])
+            return false
+        }
+    }
+
+    public func prune(before cutoff: Date) throws -> Int {
+        try locked {
+            try connection.transaction {
+                let time = SQLiteValue.real(cutoff.timeIntervalSince1970)
+                try connection.run("DELETE FROM engine_greeted WHERE seen < ?", [time])
+                var deleted = connection.changes
+                try connection.run("DELETE FROM engine_tickets WHERE unresolved = 0 AND resolved_at < ?", [time])
+                deleted += connection.changes
+                return deleted
+            }
         }
     }
 
@@ -199,15 +225,17 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
     private func write(_ ticket: Ticket, insert: Bool) throws {
         let text = String(decoding: try encoder.encode(ticket), as: UTF8.self)
         let unresolved: Int64 = ticket.status == .resolved ? 0 : 1
+        // A ticket resolved without a time (by an older caller) counts from now.
+        let resolvedAt: SQLiteValue = ticket.status == .resolved ? .real((ticket.resolvedAt ?? Date()).timeIntervalSince1970) : .null
         if insert {
             try connection.run("""
-                INSERT INTO engine_tickets (queue, number, bot, ticket, channel, unresolved) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO engine_tickets (queue, number, bot, ticket, channel, unresolved, resolved_at) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, [.text(ticket.queue), .integer(Int64(ticket.number)), .text(ticket.bot), .text(text), .text(ticket.channel),
-                      .integer(unresolved)])
+                      .integer(unresolved), resolvedAt])
         } else {
             try connection.run("""
-                UPDATE engine_tickets SET ticket = ?, channel = ?, unresolved = ? WHERE queue = ? AND number = ? AND bot = ?
-                """, [.text(text), .text(ticket.channel), .integer(unresolved), .text(ticket.queue), .integer(Int64(ticket.number)),
+                UPDATE engine_tickets SET ticket = ?, channel = ?, unresolved = ?, resolved_at = ? WHERE queue = ? AND number = ? AND bot = ?
+                """, [.text(text), .text(ticket.channel), .integer(unresolved), resolvedAt, .text(ticket.queue), .integer(Int64(ticket.number)),
                       .text(ticket.bot)])
         }
     }

@@ -30,6 +30,13 @@ public struct HostConfig: Decodable, Sendable {
     }
     /// 64 KB.
     public static let defaultMaxMessageBytes = 64 * 1024
+    /// How long old records are kept (`storage.retention`; 90 days unless set or invalid,
+    /// which validation reports); nil: `forever`.
+    public var retention: Duration? {
+        guard let text = storage?.retention?.value else { return StorageConfig.defaultRetention }
+        if text == StorageConfig.keepForever { return nil }
+        return (try? DurationFormat.parse(text)) ?? StorageConfig.defaultRetention
+    }
     /// The transport kind as written (`local` unless set).
     public var transportKind: String {
         transport?.kind?.value ?? TransportConfig.defaultKind

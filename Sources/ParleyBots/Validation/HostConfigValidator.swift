@@ -17,6 +17,13 @@ public enum HostConfigValidator {
         if let path = config.storage?.path, path.value.isEmpty {
             fail(path.mark, "empty storage path: expected a file like .parley/parley.db or :memory:")
         }
+        if let retention = config.storage?.retention, retention.value != StorageConfig.keepForever {
+            if let error = ValueCheck.duration(retention, in: source) {
+                errors.append(error)
+            } else if let value = try? DurationFormat.parse(retention.value), value < StorageConfig.shortestRetention {
+                fail(retention.mark, "storage retention '\(retention.value)' is shorter than 1h: expected a duration like 90d, or forever")
+            }
+        }
         if let bots = config.bots, bots.value.isEmpty {
             fail(bots.mark, "empty 'bots' folder: expected a folder name like bots")
         }
