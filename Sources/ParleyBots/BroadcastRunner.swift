@@ -10,6 +10,10 @@ struct BroadcastRunner: Sendable {
     let store: BroadcastStore
     let clock: any ParleyClock
     let configuration: BroadcastConfiguration
+    /// Whether a recipient still pending may have been sent already (a resumed job): its
+    /// sends are marked as resends, so a server that keeps only its newest receipts in memory
+    /// looks for the first one.
+    let mayRepeat: Bool
 
     /// Tallies of this run.
     struct Progress {
@@ -60,9 +64,10 @@ struct BroadcastRunner: Sendable {
                         try collect(finished, into: &progress)
                     }
                     try await pace(&bucket)
-                    let envelope = OutgoingEnvelope(
+                    var envelope = OutgoingEnvelope(
                         channel: recipient.channel, clientMessageID: BroadcastUUID.message(job: job.id, target: recipient.channel.target),
                         payload: recipient.payload ?? job.message.render(for: recipient.channel, name: names[recipient.channel]))
+                    envelope.isResend = mayRepeat
                     group.addTask { await deliver(envelope, recipient) }
                     inFlight += 1
                 }

@@ -15,6 +15,10 @@ public final class BroadcastService: Sendable {
     public let configuration: BroadcastConfiguration
     let log: @Sendable (String) -> Void
     private let running = Mutex<Set<String>>([])
+    /// Jobs created by this process and not run yet: their first run sends nothing twice, so
+    /// its sends need no look-up by the server; every other run may repeat what a run that
+    /// died (or was stopped) sent without recording it.
+    private let fresh = Mutex<Set<String>>([])
 
     /// A service over `store`; `log` receives one line per job report and per problem.
     public init(store: BroadcastStore, clock: any ParleyClock = SystemClock(),
@@ -39,6 +43,7 @@ public final class BroadcastService: Sendable {
         let created = try store.create(id: id, bot: bot, origin: origin, message: message, ratePerSecond: rate?.perSecond,
                                        recipients: recipients.channels, payloads: payloads, now: clock.now())
         guard let job = try store.job(id) else { throw BroadcastError(.storage, "broadcast '\(id)' vanished after it was stored") }
+        if created { _ = fresh.withLock { $0.insert(id) } }
         return (job, created)
     }
 
@@ -58,7 +63,8 @@ public final class BroadcastService: Sendable {
             throw BroadcastError(.alreadyRunning, "broadcast '\(id)' is already running")
         }
         defer { _ = running.withLock { $0.remove(id) } }
-        let runner = BroadcastRunner(job: job, route: route, store: store, clock: clock, configuration: configuration)
+        let firstRun = fresh.withLock { $0.remove(id) } != nil
+        let runner = BroadcastRunner(job: job, route: route, store: store, clock: clock, configuration: configuration, mayRepeat: !firstRun)
         let report = try await runner.run()
         log(report.description)
         return report

@@ -93,6 +93,11 @@ public struct OutgoingEnvelope: Sendable, Hashable {
     public var replyTo: ReplyReference?
     public var visibleTo: [String]?
     public var extensions: [String: JSONValue]
+    /// Set by the sender when this send may repeat one the server already stored (a retry
+    /// after a failure, or an item recovered from the outbox after a restart): a server that
+    /// keeps only its newest receipts in memory then looks further for the first one. Not
+    /// part of the message.
+    public var isResend = false
 
     public init(
         channel: Channel, clientMessageID: UUID = UUID(), payload: JSONValue, flags: MessageFlags = [],

@@ -53,7 +53,12 @@ extension Outbox {
             case .failure(let error) where error.code == .notSent:
                 requeue.append(entry)
             case .failure(let error):
-                if error.code != .rateLimited { entry.item.attempts += 1 }
+                if error.code != .rateLimited {
+                    entry.item.attempts += 1
+                    // A refusal for the rate stored nothing; other failures may have reached
+                    // the server (an answer lost on the way back).
+                    entry.item.operation = entry.item.operation.resent
+                }
                 // Patience runs from the first refusal seen by this outbox (by its clock, not the
                 // item's creation time, which may come from another clock or a previous run).
                 let now = clock.now()

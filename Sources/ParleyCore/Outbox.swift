@@ -140,8 +140,10 @@ public actor Outbox {
     public func start() throws {
         guard !running else { return }
         let recovered = try store.pending()
-        for item in recovered {
+        for var item in recovered {
             nextSequence = max(nextSequence, item.sequence + 1)
+            // The previous run may have sent it and died before the answer.
+            item.operation = item.operation.resent
             appendToLane(Queued(item: item, slot: nil))
         }
         running = true

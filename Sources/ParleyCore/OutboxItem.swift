@@ -16,6 +16,13 @@ public enum OutboxOperation: Sendable, Hashable {
     case reaction(emoji: String, messageID: String, channel: Channel, added: Bool)
 
     /// The channel the operation is about (rate limits and ordering are per channel).
+    /// The same operation, marked as one the server may have stored already.
+    var resent: OutboxOperation {
+        guard case .message(var envelope) = self else { return self }
+        envelope.isResend = true
+        return .message(envelope)
+    }
+
     public var channel: Channel {
         switch self {
         case .message(let envelope): return envelope.channel

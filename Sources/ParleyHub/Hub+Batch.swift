@@ -22,16 +22,20 @@ extension Hub {
         func answer(_ slot: Int, _ result: Result<SendReceipt, ParleyError>) {
             if let answers { answers.answer(slot, result) } else { results.append(result) }
         }
-        // Empty (no allocation) unless a message is too large.
-        var tooLarge: [Int: ParleyError] = [:]
+        // Answers known before the lock: a message too large, a resend stored long ago. Empty
+        // (no allocation) unless there is one.
+        var decided: [Int: Result<SendReceipt, ParleyError>] = [:]
         for (slot, message) in messages.enumerated() {
-            do { try Self.checkSize(of: message, limit: transport.payloadLimit) } catch {
-                tooLarge[slot] = Self.storageError(error)
+            do {
+                try Self.checkSize(of: message, limit: transport.payloadLimit)
+                if message.isResend, let stored = try receiptOfOldResend(message, from: transport.userID) { decided[slot] = .success(stored) }
+            } catch {
+                decided[slot] = .failure(Self.storageError(error))
             }
         }
         if delaying.load(ordering: .acquiring), let delay = state.withLock({ $0.faults.delay }) {
             do { try await hold(transport: transport.id, for: delay) } catch {
-                for slot in messages.indices { answer(slot, .failure(tooLarge[slot] ?? Self.storageError(error))) }
+                for slot in messages.indices { answer(slot, decided[slot] ?? .failure(Self.storageError(error))) }
                 return await answers?.all() ?? results
             }
         }
@@ -42,8 +46,8 @@ extension Hub {
             var stopped: Set<Channel> = []
             var startFlush = false
             for (slot, message) in messages.enumerated() {
-                if !tooLarge.isEmpty, let error = tooLarge[slot] {
-                    answer(slot, .failure(error))
+                if !decided.isEmpty, let result = decided[slot] {
+                    answer(slot, result)
                     continue
                 }
                 if !stopped.isEmpty, stopped.contains(message.channel) {

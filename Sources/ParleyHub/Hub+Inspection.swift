@@ -56,6 +56,12 @@ extension Hub {
         state.withLock { !($0.subscribers[user]?.isEmpty ?? true) }
     }
 
+    /// Idempotency receipts held in memory (at most `receiptWindow`, plus sends awaiting
+    /// their commit).
+    public var receiptsInMemory: Int {
+        state.withLock { $0.receipts.count }
+    }
+
     /// Number of channels (person and group) the hub knows.
     public var channelCount: Int {
         state.withLock { $0.channels.count }

@@ -11,6 +11,7 @@ extension Hub {
         if delaying.load(ordering: .acquiring), let delay = state.withLock({ $0.faults.delay }) {
             try await hold(transport: transport.id, for: delay)
         }
+        if outgoing.isResend, let stored = try receiptOfOldResend(outgoing, from: transport.userID) { return stored }
         // The time is read under the lock, so timestamps never go backwards along seq.
         let clock = self.clock
         guard database != nil else {
@@ -26,6 +27,19 @@ extension Hub {
                 waiter.resume(with: Result { try Self.answer(outcome, user: transport.userID) })
             }
         }
+    }
+
+    /// The receipt of a resend whose first send is stored but no longer among the receipts kept
+    /// in memory (a persistent hub keeps the newest `receiptWindow`): read from the file. Nil
+    /// when memory answers, or when it was never stored (it is sent as new).
+    func receiptOfOldResend(_ outgoing: OutgoingEnvelope, from user: String) throws -> SendReceipt? {
+        guard let database else { return nil }
+        let index: Int? = state.withLock { state in
+            guard state.receipts[HubState.ReceiptKey(sender: user, clientMessageID: outgoing.clientMessageID)] == nil else { return nil }
+            return state.existingIndex(of: outgoing.channel, for: user)
+        }
+        guard let index else { return nil }
+        return try database.receipt(channel: index, sender: user, clientMessageID: outgoing.clientMessageID)
     }
 
     /// Runs `body` under the state lock with consumers' wake-ups held back, then wakes them:

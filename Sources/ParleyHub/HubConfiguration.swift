@@ -12,9 +12,11 @@ public struct HubConfiguration: Sendable, Hashable {
     /// catch-up and history; older ones are forgotten, so a long run holds bounded memory.
     /// A persistent hub reads history from its file instead.
     public var memoryHistoryLimit: Int
-    /// Idempotency receipts an in-memory hub keeps (the newest, all senders together): a
+    /// Idempotency receipts a hub keeps in memory (the newest, all senders together): a
     /// resend of one of the last `receiptWindow` messages answers its first receipt. Retries
-    /// come within seconds or minutes, far inside the window. A persistent hub keeps all.
+    /// come within seconds or minutes, far inside the window. A persistent hub looks older
+    /// ones up in its file for a send marked `isResend` (the outbox marks retries and what it
+    /// recovers after a restart), so those stay exactly once however old.
     public var receiptWindow: Int
 
     /// Creates a configuration; the defaults suit tests and development.

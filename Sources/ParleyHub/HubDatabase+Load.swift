@@ -4,7 +4,8 @@ import SQLiteStore
 
 extension HubDatabase {
     /// Rebuilds the in-memory state of a reopened hub: users, channels with their seq and
-    /// members' cursors, and the idempotency receipts of stored messages.
+    /// members' cursors, and the idempotency receipts of the newest `receiptWindow` stored
+    /// messages (older resends are looked up in the file: `receipt(channel:sender:…)`).
     func load(into state: inout HubState) throws {
         do {
             try connection.withLock { connection in
@@ -18,17 +19,27 @@ extension HubDatabase {
                     state.channels[index].members[user] = row[2].int64 ?? 0
                     state.userChannels[user, default: []].append(index)
                 }
-                try connection.prepare("SELECT channel, seq, sender, client_id, time FROM hub_messages").query { row in
-                    guard let index = row[0].int, index < state.channels.count, let seq = row[1].int64,
-                          let sender = row[2].string, let bytes = row[3].data, let time = row[4].double else { return }
-                    let key = HubState.ReceiptKey(sender: sender, clientMessageID: MessageRow.uuid(from: bytes))
-                    let date = Date(timeIntervalSince1970: time)
-                    state.receipts[key] = HubState.StoredReceipt(channel: Int32(index), seq: seq, time: date.timeIntervalSinceReferenceDate)
-                    // A crash can leave a message whose channel row lags behind: trust the message.
+                // A crash can leave a message whose channel row lags behind: trust the message.
+                try connection.prepare("SELECT channel, MAX(seq) FROM hub_messages GROUP BY channel").query { row in
+                    guard let index = row[0].int, index < state.channels.count, let seq = row[1].int64 else { return }
                     if seq > state.channels[index].seq {
                         state.channels[index].seq = seq
                         state.channels[index].committedSeq = seq
                     }
+                }
+                var newest: [(HubState.ReceiptKey, HubState.StoredReceipt)] = []
+                try connection.prepare("SELECT channel, seq, sender, client_id, time FROM hub_messages ORDER BY time DESC, seq DESC LIMIT ?")
+                    .query([.integer(Int64(state.configuration.receiptWindow))]) { row in
+                        guard let index = row[0].int, index < state.channels.count, let seq = row[1].int64,
+                              let sender = row[2].string, let bytes = row[3].data, let time = row[4].double else { return }
+                        let key = HubState.ReceiptKey(sender: sender, clientMessageID: MessageRow.uuid(from: bytes))
+                        let date = Date(timeIntervalSince1970: time)
+                        newest.append((key, HubState.StoredReceipt(channel: Int32(index), seq: seq, time: date.timeIntervalSinceReferenceDate)))
+                    }
+                // Oldest first, as they were sent: the window forgets them in that order.
+                for (key, receipt) in newest.reversed() {
+                    state.receipts[key] = receipt
+                    state.rememberReceipt(key)
                 }
             }
         } catch {

@@ -77,6 +77,19 @@ extension HubDatabase {
         return changed ? message : nil
     }
 
+    /// The receipt of `sender`'s message `clientMessageID` in `channel`, if stored: for a
+    /// resend older than the receipts kept in memory. Reads the channel's rows (no index on the
+    /// client id: every send would pay to keep one up, for a look-up that only a resend missing
+    /// the memory window makes).
+    func receipt(channel: Int, sender: String, clientMessageID: UUID) throws -> SendReceipt? {
+        try access { connection in
+            let rows = try connection.rows("SELECT seq, time FROM hub_messages WHERE channel = ? AND client_id = ? AND sender = ? LIMIT 1",
+                                           [.integer(Int64(channel)), .blob(MessageRow.bytes(of: clientMessageID)), .text(sender)])
+            guard let row = rows.first, let seq = row[0].int64, let time = row[1].double else { return nil }
+            return HubState.receipt(index: channel, seq: seq, time: Date(timeIntervalSince1970: time))
+        }
+    }
+
     /// How many stored messages carry `clientMessageID` (an inspection helper for tests).
     func count(of clientMessageID: UUID) throws -> Int {
         try access { try $0.scalar("SELECT COUNT(*) FROM hub_messages WHERE client_id = ?", [.blob(MessageRow.bytes(of: clientMessageID))])?.int ?? 0 }

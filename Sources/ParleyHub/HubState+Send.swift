@@ -96,11 +96,9 @@ extension HubState {
         }
     }
 
-    /// Counts a receipt into the window, forgetting the oldest beyond `receiptWindow` — in
-    /// memory only: a persistent hub keeps every receipt of its file (exactly once across
-    /// restarts and however old the resend).
+    /// Counts a receipt into the window, forgetting the oldest beyond `receiptWindow`. A
+    /// persistent hub finds older ones in its file when the sender marks a send as a resend.
     mutating func rememberReceipt(_ key: ReceiptKey) {
-        guard !persistent else { return }
         if let old = retention.noteReceipt(key, window: configuration.receiptWindow) { receipts[old] = nil }
     }
 

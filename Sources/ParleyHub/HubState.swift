@@ -106,6 +106,15 @@ struct HubState: Sendable {
         }
     }
 
+    /// The number of `channel` as `user` addresses it, if it exists (nothing is created).
+    func existingIndex(of channel: Channel, for user: String) -> Int? {
+        switch channel.kind {
+        case .person: channelIndex[ChannelKey.person(user, channel.id)]
+        case .group: channelIndex[.group(channel.id)]
+        case .local: nil
+        }
+    }
+
     /// Adds a channel and indexes it; returns its number.
     mutating func addChannel(_ state: ChannelState) -> Int {
         let index = channels.count

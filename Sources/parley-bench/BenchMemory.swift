@@ -12,11 +12,15 @@ import YAMLCoding
 func benchMemory() async throws {
     let conversations = 100_000
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-memory-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    // Owner-only, as Parley wants its storage folder (it would tighten it and say so).
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     defer { try? FileManager.default.removeItem(at: directory) }
     let idle = try await MemoryBench.idleConversations(conversations, in: directory.path)
     print(String(format: "memory.idle_conversations: %.1f MB per 100,000 (%d users answered once, then idle; hub, engine and client on SQLite)",
                  Double(idle) / 1024 / Double(conversations) * 100_000, conversations))
+    let hubOnly = try await MemoryBench.hubConversations(conversations, in: directory.path)
+    print(String(format: "memory.hub_conversations: %.1f MB per 100,000 (the hub alone: as many users each sending one message to an account no bot answers)",
+                 Double(hubOnly) / 1024 / Double(conversations) * 100_000))
     let profiles = try await MemoryBench.profiles(conversations)
     print(String(format: "memory.profiles: %.1f MB per 100,000 (%d profiles looked up, then idle)",
                  Double(profiles) / 1024 / Double(conversations) * 100_000, conversations))
@@ -64,6 +68,23 @@ enum MemoryBench {
         return gained
     }
 
+    /// Resident memory gained (KiB) by a hub alone once `count` users have each sent one
+    /// message to an account nobody runs: the server's share of the figure above.
+    static func hubConversations(_ count: Int, in directory: String) async throws -> Int {
+        let hub = try Hub(path: directory + "/hub-only.db")
+        try hub.addUser(Profile(id: "bench", name: "Bench"))
+        try await sendOne(hub: hub, users: 0..<100)
+        let before = residentKiB()
+        try await sendOne(hub: hub, users: 100..<count)
+        let gained = residentKiB() - before
+        for index in stride(from: 0, to: count, by: 997) {
+            let texts = try hub.messages(in: .person("bench"), seenBy: "u\(index)").compactMap { $0.payload["text"]?.stringValue }
+            guard texts == ["/echo one \(index)"] else { throw BenchFailure("user u\(index) holds \(texts), not its one message") }
+        }
+        try hub.close()
+        return gained
+    }
+
     /// Each user of `users` sends `/echo one N` to the bot (through the hub directly: a
     /// client per user would measure the users, not the host).
     private static func sendOne(hub: Hub, users: Range<Int>) async throws {
@@ -71,6 +92,7 @@ enum MemoryBench {
             try hub.addUser(Profile(id: "u\(index)", name: "User \(index)"))
             let sender = try hub.connect(user: "u\(index)")
             _ = try await sender.send(OutgoingEnvelope(channel: .person("bench"), payload: TextContent("/echo one \(index)").encoded()))
+            await sender.disconnect()
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyHub
 import Testing
+import TestSupport
 
 @Suite struct HubRetentionTests {
     @Test func anInMemoryHubKeepsTheNewestMessagesOverAllChannels() async throws {
@@ -46,14 +47,48 @@ import Testing
         #expect(try await alice.send(messages[7]).seq == 12)
     }
 
-    @Test func aPersistentHubRecognisesEveryResend() async throws {
+    @Test func aPersistentHubKeepsTheWindowInMemoryAndFindsOlderResendsInItsFile() async throws {
         let fixture = try HubFixture(.sqlite, configuration: HubConfiguration(receiptWindow: 2))
         let (alice, messages, receipts) = try await Self.sendFour(on: fixture)
-        #expect(try await alice.send(messages[0]) == receipts[0])
+        #expect(fixture.hub.receiptsInMemory == 2)
+        var first = messages[0]
+        first.isResend = true
+        #expect(try await alice.send(first) == receipts[0])
+        var last = messages[3]
+        last.isResend = true
+        let batch = await alice.sendBatch([first, last, OutgoingEnvelope(channel: .person("bob"), payload: text("m5"))])
+        #expect(try batch.map { try $0.get() }.prefix(2) == [receipts[0], receipts[3]])
+        #expect(try batch[2].get().seq == 5)
         try fixture.hub.close()
+        // Reopened, it loads the newest receipts only, and still answers the oldest resend.
         let reopened = try fixture.reopen()
-        #expect(try await reopened.connect(user: "alice").send(messages[0]) == receipts[0])
+        #expect(reopened.receiptsInMemory == 2)
+        #expect(try await reopened.connect(user: "alice").send(first) == receipts[0])
         #expect(try reopened.storedCount(of: messages[0].clientMessageID) == 1)
+        // Unmarked, a send past the window is a new message (as in memory).
+        #expect(try await reopened.connect(user: "alice").send(messages[1]).seq == 6)
+    }
+
+    @Test func anOutboxRetryOfAMessageStoredPastTheWindowIsRecognised() async throws {
+        let fixture = try HubFixture(.sqlite, configuration: HubConfiguration(receiptWindow: 1))
+        let clock = ManualClock()
+        let outbox = Outbox(transport: try fixture.hub.connect(user: "alice"), store: MemoryOutboxStore(), clock: clock,
+                            configuration: Outbox.Configuration(random: { 0.5 }))
+        try await outbox.start()
+        // Stored, but the answer is lost: the outbox retries after a backoff.
+        fixture.hub.loseNextAcks(1, from: "alice")
+        let item = OutboxItem(operation: .message(OutgoingEnvelope(channel: .person("bob"), payload: text("once"))))
+        let result = Task { await outbox.submit([item]) }
+        try await withTimeout { await clock.waitForSleepers(1) }
+        // Meanwhile other messages push its receipt out of the memory window.
+        let carol = try fixture.hub.connect(user: "carol")
+        for index in 1...2 { _ = try await carol.send(OutgoingEnvelope(channel: .person("bob"), payload: text("other \(index)"))) }
+        await clock.advance(by: .seconds(60))
+        let results = try await withTimeout { await result.value }
+        guard case .sent(let receipt) = try results[0].get() else { Issue.record("not sent: \(results)"); return }
+        #expect(receipt.seq == 1)
+        #expect(try fixture.hub.storedCount(of: item.id) == 1)
+        await outbox.stop()
     }
 
     /// Alice sends four texts to bob; her transport, the messages and their receipts.
