@@ -59,7 +59,8 @@ public actor MatrixTransport: Transport {
         userID = configuration.userID
         config = configuration
         concurrentSends = max(1, configuration.concurrentRooms)
-        store = try MatrixStore(path: configuration.databasePath, log: configuration.log)
+        store = try MatrixStore(path: configuration.databasePath, log: configuration.log,
+                                now: { [clock = configuration.clock] in clock.now() })
         client = MatrixClient(homeserver: configuration.homeserver, requestTimeout: configuration.requestTimeout)
     }
 
@@ -150,6 +151,14 @@ public actor MatrixTransport: Transport {
         setState(.disconnected)
         continuation?.finish()
         continuation = nil
+    }
+
+    /// Deletes from this account's database what is older than `cutoff` (messages and handled
+    /// events; see `MatrixStore.prune(before:)`) and returns the number of rows deleted. What
+    /// keeps delivery exactly-once within the window stays.
+    /// - Throws: `ParleyError(.storage)`.
+    public func prune(before cutoff: Date) async throws -> Int {
+        try await store.prune(before: cutoff)
     }
 
     func setState(_ new: ConnectionState) {
