@@ -22,6 +22,36 @@ final class BoundedBodies: NSObject, URLSessionDataDelegate, Sendable {
         var data = Data()
         var response: HTTPURLResponse?
         var refusal: ParleyError?
+
+        /// Keeps the response; false (refused) when its `Content-Length` is over the limit.
+        mutating func accept(_ response: URLResponse) -> Bool {
+            self.response = response as? HTTPURLResponse
+            if response.expectedContentLength > Int64(limit) { refuse() }
+            return refusal == nil
+        }
+
+        /// Adds `bytes` unless they take the body past the limit; true when that refuses it now.
+        /// Called in place (`pending[id]?.take`): a copy of the entry would make each append
+        /// copy the whole body so far.
+        mutating func take(_ bytes: Data) -> Bool {
+            guard refusal == nil else { return false }
+            guard data.count + bytes.count <= limit else {
+                refuse()
+                return true
+            }
+            data.append(bytes)
+            return false
+        }
+
+        /// Marks the answer refused (its bytes so far are dropped): `messageTooLarge`, naming
+        /// the request and the limit.
+        mutating func refuse() {
+            refusal = ParleyError(
+                .messageTooLarge,
+                "the homeserver's answer to \(method) \(path) is larger than \(limit) bytes: refused without reading the rest",
+                context: ["path": path, "limit": String(limit)])
+            data = Data()
+        }
     }
 
     private let pending = Mutex<[Int: Pending]>([:])
@@ -38,23 +68,12 @@ final class BoundedBodies: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        let allowed = pending.withLock { pending -> Bool in
-            guard var entry = pending[dataTask.taskIdentifier] else { return false }
-            entry.response = response as? HTTPURLResponse
-            if response.expectedContentLength > Int64(entry.limit) { refuse(&entry) }
-            pending[dataTask.taskIdentifier] = entry
-            return entry.refusal == nil
-        }
+        let allowed = pending.withLock { $0[dataTask.taskIdentifier]?.accept(response) ?? false }
         completionHandler(allowed ? .allow : .cancel)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let over = pending.withLock { pending -> Bool in
-            guard var entry = pending[dataTask.taskIdentifier], entry.refusal == nil else { return false }
-            if entry.data.count + data.count > entry.limit { refuse(&entry) } else { entry.data.append(data) }
-            pending[dataTask.taskIdentifier] = entry
-            return entry.refusal != nil
-        }
+        let over = pending.withLock { $0[dataTask.taskIdentifier]?.take(data) ?? false }
         if over { dataTask.cancel() }
     }
 
@@ -76,15 +95,5 @@ final class BoundedBodies: NSObject, URLSessionDataDelegate, Sendable {
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
         redirects.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request,
                              completionHandler: completionHandler)
-    }
-
-    /// Marks the answer refused (its bytes so far are dropped): `messageTooLarge`, naming the
-    /// request and the limit.
-    private func refuse(_ entry: inout Pending) {
-        entry.refusal = ParleyError(
-            .messageTooLarge,
-            "the homeserver's answer to \(entry.method) \(entry.path) is larger than \(entry.limit) bytes: refused without reading the rest",
-            context: ["path": entry.path, "limit": String(entry.limit)])
-        entry.data = Data()
     }
 }
