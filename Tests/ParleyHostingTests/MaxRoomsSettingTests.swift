@@ -3,16 +3,9 @@ import Testing
 
 /// `transport.max_rooms`: how many rooms each bot account may be in before it declines invites.
 @Suite struct MaxRoomsSettingTests {
+    /// A Matrix section of one account (five lines), then `max_rooms` at line 6.
     static func config(_ maxRooms: String? = nil) -> String {
-        var text = """
-            transport:
-              kind: matrix
-              homeserver: http://127.0.0.1:8008
-              accounts:
-                support: { user: "@support:localhost", password: pw }
-            """
-        if let maxRooms { text += "\n  max_rooms: \(maxRooms)" }
-        return text
+        InsecureHomeserverTests.config("http://127.0.0.1:8008") + (maxRooms.map { "\n  max_rooms: \($0)" } ?? "")
     }
 
     static func maxRooms(_ yaml: String) throws -> Int {

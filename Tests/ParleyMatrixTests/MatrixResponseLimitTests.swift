@@ -21,18 +21,21 @@ import TestSupport
         "the homeserver's answer to GET \(path) is larger than \(limit) bytes: refused without reading the rest"
     }
 
+    /// The error of a whoami the server answers with `answer`.
+    static func whoamiError(_ answer: LoopbackHTTPServer.Answer) async throws -> ParleyError {
+        let server = try LoopbackHTTPServer { _ in answer }
+        defer { server.stop() }
+        let client = Self.client(server)
+        return try await #require(throws: ParleyError.self) {
+            try await withTimeout("whoami", seconds: 15) { try await client.whoami() }
+        }
+    }
+
     @Test func aContentLengthOverTheLimitIsRefusedBeforeTheBodyIsRead() async throws {
         // It announces 1 GiB but sends 4 KiB and hangs up: only a check of the header itself
         // sees a body too large (reading would end in a truncated answer instead).
-        let server = try LoopbackHTTPServer { _ in
-            .init(status: 200, headers: ["Content-Length": "1073741824"], body: Self.chunk, sendsLength: false)
-        }
-        defer { server.stop() }
-        let client = Self.client(server)
-
-        let error = try await #require(throws: ParleyError.self) {
-            try await withTimeout("whoami", seconds: 15) { try await client.whoami() }
-        }
+        let error = try await Self.whoamiError(
+            .init(status: 200, headers: ["Content-Length": "1073741824"], body: Self.chunk, sendsLength: false))
         #expect(error.code == .messageTooLarge)
         #expect(error.message == Self.refusal(Self.whoamiPath))
         #expect(error.context == ["path": Self.whoamiPath, "limit": String(Self.limit)])
@@ -41,13 +44,7 @@ import TestSupport
     @Test func aBodyWithoutContentLengthIsCutOffAtTheLimit() async throws {
         // 64 MiB, a thousand times the limit: without counting, the client would hold it all
         // (and then find it is no JSON).
-        let server = try LoopbackHTTPServer { _ in .init(status: 200, body: Self.chunk, repeats: 16_384, sendsLength: false) }
-        defer { server.stop() }
-        let client = Self.client(server)
-
-        let error = try await #require(throws: ParleyError.self) {
-            try await withTimeout("whoami", seconds: 15) { try await client.whoami() }
-        }
+        let error = try await Self.whoamiError(.init(status: 200, body: Self.chunk, repeats: 16_384, sendsLength: false))
         #expect(error.code == .messageTooLarge)
         #expect(error.message == Self.refusal(Self.whoamiPath))
     }
