@@ -50,7 +50,7 @@ extension MatrixClient {
         var query: [(String, String)] = [("timeout", String(timeout.components.seconds * 1000)), ("set_presence", "offline")]
         if let filterID { query.append(("filter", filterID)) }
         if let since { query.append(("since", since)) }
-        return try await request("GET", Self.clientPath("sync"), query: query, timeout: timeout + margin)
+        return try await request("GET", Self.clientPath("sync"), query: query, timeout: timeout + margin, limit: syncResponseLimit)
     }
 
     /// `PUT /rooms/{roomId}/send/{eventType}/{txnId}`: idempotent per device and txn id.

@@ -16,7 +16,17 @@ public struct MatrixClient: Sendable {
     public var accessToken: String?
     /// The timeout of requests that don't name their own.
     public var requestTimeout: Duration
+    /// The largest answer body read, but for `/sync`: 8 MiB. The largest answers Parley asks
+    /// for are pages of up to 100 events (`/messages`, relations), and an event is at most
+    /// 64 KiB, so 6.4 MiB; a larger answer is refused (`messageTooLarge`), not read.
+    public var responseLimit = 8 << 20
+    /// The largest `/sync` answer read: 32 MiB. Its timeline is capped per room by the filter
+    /// (50 events), so it holds a burst of typical events in hundreds of rooms, or of
+    /// maximum-size ones in ten. A sync refused for its size is retried like any failed one
+    /// (with backoff and a log line that names the limit).
+    public var syncResponseLimit = 32 << 20
     private let session: URLSession
+    private let bodies: BoundedBodies
 
     /// A client for `homeserver`; `accessToken` may be set later (after a login).
     public init(homeserver: URL, accessToken: String? = nil, requestTimeout: Duration = .seconds(30)) {
@@ -26,8 +36,11 @@ public struct MatrixClient: Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = requestTimeout.timeInterval
         configuration.httpMaximumConnectionsPerHost = 16
-        // Without the delegate a redirect to another host would receive the bearer token.
-        self.session = URLSession(configuration: configuration, delegate: SameOriginRedirects(), delegateQueue: nil)
+        // Without the delegate a redirect to another host would receive the bearer token, and
+        // an answer would be read whole however large.
+        let bodies = BoundedBodies()
+        self.bodies = bodies
+        self.session = URLSession(configuration: configuration, delegate: bodies, delegateQueue: nil)
     }
 
     /// A path under `/_matrix/client/v3/` with every component percent-encoded
@@ -55,14 +68,16 @@ public struct MatrixClient: Sendable {
     ///   - path: an already-encoded absolute path (see `clientPath`).
     ///   - query: query parameters (encoded here).
     ///   - timeout: overrides `requestTimeout` (the sync long-poll needs more).
-    /// - Throws: `ParleyError` — see `MatrixClient.error(status:body:retryAfterHeader:path:)`.
+    ///   - limit: overrides `responseLimit` (the sync answer may be larger).
+    /// - Throws: `ParleyError` — see `MatrixClient.error(status:body:retryAfterHeader:path:)`;
+    ///   `messageTooLarge` for an answer body over the limit.
     @discardableResult
     public func request(
         _ method: String, _ path: String, query: [(String, String)] = [], body: JSONValue? = nil,
-        timeout: Duration? = nil
+        timeout: Duration? = nil, limit: Int? = nil
     ) async throws -> JSONValue {
         let data = try await rawRequest(method, path, query: query, body: body?.jsonData(),
-                                        contentType: body == nil ? nil : "application/json", timeout: timeout)
+                                        contentType: body == nil ? nil : "application/json", timeout: timeout, limit: limit)
         if data.isEmpty { return .object([:]) }
         guard let json = try? JSONValue.parse(data) else {
             throw ParleyError(.serverError, "the homeserver answered with invalid JSON", context: ["path": path])
@@ -74,7 +89,7 @@ public struct MatrixClient: Sendable {
     /// be any path on the homeserver.
     public func rawRequest(
         _ method: String, _ path: String, query: [(String, String)] = [], body: Data? = nil, contentType: String? = nil,
-        timeout: Duration? = nil
+        timeout: Duration? = nil, limit: Int? = nil
     ) async throws -> Data {
         var text = homeserver.absoluteString
         if text.hasSuffix("/") { text.removeLast() }
@@ -93,10 +108,7 @@ public struct MatrixClient: Sendable {
             request.setValue(contentType ?? "application/octet-stream", forHTTPHeaderField: "Content-Type")
             request.httpBody = body
         }
-        let (data, response) = try await perform(request, path: path)
-        guard let http = response as? HTTPURLResponse else {
-            throw ParleyError(.serverError, "not an HTTP response", context: ["path": path])
-        }
+        let (data, http) = try await perform(request, path: path, limit: limit ?? responseLimit)
         if (300..<400).contains(http.statusCode) {
             // Only a redirect SameOriginRedirects refused ends here (others were followed).
             let target = http.value(forHTTPHeaderField: "Location") ?? "?"
@@ -112,18 +124,14 @@ public struct MatrixClient: Sendable {
     }
 
     /// Runs the request as a data task that is cancelled with the calling Swift task, so a
-    /// `disconnect()` does not wait for a 30-second long-poll to end.
-    private func perform(_ request: URLRequest, path: String) async throws -> (Data, URLResponse) {
+    /// `disconnect()` does not wait for a 30-second long-poll to end; its body is collected by
+    /// `bodies`, at most `limit` bytes.
+    private func perform(_ request: URLRequest, path: String, limit: Int) async throws -> (Data, HTTPURLResponse) {
         let box = DataTaskBox()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
-                let task = session.dataTask(with: request) { data, response, error in
-                    if let data, let response, error == nil {
-                        continuation.resume(returning: (data, response))
-                    } else {
-                        continuation.resume(throwing: Self.transportError(error ?? URLError(.unknown), path: path))
-                    }
-                }
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
+                let task = session.dataTask(with: request)
+                bodies.expect(task, limit: limit, method: request.httpMethod ?? "GET", path: path, continuation: continuation)
                 box.start(task)
             }
         } onCancel: {

@@ -65,6 +65,15 @@ public struct MatrixConfiguration: Sendable {
     public var reconnectBackoff: (initial: Duration, max: Duration) = (.milliseconds(500), .seconds(30))
     /// Decides whether an invite is accepted (joined) or declined (left).
     public var invitePolicy: @Sendable (Invite) -> Bool = { _ in true }
+    /// The most rooms the account is in: further invites are declined (with a log line), since
+    /// anyone can invite the account and each room costs memory (`transport.max_rooms`).
+    public var maxRooms = 10_000
+    /// Events the stream holds for a consumer that falls behind before the next `/sync`
+    /// waits for it: far more than a bot handles in one sync round, and even of the largest
+    /// events (64 KiB) some 64 MiB.
+    public var eventBufferLimit = MatrixConfiguration.defaultEventBufferLimit
+    /// The default `eventBufferLimit`, also `RenamingTransport`'s.
+    public static let defaultEventBufferLimit = 1_000
     /// Where warnings go (encrypted rooms, backfill limits, sync errors).
     public var log: @Sendable (String) -> Void = MatrixConfiguration.standardErrorLog
 

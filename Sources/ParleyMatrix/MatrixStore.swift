@@ -5,9 +5,12 @@ import SQLiteStore
 /// What `MatrixTransport` keeps across restarts, in SQLite (one database file per account):
 /// the session (device and `since`; never the access token), per-channel sequence counters, the messages it saw
 /// (for seq lookups, replies and `history`), handled event ids (so nothing is delivered twice)
-/// and reactions (so an unreact can redact the right event).
+/// and reactions (so an unreact can redact the right event). `prune(before:)` forgets what is
+/// older than the retention window.
 actor MatrixStore {
     private let db: Connection
+    /// When an event is handled (`matrix_seen.ts`), for `prune(before:)`.
+    private let now: @Sendable () -> Date
 
     static let migrations = Migrations(name: "matrix", steps: [
         """
@@ -24,12 +27,22 @@ actor MatrixStore {
         CREATE INDEX matrix_reactions_target ON matrix_reactions(target_event_id, key, sender);
         """,
         "CREATE INDEX matrix_seen_room ON matrix_seen(room_id)",
+        // When each event was handled, for retention; rows from before this step count as
+        // handled at the upgrade, so they are kept a whole retention window from then.
+        """
+        ALTER TABLE matrix_seen ADD COLUMN ts REAL NOT NULL DEFAULT 0;
+        UPDATE matrix_seen SET ts = (julianday('now') - 2440587.5) * 86400.0;
+        CREATE INDEX matrix_seen_ts ON matrix_seen(ts);
+        CREATE INDEX matrix_events_ts ON matrix_events(ts);
+        """,
     ])
 
     /// Opens (creating and migrating) the database at `path`; `log` hears of file modes
-    /// tightened and of access tokens an older Parley stored, which are erased.
+    /// tightened and of access tokens an older Parley stored, which are erased; `now` stamps
+    /// handled events.
     /// - Throws: `ParleyError(.storage)` naming the file.
-    init(path: String, log: @escaping @Sendable (String) -> Void = { _ in }) throws {
+    init(path: String, log: @escaping @Sendable (String) -> Void = { _ in }, now: @escaping @Sendable () -> Date = Date.init) throws {
+        self.now = now
         do {
             db = try Self.migrations.open(path, warn: log)
             try Self.eraseStoredTokens(db, log: log)
@@ -88,11 +101,14 @@ actor MatrixStore {
     func markSeen(_ eventIDs: [String], room: String) throws {
         try storage {
             try db.transaction {
-                for id in eventIDs {
-                    try db.run("INSERT OR IGNORE INTO matrix_seen (event_id, room_id) VALUES (?, ?)", [.text(id), .text(room)])
-                }
+                for id in eventIDs { try insertSeen(id, room: room) }
             }
         }
+    }
+
+    private func insertSeen(_ eventID: String, room: String) throws {
+        try db.run("INSERT OR IGNORE INTO matrix_seen (event_id, room_id, ts) VALUES (?, ?, ?)",
+                   [.text(eventID), .text(room), .real(now().timeIntervalSince1970)])
     }
 
     /// Forgets all but the newest `keep` handled event ids of `room`. Safe for backfills: they
@@ -124,7 +140,7 @@ actor MatrixStore {
                     """, [.text(envelope.id), .text(room), .text(channel), .integer(seq), .text(envelope.clientMessageID.uuidString),
                           .text(envelope.sender), .real(envelope.timestamp.timeIntervalSince1970),
                           .text(envelope.payload.jsonString()), SQLiteValue(replyTo)])
-                try db.run("INSERT OR IGNORE INTO matrix_seen (event_id, room_id) VALUES (?, ?)", [.text(envelope.id), .text(room)])
+                try insertSeen(envelope.id, room: room)
                 return seq
             }
         }
@@ -179,7 +195,7 @@ actor MatrixStore {
         try storage {
             try db.run("INSERT OR IGNORE INTO matrix_reactions (reaction_event_id, room_id, target_event_id, key, sender) VALUES (?, ?, ?, ?, ?)",
                        [.text(eventID), .text(room), .text(target), .text(key), .text(sender)])
-            try db.run("INSERT OR IGNORE INTO matrix_seen (event_id, room_id) VALUES (?, ?)", [.text(eventID), .text(room)])
+            try insertSeen(eventID, room: room)
         }
     }
 
@@ -200,6 +216,36 @@ actor MatrixStore {
             else { return nil }
             try db.run("DELETE FROM matrix_reactions WHERE reaction_event_id = ?", [.text(eventID)])
             return (target, key, sender)
+        }
+    }
+
+    // MARK: - Retention
+
+    /// Deletes what is older than `cutoff` and returns the number of rows deleted: messages
+    /// sent before it, handled event ids handled before it, and reactions whose target message
+    /// is gone and which were themselves handled before it.
+    ///
+    /// The newest handled event of each room stays whatever its age: a backfill walks back
+    /// from the newest events to the first handled one, and without it would deliver the
+    /// room's old history again. Sequence counters stay too, so numbers are never reused.
+    func prune(before cutoff: Date) throws -> Int {
+        let cutoff = SQLiteValue.real(cutoff.timeIntervalSince1970)
+        return try storage {
+            try db.transaction {
+                try db.run("DELETE FROM matrix_events WHERE ts < ?", [cutoff])
+                var deleted = db.changes
+                try db.run("""
+                    DELETE FROM matrix_seen WHERE ts < ?
+                        AND rowid NOT IN (SELECT max(rowid) FROM matrix_seen GROUP BY room_id)
+                    """, [cutoff])
+                deleted += db.changes
+                try db.run("""
+                    DELETE FROM matrix_reactions
+                    WHERE target_event_id NOT IN (SELECT event_id FROM matrix_events)
+                        AND reaction_event_id NOT IN (SELECT event_id FROM matrix_seen)
+                    """)
+                return deleted + db.changes
+            }
         }
     }
 }

@@ -3,10 +3,14 @@ import ParleyCore
 
 extension MatrixTransport {
     /// Long-polls until cancelled. Transient failures (server gone, 5xx, timeouts, 429) are
-    /// retried with doubling backoff; a rejected token ends the stream.
+    /// retried with doubling backoff; a rejected token ends the stream. The next `/sync` waits
+    /// while the consumer is more than `eventBufferLimit` events behind: the server keeps what
+    /// is new meanwhile, so memory stays bounded and nothing is dropped.
     func syncLoop() async {
         var delay = config.reconnectBackoff.initial
         while !Task.isCancelled {
+            await backlog?.waitForRoom()
+            if Task.isCancelled { return }
             let started = config.clock.now()
             do {
                 try await syncOnce(timeout: config.syncTimeout)
@@ -20,8 +24,7 @@ extension MatrixTransport {
                 if error.code == .unauthorized {
                     config.log("sync of \(userID) stopped: \(error)")
                     setState(.disconnected)
-                    continuation?.finish()
-                    continuation = nil
+                    endStream()
                     return
                 }
                 let wait = max(delay, error.retryAfter ?? .zero)
@@ -64,9 +67,10 @@ extension MatrixTransport {
             try await handleJoined(room: room, info: info, fresh: fresh)
         }
         for (room, info) in (rooms?["leave"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
-            joinedRooms.remove(room)
-            if fresh { continue }
-            for event in info["timeline"]?["events"]?.arrayValue ?? [] { try await handleEvent(event, room: room) }
+            if !fresh {
+                for event in info["timeline"]?["events"]?.arrayValue ?? [] { try await handleEvent(event, room: room) }
+            }
+            forget(room)
         }
         for (room, info) in (rooms?["invite"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             try await handleInvite(room: room, info: info)
@@ -142,8 +146,12 @@ extension MatrixTransport {
         let channel: Channel = isDirect && !inviter.isEmpty ? .person(inviter) : .group(room)
         emit(.membership(MembershipEvent(channel: channel, user: userID, change: .invited, by: inviter.isEmpty ? nil : inviter)))
         let invite = MatrixConfiguration.Invite(roomID: room, inviter: inviter, isDirect: isDirect)
+        let full = joinedRooms.count >= config.maxRooms
+        if full {
+            config.log("declined the invite to \(room) from \(inviter): this account is in \(joinedRooms.count) rooms, the most max_rooms allows")
+        }
         do {
-            if config.invitePolicy(invite) {
+            if !full, config.invitePolicy(invite) {
                 try await client.join(room)
                 joinedRooms.insert(room)
                 if isDirect, !inviter.isEmpty { try await addDirectRoom(room, with: inviter) }

@@ -44,7 +44,8 @@ public actor MatrixTransport: Transport {
     var encryptedRooms: [String: Bool] = [:]
     var warnedRooms: Set<String> = []
     var aliases: [String: String] = [:]
-    var continuation: AsyncStream<TransportEvent>.Continuation?
+    /// The connection's events not yet taken by the consumer (nil while disconnected).
+    var backlog: EventBacklog?
     var syncTask: Task<Void, Never>?
     var state = ConnectionState.disconnected
 
@@ -59,7 +60,8 @@ public actor MatrixTransport: Transport {
         userID = configuration.userID
         config = configuration
         concurrentSends = max(1, configuration.concurrentRooms)
-        store = try MatrixStore(path: configuration.databasePath, log: configuration.log)
+        store = try MatrixStore(path: configuration.databasePath, log: configuration.log,
+                                now: { [clock = configuration.clock] in clock.now() })
         client = MatrixClient(homeserver: configuration.homeserver, requestTimeout: configuration.requestTimeout)
     }
 
@@ -121,24 +123,23 @@ public actor MatrixTransport: Transport {
     /// - Throws: `unauthorized` (bad token or password), `networkUnavailable` (server unreachable),
     ///   `conflict` when already connected.
     public func connect() async throws -> AsyncStream<TransportEvent> {
-        guard continuation == nil else { throw ParleyError(.conflict, "already connected", context: ["user": userID]) }
+        guard backlog == nil else { throw ParleyError(.conflict, "already connected", context: ["user": userID]) }
         try await ensureSession()
         filterID = try await client.uploadFilter(userID: userID, filter: SyncFilter.make(timelineLimit: config.timelineLimit))
         try await loadRooms()
-        let (stream, continuation) = AsyncStream.makeStream(of: TransportEvent.self)
-        self.continuation = continuation
+        let backlog = EventBacklog(limit: config.eventBufferLimit)
+        self.backlog = backlog
         setState(.connecting)
         do {
             try await syncOnce(timeout: .zero)
         } catch {
             setState(.disconnected)
-            continuation.finish()
-            self.continuation = nil
+            endStream()
             throw error
         }
         setState(.connected)
         syncTask = Task { await self.syncLoop() }
-        return stream
+        return backlog.stream()
     }
 
     /// Stops the long-poll (cancelling the request in flight) and finishes the stream.
@@ -148,18 +149,37 @@ public actor MatrixTransport: Transport {
         task?.cancel()
         await task?.value
         setState(.disconnected)
-        continuation?.finish()
-        continuation = nil
+        endStream()
+    }
+
+    /// Deletes from this account's database what is older than `cutoff` (messages and handled
+    /// events; see `MatrixStore.prune(before:)`) and returns the number of rows deleted. What
+    /// keeps delivery exactly-once within the window stays.
+    /// - Throws: `ParleyError(.storage)`.
+    public func prune(before cutoff: Date) async throws -> Int {
+        try await store.prune(before: cutoff)
+    }
+
+    /// Events in the stream not yet taken (for tests of the bound).
+    var bufferedEvents: Int { backlog?.count ?? 0 }
+
+    /// True while the sync loop waits for the consumer to take events.
+    var isHoldingSync: Bool { backlog?.isHoldingProducer ?? false }
+
+    /// Finishes the stream after the events still buffered.
+    func endStream() {
+        backlog?.finish()
+        backlog = nil
     }
 
     func setState(_ new: ConnectionState) {
         guard new != state else { return }
         state = new
-        continuation?.yield(.connection(new))
+        backlog?.push(.connection(new))
     }
 
     func emit(_ event: TransportEvent) {
-        continuation?.yield(event)
+        backlog?.push(event)
     }
 
     /// Joined rooms and the `m.direct` map, so sends work before the first sync has run.
@@ -169,9 +189,10 @@ public actor MatrixTransport: Transport {
         applyDirect(try await client.accountData(userID: userID, type: "m.direct") ?? [:])
     }
 
-    /// Rebuilds the room → user map from an `m.direct` content (user id → room ids).
+    /// Rebuilds the room → user map from an `m.direct` content (user id → room ids), keeping
+    /// the rooms this account is in: `m.direct` keeps every direct room it was ever in.
     func applyDirect(_ content: JSONValue) {
-        directRooms = Self.directMap(content)
+        directRooms = Self.directMap(content).filter { joinedRooms.contains($0.key) }
     }
 
     /// The direct rooms of an `m.direct` content: room id → the other user.
@@ -181,6 +202,15 @@ public actor MatrixTransport: Transport {
             for room in rooms.arrayValue ?? [] { if let room = room.stringValue { map[room] = user } }
         }
         return map
+    }
+
+    /// Drops what is kept about a room this account left, so the room maps follow the rooms
+    /// it is in (at most `maxRooms`, however many it was invited to and kicked from).
+    func forget(_ room: String) {
+        joinedRooms.remove(room)
+        directRooms[room] = nil
+        encryptedRooms[room] = nil
+        warnedRooms.remove(room)
     }
 
     func warnEncrypted(_ room: String) {

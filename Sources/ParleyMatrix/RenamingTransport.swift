@@ -37,14 +37,20 @@ public final class RenamingTransport: Transport {
     private let shortGroups: [String: String]
     private let fixedProfiles: [String: Profile]
     private let observe: @Sendable (TransportEvent) -> Void
-    private let relay = Mutex<Task<Void, Never>?>(nil)
+    private let relay = Mutex<(task: Task<Void, Never>, backlog: EventBacklog)?>(nil)
+    /// Renamed events the stream holds before the relay stops taking from `base`.
+    let bufferLimit: Int
 
     /// Wraps `base`. `profiles` (short ids) answer profile queries before the server does;
-    /// `observe` sees each renamed inbound event just before the stream yields it.
+    /// `observe` sees each renamed inbound event just before the stream yields it. The stream
+    /// holds up to `bufferLimit` events not yet taken; then the relay waits, and `base` holds
+    /// the rest (a `MatrixTransport` by not syncing), so nothing is dropped.
     public init(base: any Transport, names: Names, profiles: [Profile] = [],
+                bufferLimit: Int = MatrixConfiguration.defaultEventBufferLimit,
                 observe: @escaping @Sendable (TransportEvent) -> Void = { _ in }) {
         self.base = base
         self.names = names
+        self.bufferLimit = bufferLimit
         shortUsers = Dictionary(names.users.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         shortGroups = Dictionary(names.groups.map { ($0.value, $0.key) }, uniquingKeysWith: { first, _ in first })
         fixedProfiles = Dictionary(profiles.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
@@ -135,25 +141,32 @@ public final class RenamingTransport: Transport {
 
     public func connect() async throws -> AsyncStream<TransportEvent> {
         let source = try await base.connect()
-        let (stream, continuation) = AsyncStream.makeStream(of: TransportEvent.self, bufferingPolicy: .unbounded)
+        let backlog = EventBacklog(limit: bufferLimit)
         let task = Task { [self] in
             for await event in source {
                 let renamed = short(event)
                 observe(renamed)
-                continuation.yield(renamed)
+                backlog.push(renamed)
+                await backlog.waitForRoom()
             }
-            continuation.finish()
+            backlog.finish()
         }
         relay.withLock { old in
-            old?.cancel()
-            old = task
+            old?.task.cancel()
+            old = (task, backlog)
         }
-        return stream
+        return backlog.stream()
     }
+
+    /// Renamed events the stream holds (for tests of the bound).
+    var bufferedEvents: Int { relay.withLock { $0?.backlog.count ?? 0 } }
+
+    /// True while the relay waits for the consumer instead of taking from `base`.
+    var isHoldingBase: Bool { relay.withLock { $0?.backlog.isHoldingProducer ?? false } }
 
     public func disconnect() async {
         await base.disconnect()
-        relay.withLock { $0?.cancel() }
+        relay.withLock { $0?.task.cancel() }
     }
 
     public func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {

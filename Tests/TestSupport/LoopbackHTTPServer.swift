@@ -13,6 +13,10 @@ public final class LoopbackHTTPServer: Sendable {
         public var path: String
         /// Header names lowercased.
         public var headers: [String: String]
+        /// `GET`, `POST`, …
+        public var method = ""
+        /// The body (as long as its `Content-Length` says, at most 1 MiB).
+        public var body = ""
     }
 
     /// What the server answers (a JSON body unless `headers` say otherwise).
@@ -20,12 +24,19 @@ public final class LoopbackHTTPServer: Sendable {
         public var status: Int
         public var headers: [String: String]
         public var body: String
+        /// Sends `body` this many times in a row (`.max`: until the client hangs up), for
+        /// answers larger than a test would want to hold.
+        public var repeats: Int
+        /// False: no `Content-Length`, the body runs to the end of the connection.
+        public var sendsLength: Bool
 
         /// An answer.
-        public init(status: Int, headers: [String: String] = [:], body: String = "") {
+        public init(status: Int, headers: [String: String] = [:], body: String = "", repeats: Int = 1, sendsLength: Bool = true) {
             self.status = status
             self.headers = headers
             self.body = body
+            self.repeats = max(0, repeats)
+            self.sendsLength = sendsLength
         }
     }
 
@@ -86,33 +97,59 @@ public final class LoopbackHTTPServer: Sendable {
         defer { close(client) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // A client that stops reading must not hold this thread (and the next tests) forever.
+        setsockopt(client, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var bytes = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        // The requests here have no body: read to the end of the headers, at most 64 KiB.
-        while bytes.count < 65_536, !String(decoding: bytes, as: UTF8.self).contains("\r\n\r\n") {
+        // Read to the end of the headers (at most 64 KiB), then the body its length announces.
+        func headEnd() -> Int? {
+            bytes.indices.dropLast(3).first { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }
+        }
+        while bytes.count < 65_536, headEnd() == nil {
             let count = recv(client, &buffer, buffer.count, 0)
             guard count > 0 else { break }
             bytes.append(contentsOf: buffer[0..<count])
         }
-        let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")
+        let end = headEnd() ?? bytes.count
+        let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
         let requestLine = lines.first?.split(separator: " ") ?? []
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        let request = Request(path: requestLine.count >= 2 ? String(requestLine[1]) : "/", headers: headers)
+        let bodyStart = min(bytes.count, end + 4)
+        let length = min(1 << 20, headers["content-length"].flatMap { Int($0) } ?? 0)
+        while bytes.count - bodyStart < length {
+            let count = recv(client, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+        var request = Request(path: requestLine.count >= 2 ? String(requestLine[1]) : "/", headers: headers)
+        request.method = requestLine.first.map(String.init) ?? ""
+        request.body = String(decoding: bytes[bodyStart...].prefix(length), as: UTF8.self)
         received.withLock { $0.append(request) }
         let answer = handler(request)
         let body = Array(answer.body.utf8)
-        var head = "HTTP/1.1 \(answer.status) X\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\nConnection: close\r\n"
+        var head = "HTTP/1.1 \(answer.status) X\r\nContent-Type: application/json\r\nConnection: close\r\n"
+        if answer.sendsLength {
+            let (length, overflow) = body.count.multipliedReportingOverflow(by: answer.repeats)
+            head += "Content-Length: \(overflow ? Int.max : length)\r\n"
+        }
         for (name, value) in answer.headers { head += "\(name): \(value)\r\n" }
-        let response = Array((head + "\r\n").utf8) + body
+        guard sendAll(Array((head + "\r\n").utf8), to: client) else { return }
+        // Bounded by `repeats`, or for `.max` by the client hanging up (the send fails).
+        for _ in 0..<answer.repeats where !sendAll(body, to: client) { return }
+    }
+
+    /// False once the client is gone.
+    private func sendAll(_ bytes: [UInt8], to client: Int32) -> Bool {
         var sent = 0
-        while sent < response.count {
-            let count = response[sent...].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { return }
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { return false }
             sent += count
         }
+        return true
     }
 }

@@ -100,8 +100,10 @@ public final class MatrixBotAccounts: Sendable {
             throw ParleyError(.invalidArgument, "account '\(bot)' has an empty password and no access_token",
                               context: ["field": "transport.accounts.\(bot)", "line": String(account.mark.line)])
         }
-        return MatrixConfiguration(homeserver: homeserver, userID: account.user.value, credentials: credentials,
-                                   databasePath: folder + "/matrix-\(bot).db")
+        var configuration = MatrixConfiguration(homeserver: homeserver, userID: account.user.value, credentials: credentials,
+                                                databasePath: folder + "/matrix-\(bot).db")
+        if let maxRooms = settings.maxRooms?.value { configuration.maxRooms = maxRooms }
+        return configuration
     }
 
     /// Logs every bot in (whoami for a token), sets its display name and avatar, and joins the

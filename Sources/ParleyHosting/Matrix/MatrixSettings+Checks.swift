@@ -42,6 +42,9 @@ extension MatrixSettings {
         for entry in users?.entries ?? [] where !Self.isUserID(entry.value.value) {
             fail(entry.value.mark, "invalid Matrix user '\(entry.value.value)' for '\(entry.name)': expected @name:server")
         }
+        if let maxRooms, maxRooms.value < 1 {
+            fail(maxRooms.mark, "invalid max_rooms \(maxRooms.value): expected a positive number of rooms, like 10000")
+        }
         for bot in bots { errors += unmappedNames(of: bot, configFile: source.name) }
         return errors
     }

@@ -20,9 +20,12 @@ struct MatrixSettings: Decodable, Sendable {
     /// Permits `http://` to a homeserver that is not on loopback (default false): the password
     /// and every token would cross the network in clear.
     var allowInsecure: Located<Bool>?
+    /// The most rooms each account is in; further invites are declined (default 10000).
+    var maxRooms: Located<Int>?
 
     enum CodingKeys: String, CodingKey {
         case kind, homeserver, accounts, rooms, users, vcardFiles = "vcard_files", allowInsecure = "allow_insecure"
+        case maxRooms = "max_rooms"
     }
 
     /// How account `name` logs in: its access token, else its password; nil when both are
