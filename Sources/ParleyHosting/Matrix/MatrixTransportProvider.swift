@@ -44,7 +44,15 @@ public struct MatrixTransportProvider: TransportProvider {
             connections[bot.id] = run.profiles.connection(run.wrapTransport?(bot.id, transport) ?? transport,
                                                           storage: run.storage.chat(bot: bot.id))
         }
-        return TransportSession(connections: connections, summary: ["homeserver": accounts.homeserver.absoluteString])
+        var session = TransportSession(connections: connections, summary: ["homeserver": accounts.homeserver.absoluteString])
+        // `storage.retention` for each account's seen events.
+        let transports = accounts.bots.map(\.transport)
+        session.prune = { cutoff in
+            var deleted = 0
+            for transport in transports { deleted += try await transport.prune(before: cutoff) }
+            return deleted
+        }
+        return session
     }
 
     public func broadcastSenders(storage: HostStorage) throws -> any BroadcastSenders {
