@@ -10,7 +10,8 @@ import YAMLCoding
 /// profiles. Checked: every user got exactly the greeting and the answer, every profile
 /// came back with its own name.
 func benchMemory() async throws {
-    let conversations = 100_000
+    // A smaller count (`parley-bench memory 10000`) suits a heap profiler; figures are scaled.
+    let conversations = CommandLine.arguments.dropFirst(2).first.flatMap { Int($0) }.map { max(1_000, $0) } ?? 100_000
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-memory-\(UUID().uuidString)")
     // Owner-only, as Parley wants its storage folder (it would tighten it and say so).
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
