@@ -17,6 +17,8 @@ public final class BatchQueue<Element: Sendable>: Sendable {
         @usableFromInline var elements: [Element] = []
         /// The consumer, while it waits on an empty buffer.
         @usableFromInline var waiter: CheckedContinuation<[Element]?, Never>?
+        /// A relay, while it waits for the consumer to take what is buffered.
+        @usableFromInline var relayWaiter: CheckedContinuation<Void, Never>?
         @usableFromInline var finished = false
 
         @usableFromInline init() {}
@@ -95,12 +97,30 @@ public final class BatchQueue<Element: Sendable>: Sendable {
     /// Ends the queue: the consumer gets what is buffered, then nil.
     @inlinable
     public func finish() {
-        let waiter = state.withLock { state -> CheckedContinuation<[Element]?, Never>? in
+        let (waiter, relay) = state.withLock { state -> (CheckedContinuation<[Element]?, Never>?, CheckedContinuation<Void, Never>?) in
             state.finished = true
-            defer { state.waiter = nil }
-            return state.waiter
+            defer {
+                state.waiter = nil
+                state.relayWaiter = nil
+            }
+            return (state.waiter, state.relayWaiter)
         }
         waiter?.resume(returning: nil)
+        relay?.resume()
+    }
+
+    /// Returns once fewer than `count` elements are buffered (the consumer took them) or the
+    /// queue has finished: what a relay waits on, so it pulls from its source no faster than
+    /// the consumer takes.
+    public func waitUntilFewerThan(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.finished || state.elements.count < count { return true }
+                state.relayWaiter = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 
     /// True once `finish()` was called (elements may still be buffered).
@@ -118,16 +138,18 @@ public final class BatchQueue<Element: Sendable>: Sendable {
             // would run on the generic executor, a hop off the caller and back per batch.
             _ = isolation
             return await withCheckedContinuation { (continuation: CheckedContinuation<[Element]?, Never>) in
-                let ready = state.withLock { state -> [Element]?? in
+                let (ready, relay) = state.withLock { state -> ([Element]??, CheckedContinuation<Void, Never>?) in
                     if !state.elements.isEmpty {
                         var taken: [Element] = []
                         swap(&taken, &state.elements)
-                        return .some(taken)
+                        defer { state.relayWaiter = nil }
+                        return (.some(taken), state.relayWaiter)
                     }
-                    if state.finished { return .some(nil) }
+                    if state.finished { return (.some(nil), nil) }
                     state.waiter = continuation
-                    return .none
+                    return (.none, nil)
                 }
+                relay?.resume()
                 if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
@@ -145,11 +167,36 @@ public final class BatchQueue<Element: Sendable>: Sendable {
 extension BatchQueue {
     /// A queue fed from `batches` by a relay task; it finishes when `batches` ends, and the
     /// relay stops once the queue refuses (finished by its consumer, or full).
-    public static func relaying(_ batches: AsyncStream<[Element]>) -> BatchQueue {
+    public static func relaying(_ batches: AsyncStream<[Element]>, holding bound: Int = relayBound) -> BatchQueue {
+        relaying(bound: bound) { queue in
+            // Bounded by the source stream.
+            for await batch in batches {
+                guard queue.push(contentsOf: batch) else { return }
+                await queue.waitUntilFewerThan(bound)
+            }
+        }
+    }
+
+    /// A queue fed from the single elements of `elements`, a batch for whatever arrived while
+    /// the consumer was busy, up to `bound` (then the relay waits, and `elements` buffers — a
+    /// bounded source holds its producer back in turn).
+    public static func relaying(elements: AsyncStream<Element>, holding bound: Int = relayBound) -> BatchQueue {
+        relaying(bound: bound) { queue in
+            // Bounded by the source stream.
+            for await element in elements {
+                guard queue.push(element) else { return }
+                await queue.waitUntilFewerThan(bound)
+            }
+        }
+    }
+
+    /// The most elements a relay buffers before it waits for the consumer.
+    public static var relayBound: Int { 1024 }
+
+    private static func relaying(bound: Int, _ relay: @escaping @Sendable (BatchQueue) async -> Void) -> BatchQueue {
         let queue = BatchQueue()
         Task {
-            // Bounded by the source stream.
-            for await batch in batches where !queue.push(contentsOf: batch) { break }
+            await relay(queue)
             queue.finish()
         }
         return queue

@@ -1,5 +1,7 @@
 import ParleyCore
+import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct BatchQueueTests {
     @Test func theConsumerTakesEverythingBufferedAtOnceInOrder() async throws {
@@ -75,5 +77,29 @@ import Testing
         // Bounded: the relay finishes the queue when the stream ends.
         while let batch = await queue.next() { taken += batch }
         #expect(taken == [1, 2, 3])
+    }
+
+    @Test func aRelayPullsItsSourceNoFasterThanTheConsumerTakes() async throws {
+        // A source that makes each element when pulled: how far the relay went is `pulled`.
+        let pulled = Mutex(0)
+        let source = AsyncStream<Int>(unfolding: {
+            pulled.withLock { count in
+                guard count < 5000 else { return nil }
+                count += 1
+                return count
+            }
+        })
+        let queue = BatchQueue.relaying(elements: source, holding: 100)
+        try await withTimeout { while pulled.withLock({ $0 }) < 100 { await Task.yield() } }
+        // The consumer has taken nothing: the relay waits at the bound (one more pulled at most).
+        for _ in 0..<1000 { await Task.yield() }
+        #expect(pulled.withLock { $0 } <= 101)
+        var taken: [Int] = []
+        // Bounded: the source ends after 5,000 elements, and the relay then finishes the queue.
+        while let batch = await queue.next() {
+            #expect(batch.count <= 101)
+            taken += batch
+        }
+        #expect(taken == Array(1...5000))
     }
 }

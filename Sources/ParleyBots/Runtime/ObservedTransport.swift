@@ -80,14 +80,9 @@ final class ObservedTransport: BatchedEventSource {
         if let batched = inner as? any BatchedEventSource {
             queue = try await batched.connectQueue()
         } else {
-            let single = try await inner.connect()
-            queue = .relaying(AsyncStream { continuation in
-                let task = Task {
-                    for await event in single { continuation.yield([event]) }
-                    continuation.finish()
-                }
-                continuation.onTermination = { _ in task.cancel() }
-            })
+            // Pulled no faster than the consumer takes: a transport that bounds its stream (the
+            // Matrix sync loop waits for room) is held back, not drained into memory here.
+            queue = .relaying(elements: try await inner.connect())
         }
         let old = state.withLock { state -> BatchQueue<TransportEvent>? in
             defer {
