@@ -54,11 +54,22 @@ final class HubDatabase: Sendable {
         try access { try $0.run("INSERT OR REPLACE INTO hub_users (id, profile) VALUES (?, ?)", [.text(profile.id), .text(json)]) }
     }
 
-    /// Writes a channel row and its members (used for groups and new person channels).
+    /// Writes a channel row and its members (used for groups and new person channels). A row
+    /// already there under this number must be this very channel (a group saved again): one
+    /// of another conversation means another process numbered channels in this file too, and
+    /// the write is refused — merging its members would let strangers into each other's
+    /// conversations, and its messages would be filed there.
     static func insertChannel(_ connection: Connection, index: Int, key: ChannelKey, name: String?, members: [(String, Int64)]) throws {
         try connection.run(
             "INSERT OR IGNORE INTO hub_channels (number, kind, first, second, name) VALUES (?, ?, ?, ?, ?)",
             [.integer(Int64(index)), .text(key.kind.rawValue), .text(key.first), .text(key.second), SQLiteValue(name)])
+        if connection.changes == 0 {
+            let row = try connection.rows("SELECT kind, first, second FROM hub_channels WHERE number = ?", [.integer(Int64(index))]).first
+            guard row?[0].string == key.kind.rawValue, row?[1].string == key.first, row?[2].string == key.second else {
+                throw ParleyError(.storage, "hub channel number \(index) belongs to another conversation in the file: another process "
+                                  + "writes this hub too; nothing was written", context: ["channel": String(index)])
+            }
+        }
         for (user, cursor) in members {
             try connection.run(
                 "INSERT OR REPLACE INTO hub_members (channel, user, cursor) VALUES (?, ?, ?)",
