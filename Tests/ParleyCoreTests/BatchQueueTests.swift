@@ -90,7 +90,7 @@ import TestSupport
             }
         })
         let queue = BatchQueue.relaying(elements: source, holding: 100)
-        try await withTimeout { while pulled.withLock({ $0 }) < 100 { await Task.yield() } }
+        try await withTimeout { while pulled.withLock({ $0 }) < 100 { try Task.checkCancellation(); await Task.yield() } }
         // The consumer has taken nothing: the relay waits at the bound (one more pulled at most).
         for _ in 0..<1000 { await Task.yield() }
         #expect(pulled.withLock { $0 } <= 101)

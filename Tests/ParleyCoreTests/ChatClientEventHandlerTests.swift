@@ -33,12 +33,12 @@ import TestSupport
         let (alice, _) = try await setup.online("alice")
         for index in 1...5 { _ = try await alice.send(TextContent("m\(index)"), to: .person("bob")) }
         try await withTimeout {
-            while seen.value.texts.count < 5 { await Task.yield() }
+            while seen.value.texts.count < 5 { try Task.checkCancellation(); await Task.yield() }
         }
         #expect(seen.value.texts == ["m1", "m2", "m3", "m4", "m5"])
         await bob.disconnect()
         try await withTimeout {
-            while seen.value.states.last != .disconnected { await Task.yield() }
+            while seen.value.states.last != .disconnected { try Task.checkCancellation(); await Task.yield() }
         }
         #expect(seen.value.states == [.connecting, .connected, .disconnected])
         await alice.close()
@@ -70,14 +70,14 @@ import TestSupport
         let (alice, _) = try await setup.online("alice")
         _ = try await alice.send(TextContent("m1"), to: .person("bob"))
         try await withTimeout {
-            while gate.value == nil { await Task.yield() }
+            while gate.value == nil { try Task.checkCancellation(); await Task.yield() }
         }
         for index in 2...4 { _ = try await alice.send(TextContent("m\(index)"), to: .person("bob")) }
         // Held: nothing of the later messages reached the handler.
         #expect(seen.value.texts.isEmpty)
         gate.mutate { $0 }?.resume()
         try await withTimeout {
-            while seen.value.texts.count < 4 { await Task.yield() }
+            while seen.value.texts.count < 4 { try Task.checkCancellation(); await Task.yield() }
         }
         #expect(seen.value.texts == ["m1", "m2", "m3", "m4"])
         #expect(!seen.value.overlapped)

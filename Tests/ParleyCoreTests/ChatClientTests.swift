@@ -179,7 +179,7 @@ import TestSupport
         try await second.connect()
         let delivered = try await collectMessages(bobEvents, count: 1)
         #expect(delivered.map(\.text) == ["while you were away"])
-        try await withTimeout { while try await second.history(of: .person("bob")).isEmpty { await Task.yield() } }
+        try await withTimeout { while try await second.history(of: .person("bob")).isEmpty { try Task.checkCancellation(); await Task.yield() } }
         #expect(try await second.history(of: .person("bob")).map(\.text) == ["while you were away"])
         await second.close()
     }

@@ -81,7 +81,7 @@ final class GatedTransport: ForwardingTransport {
         let results = Task { await outbox.submit(items) }
         // Four channels' first sends are held at once; no fifth starts while they are.
         try await withTimeout {
-            while transport.state.withLock({ $0.inFlight }) < 4 { await Task.yield() }
+            while transport.state.withLock({ $0.inFlight }) < 4 { try Task.checkCancellation(); await Task.yield() }
         }
         #expect(transport.state.withLock { $0.mostInFlight } == 4)
         transport.openGate()

@@ -25,7 +25,7 @@ import TestSupport
         try await outbox.start()
         let held = Task { await outbox.submit([Self.message(text)]) }
         try await withTimeout {
-            while transport.state.withLock({ $0.inFlight }) < 1 { await Task.yield() }
+            while transport.state.withLock({ $0.inFlight }) < 1 { try Task.checkCancellation(); await Task.yield() }
         }
         return (setup, transport, outbox, held)
     }
@@ -38,7 +38,7 @@ import TestSupport
             later.append(Task { await outbox.submit([Self.message("m\(index)")]) })
             // Each is queued before the next is submitted: that is the order the lane keeps.
             try await withTimeout {
-                while await outbox.queuedCount < index { await Task.yield() }
+                while await outbox.queuedCount < index { try Task.checkCancellation(); await Task.yield() }
             }
         }
         #expect(transport.state.withLock { $0.inFlight } == 1, "a second round started while one was in flight")
@@ -61,7 +61,7 @@ import TestSupport
         // The lane waits for its backoff: a later item of the same lane must not overtake.
         let second = Task { await outbox.submit([Self.message("second")]) }
         try await withTimeout {
-            while await outbox.queuedCount < 2 { await Task.yield() }
+            while await outbox.queuedCount < 2 { try Task.checkCancellation(); await Task.yield() }
         }
         #expect(try Self.texts(setup.hub).isEmpty)
         await setup.clock.advance(by: .seconds(1))

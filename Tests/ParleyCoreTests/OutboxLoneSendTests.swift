@@ -20,7 +20,7 @@ import TestSupport
         // The lane now holds the first message: the second goes the usual way, behind it.
         let second = Task { try await alice.send(TextContent("second"), to: .person("bob")) }
         try await withTimeout {
-            while await alice.queuedSends < 2 { await Task.yield() }
+            while await alice.queuedSends < 2 { try Task.checkCancellation(); await Task.yield() }
         }
         #expect(try Self.texts(setup).isEmpty)
         await setup.clock.advance(by: .seconds(1))

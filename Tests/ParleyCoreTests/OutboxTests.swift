@@ -124,7 +124,7 @@ import TestSupport
         try await second.start()
         try await withTimeout {
             // Bounded: the recovered items are sent without any clock wait.
-            while delivered.withLock({ $0.count }) < 3 { await Task.yield() }
+            while delivered.withLock({ $0.count }) < 3 { try Task.checkCancellation(); await Task.yield() }
         }
         #expect(delivered.withLock { $0 } == items.map(\.id))
         #expect(try Self.texts(setup.hub, .person("alice"), seenBy: "bob") == ["queued 1", "queued 2", "queued 3"])
@@ -162,7 +162,7 @@ import TestSupport
         try await withTimeout { await setup.clock.waitForSleepers(1) }
         let answer = Task { await outbox.submit([Self.message("answer", priority: .interactive)]) }
         // Let the submit reach the outbox before time moves (it queues behind the limit).
-        try await withTimeout { while await outbox.queuedCount < 3 { await Task.yield() } }
+        try await withTimeout { while await outbox.queuedCount < 3 { try Task.checkCancellation(); await Task.yield() } }
         for _ in 0..<3 {
             await setup.clock.advance(by: .seconds(1))
         }

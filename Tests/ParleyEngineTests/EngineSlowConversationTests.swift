@@ -61,11 +61,11 @@ import TestSupport
         _ = try await bob.send(TextContent("/echo b2"), to: .person("support"))
         // Bob's first message now waits for his profile (his second is queued behind it).
         try await withTimeout("bob's profile fetch") {
-            while !profiles.isWaiting { await Task.yield() }
+            while !profiles.isWaiting { try Task.checkCancellation(); await Task.yield() }
         }
         _ = try await alice.send(TextContent("/echo a1"), to: .person("support"))
         try await withTimeout("alice's answer") {
-            while try fixture.hub.messages(in: .person("support"), seenBy: "alice").count < 2 { await Task.yield() }
+            while try fixture.hub.messages(in: .person("support"), seenBy: "alice").count < 2 { try Task.checkCancellation(); await Task.yield() }
         }
         #expect(try fixture.botTexts(seenBy: "alice") == ["a1"])
         #expect(try fixture.botTexts(seenBy: "bob").isEmpty)

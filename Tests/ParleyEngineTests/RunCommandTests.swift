@@ -17,7 +17,7 @@ import TestSupport
         let run = Task { await ParleyCommand.main(["run"], context: context) }
         try await withTimeout("host start") {
             // Bounded by the timeout; yields let the command make progress without sleeping.
-            while !output.standardError.contains("host started") { await Task.yield() }
+            while !output.standardError.contains("host started") { try Task.checkCancellation(); await Task.yield() }
         }
         kill(getpid(), SIGTERM)
         let code = try await withTimeout("shutdown") { await run.value }
