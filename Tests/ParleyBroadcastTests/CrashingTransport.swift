@@ -3,17 +3,23 @@ import ParleyCore
 import ParleyHub
 import Synchronization
 
-/// The bot's real hub transport that "crashes" the broadcast after `after` sends: from then
-/// on each send still reaches the hub (the message is stored) but the run is cancelled and
-/// the sender never hears back — the window between "sent" and "recorded".
+/// The bot's real hub transport that "crashes" the broadcast after `after` sends. The crash
+/// window from both sides: `.afterDelivery`, each send from then on still reaches the hub
+/// (the message is stored) but the run is cancelled and the sender never hears back — between
+/// "sent" and "recorded"; `.beforeDelivery`, the run is cancelled and each send from then on
+/// fails before the hub gets it — a message that must stay pending, not be taken as sent.
 final class CrashingTransport: ForwardingTransport {
+    enum Moment: Sendable, CaseIterable { case afterDelivery, beforeDelivery }
+
     let base: any Transport
     let after: Int
+    let moment: Moment
     private let state = Mutex<(count: Int, task: Task<Void, Never>?, tripped: Bool)>((0, nil, false))
 
-    init(base: HubTransport, after: Int) {
+    init(base: HubTransport, after: Int, moment: Moment = .afterDelivery) {
         self.base = base
         self.after = after
+        self.moment = moment
     }
 
     /// The task to cancel when the crash comes (it may come before this is called).
@@ -26,6 +32,7 @@ final class CrashingTransport: ForwardingTransport {
     }
 
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
+        if moment == .beforeDelivery, state.withLock({ $0.tripped }) { throw CancellationError() }
         let receipt = try await base.send(message)
         let task = state.withLock { state -> Task<Void, Never>? in
             state.count += 1

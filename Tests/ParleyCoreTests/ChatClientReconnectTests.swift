@@ -92,6 +92,11 @@ import TestSupport
         _ = try await firstEvent(bobEvents, where: Self.isState(.disconnected))
         #expect(setup.clock.sleeperCount == 0)
         #expect(await bob.connectionState == .disconnected)
+        // Long past any backoff the default policy would wait: still nobody reconnected.
+        await setup.clock.advance(by: .seconds(3600))
+        for _ in 0..<100 { await Task.yield() }
+        #expect(await bob.connectionState == .disconnected)
+        #expect(!setup.hub.isOnline("bob"))
         try await bob.connect()
         #expect(await bob.connectionState == .connected)
         await bob.close()

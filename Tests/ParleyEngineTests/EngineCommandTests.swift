@@ -2,6 +2,7 @@ import Foundation
 import ParleyBots
 import ParleyCore
 import Testing
+import TestSupport
 
 /// Commands, usage lines, `{{help}}`, cards and every action, through the embedded hub.
 @Suite struct EngineCommandTests {
@@ -89,8 +90,21 @@ import Testing
     @Test func unreactRemovesTheBotsReaction() async throws {
         let fixture = try EngineFixture()
         try await fixture.start()
+        // Alice's client hears of the reaction being added, then removed: both happened.
+        let events = try await fixture.client("alice").events()
         let sent = try await fixture.say("/unlike")
         #expect(try fixture.stored(sent.id)?.reactions == [])
+        let reactions = try await withTimeout {
+            var seen: [String] = []
+            // Bounded: the stream ends when the client closes; two reaction events are awaited.
+            for await event in events {
+                guard case .reaction(let reaction, _) = event, reaction.messageID == sent.id else { continue }
+                seen.append("\(reaction.added ? "+" : "-")\(reaction.emoji) \(reaction.user)")
+                if seen.count == 2 { break }
+            }
+            return seen
+        }
+        #expect(reactions == ["+👍 support", "-👍 support"])
         await fixture.shutdown()
     }
 

@@ -19,6 +19,16 @@ import Testing
         await fixture.shutdown()
     }
 
+    @Test func aCommandWinsOverATriggerThatMatchesTheSameMessage() async throws {
+        let fixture = try EngineFixture()
+        try await fixture.start()
+        // `/echo many thanks` is the echo command and also matches the thanks trigger.
+        let message = try await fixture.say("/echo many thanks")
+        #expect(try fixture.botTexts() == ["many thanks"])
+        #expect(try fixture.stored(message.id)?.reactions == [])
+        await fixture.shutdown()
+    }
+
     @Test func unknownCommandsAndOtherTextGetTheFallback() async throws {
         let fixture = try EngineFixture()
         try await fixture.start()
@@ -42,6 +52,25 @@ import Testing
         let card = try #require(try fixture.newMessages().last?.content as? CardContent)
         #expect(card.definition.name == "order")
         #expect(card.values == ["order_id": "123456", "status": "refund requested"])
+        await fixture.shutdown()
+    }
+
+    @Test func aWrongAnswerRestartsTheTimeoutAndTheOldTimerDoesNothing() async throws {
+        let fixture = try EngineFixture()
+        try await fixture.start()
+        try await fixture.say("/refund")
+        _ = try fixture.botTexts()
+        try await fixture.advance(.seconds(300))
+        try await fixture.say("12")
+        #expect(try fixture.botTexts() == ["Please send the 6-digit order number."])
+        // The first deadline (600 s after the question) passes: its timer is stale now.
+        try await fixture.advance(.seconds(300))
+        #expect(try fixture.botTexts() == [])
+        try await fixture.advance(.seconds(299))
+        #expect(try fixture.botTexts() == [])
+        // Ten minutes after the wrong answer, the question times out.
+        try await fixture.advance(.seconds(1))
+        #expect(try fixture.botTexts() == ["I'll close this for now."])
         await fixture.shutdown()
     }
 

@@ -23,7 +23,7 @@ import Testing
     /// The same with batches: 10 clients × 10 batches of 10, mixed with single sends.
     @Test(arguments: Storage.allCases)
     func concurrentBatchesArriveExactlyOnceInPerSenderOrder(storage: Storage) async throws {
-        let (_, received) = try await Self.tenSendersAtOnce(storage, expecting: 1100) { transport in
+        let (fixture, received) = try await Self.tenSendersAtOnce(storage, expecting: 1100) { transport in
             for round in 0..<10 {
                 let batch = (0..<10).map { offset -> OutgoingEnvelope in
                     OutgoingEnvelope(channel: .group("all"), payload: ["type": 1, "index": .int(Int64(round * 11 + offset))])
@@ -32,7 +32,10 @@ import Testing
                 _ = try await transport.send(OutgoingEnvelope(channel: .group("all"), payload: ["type": 1, "index": .int(Int64(round * 11 + 10))]))
             }
         }
+        #expect(Set(received.map(\.clientMessageID)).count == 1100)
         Self.expectEachSendersOrder(received, count: 110)
+        let stored = try fixture.hub.messages(in: .group("all"), seenBy: "reader")
+        #expect(stored.map(\.id) == received.map(\.id))
     }
 
     static let senders = (0..<10).map { "sender\($0)" }
