@@ -51,31 +51,6 @@ import ParleyRegex
         #expect(error.description == "invalid regular expression at offset 3: missing closing parenthesis")
     }
 
-    @Test func catastrophicBacktrackingReturns() throws {
-        let text = String(repeating: "a", count: 50_000)
-        // PCRE2 may reject at once (no 'b' in the text) or hit the match limit: both return.
-        do {
-            #expect(try Pattern("(a+)+b").firstMatch(in: text) == nil)
-        } catch {
-            #expect(error == .limitExceeded)
-        }
-    }
-
-    @Test func nestedQuantifierHitsTheLimit() throws {
-        // No required literal for PCRE2 to short-cut on, so this backtracks exponentially.
-        let text = String(repeating: "a", count: 40) + "!"
-        #expect(throws: PatternError.limitExceeded) {
-            try Pattern("^(a|aa)+$").firstMatch(in: text)
-        }
-    }
-
-    @Test func tinyLimitsApplyToTheInterpreterToo() throws {
-        let pattern = try Pattern("^(\\w+\\s?)*$", limits: PatternLimits(matchLimit: 1_000, depthLimit: 50, heapLimitKiB: 64))
-        #expect(throws: PatternError.limitExceeded) {
-            try pattern.firstMatch(in: String(repeating: "word ", count: 30) + "!")
-        }
-    }
-
     @Test func sharedAcrossTasks() async throws {
         let pattern = try Pattern("(?<n>[0-9]+)")
         let results = try await withThrowingTaskGroup(of: String?.self) { group in
