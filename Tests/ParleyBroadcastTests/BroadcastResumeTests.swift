@@ -16,7 +16,10 @@ import Testing
         let recipients = 2_000
         let jobID: String
         do {
-            let fixture = try BroadcastFixture(users: recipients, hubPath: database, storePath: database)
+            // Before delivery, one send at a time: the send the crash cancels is the one the run
+            // waits for, so its outcome is collected — and must stay pending, not be "sent".
+            let configuration = BroadcastConfiguration(concurrency: crash == .beforeDelivery ? 1 : 256, random: { 0.5 })
+            let fixture = try BroadcastFixture(users: recipients, hubPath: database, storePath: database, configuration: configuration)
             var audience = BroadcastRecipients()
             try audience.append(targets: BroadcastFixture.targets(0..<recipients))
             jobID = try fixture.service.create(bot: "news", origin: "test", message: try BroadcastMessage(text: "Hi {{recipient.id}}"),

@@ -32,7 +32,19 @@ final class CrashingTransport: ForwardingTransport {
     }
 
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
-        if moment == .beforeDelivery, state.withLock({ $0.tripped }) { throw CancellationError() }
+        if moment == .beforeDelivery {
+            // The `after`-th send and every later one fail before the hub sees them.
+            let task = state.withLock { state -> Task<Void, Never>?? in
+                if state.tripped { return .some(nil) }
+                guard state.count + 1 >= after else { return .none }
+                state.tripped = true
+                return .some(state.task)
+            }
+            if let task {
+                task?.cancel()
+                throw CancellationError()
+            }
+        }
         let receipt = try await base.send(message)
         let task = state.withLock { state -> Task<Void, Never>? in
             state.count += 1
