@@ -33,12 +33,14 @@ import YAMLCoding
         // Block sequences on one line nest too.
         ("- ", "deep.yaml:1:513: nesting deeper than 256 levels"),
     ])
-    func aMillionLevelsAreRefusedWhereTheLimitIsCrossed(unit: String, error: String) {
-        let text = String(repeating: unit, count: 1_000_000)
+    func aMillionLevelsAreRefusedWhereTheLimitIsCrossed(unit: String, error: String) throws {
         // The depth limit alone, not the size limit, refuses these megabytes.
         var decoder = YAMLDecoder(environment: [:])
         decoder.maximumFileSize = .max
-        #expect(positionedErrors(text, decoder: decoder) == [error])
+        // First a thousand levels, which take libyaml no time either way: without the limit
+        // the test stops here instead of hanging in the scanner over a million.
+        try #require(positionedErrors(String(repeating: unit, count: 1_000), decoder: decoder) == [error])
+        #expect(positionedErrors(String(repeating: unit, count: 1_000_000), decoder: decoder) == [error])
     }
 
     @Test func deepBlockMappingsAreRefused() {
