@@ -47,36 +47,35 @@ import YAMLCoding
     }
 
     @Test func theAutumnRepeatedHourFiresOnce() async throws {
-        let store = try SchedulerStore(path: ":memory:")
-        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
-        let entries = [
-            SchedulerEntry(bot: "b", name: "half past two", cron: try CronExpression("30 2 * * *"), timeZone: berlin),
-            SchedulerEntry(bot: "b", name: "hourly", cron: try CronExpression("0 * * * *"), timeZone: berlin),
-        ]
-        let log = try await Self.fires(entries, store: store, start: try Self.date("2026-10-24T22:30:00Z"), until: try Self.date("2026-10-25T02:30:00Z"))
+        let fired = try await Self.berlinFires(["half past two": "30 2 * * *", "hourly": "0 * * * *"],
+                                               from: "2026-10-24T22:30:00Z", until: "2026-10-25T02:30:00Z")
         // Autumn: wall times 02:00–02:59 happen twice and fire once, at their first
         // occurrence (CronExpression.nextFire's rule), so 01:00Z (the second 02:00) is skipped.
-        #expect(log.all.map { "\($0.schedule) \($0.due.formatted(.iso8601))" } == [
+        #expect(fired == [
             "hourly 2026-10-24T23:00:00Z", "hourly 2026-10-25T00:00:00Z", "half past two 2026-10-25T00:30:00Z",
             "hourly 2026-10-25T02:00:00Z",
         ])
     }
 
     @Test func theSpringGapFiresOnceAtItsEndThroughTheScheduler() async throws {
-        let store = try SchedulerStore(path: ":memory:")
-        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
-        let entries = [
-            SchedulerEntry(bot: "b", name: "half past two", cron: try CronExpression("30 2 * * *"), timeZone: berlin),
-            SchedulerEntry(bot: "b", name: "every 20 min at two", cron: try CronExpression("*/20 2 * * *"), timeZone: berlin),
-        ]
         // Berlin springs forward on 2026-03-29: 02:00 CET is 03:00 CEST (01:00Z), and 02:00–02:59
         // never happens. Each schedule fires once, when the gap ends, and the next night as usual.
-        let log = try await Self.fires(entries, store: store, start: try Self.date("2026-03-28T23:00:00Z"), until: try Self.date("2026-03-30T01:00:00Z"))
-        #expect(log.all.map { "\($0.schedule) \($0.due.formatted(.iso8601))" }.sorted() == [
+        let fired = try await Self.berlinFires(["half past two": "30 2 * * *", "every 20 min at two": "*/20 2 * * *"],
+                                               from: "2026-03-28T23:00:00Z", until: "2026-03-30T01:00:00Z")
+        #expect(fired.sorted() == [
             "every 20 min at two 2026-03-29T01:00:00Z", "every 20 min at two 2026-03-30T00:00:00Z",
             "every 20 min at two 2026-03-30T00:20:00Z", "every 20 min at two 2026-03-30T00:40:00Z",
             "half past two 2026-03-29T01:00:00Z", "half past two 2026-03-30T00:30:00Z",
         ])
+    }
+
+    /// What `schedules` (name → cron, Berlin time) fire between the two instants, as
+    /// "name time" lines in the order they fired.
+    static func berlinFires(_ schedules: KeyValuePairs<String, String>, from start: String, until end: String) async throws -> [String] {
+        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let entries = try schedules.map { SchedulerEntry(bot: "b", name: $0.key, cron: try CronExpression($0.value), timeZone: berlin) }
+        let log = try await fires(entries, store: try SchedulerStore(path: ":memory:"), start: try date(start), until: try date(end))
+        return log.all.map { "\($0.schedule) \($0.due.formatted(.iso8601))" }
     }
 
     struct CatchUpCase: Sendable, CustomStringConvertible {
