@@ -194,11 +194,16 @@ actor BotRuntime {
         // (Starting it with `Task.immediate` measured no faster: from inside the caller's
         // job its first hop to another actor, the outbox, always wakes another thread.)
         queuedSoFar += 1
-        let started = lanes[channel, default: Lane()].push(item)
-        lanes[channel]?.lastUsed = queuedSoFar
+        let started = Self.push(item, stamped: queuedSoFar, into: &lanes[channel, default: Lane()])
         if lanes.count > options.conversationLimit + max(1, options.conversationLimit / 8) { evictIdleLanes() }
         guard started else { return }
         if holding { held.append(channel) } else { Task { await self.drain(channel) } }
+    }
+
+    /// Queues `item` and stamps the lane as just used, in place: one hash look-up per item.
+    private static func push(_ item: WorkItem, stamped stamp: Int, into lane: inout Lane) -> Bool {
+        lane.lastUsed = stamp
+        return lane.push(item)
     }
 
     /// Drops the least recently used idle lanes down to `options.conversationLimit`, in one
