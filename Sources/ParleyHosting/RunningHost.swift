@@ -126,7 +126,7 @@ public final class RunningHost: Sendable {
         var retention: StoreRetention?
         // No config file keeps the default too.
         if let kept = config.map(\.retention) ?? StorageConfig.defaultRetention {
-            var stores: [(name: String, prune: @Sendable (Date) async throws -> Int)] = [("engine", { [store = host.store] in try store.prune(before: $0) })]
+            var stores: [StoreRetention.Store] = [("engine", { [store = host.store] in try store.prune(before: $0) })]
             if let broadcasts = host.options.broadcasts { stores.append(("broadcasts", { try broadcasts.store.prune(before: $0) })) }
             if let prune = session.prune { stores.append((type(of: transport).kind, prune)) }
             retention = StoreRetention(retention: kept, stores: stores)

@@ -10,13 +10,16 @@ public struct StoreRetention: Sendable {
     public var retention: Duration
     /// Time between clean-ups.
     public var interval: Duration
-    /// Each store's pruning, by name (for the log line): deletes records older than the date
+    /// One store's pruning, by name (for the log line): deletes records older than the date
     /// given and returns how many.
-    public var stores: [(name: String, prune: @Sendable (Date) async throws -> Int)]
+    public typealias Store = (name: String, prune: @Sendable (Date) async throws -> Int)
+
+    /// The stores cleaned up.
+    public var stores: [Store]
 
     /// A clean-up of `stores`, keeping `retention`, every `interval` (an hour unless set).
     public init(retention: Duration, interval: Duration = .seconds(3600),
-                stores: [(name: String, prune: @Sendable (Date) async throws -> Int)]) {
+                stores: [Store]) {
         self.retention = retention
         self.interval = interval
         self.stores = stores
