@@ -14,9 +14,9 @@ struct BroadcastSchedule: Sendable {
     var rate: Rate?
 
     /// The broadcast schedules of `definition` (schedules with `do:` instead are the
-    /// engine's). Bad values throw an `EngineError` at the schedule.
+    /// engine's). Bad values throw an `BotError` at the schedule.
     static func compile(_ definition: BotDefinition, bot: String, file: String,
-                        compiler: inout ActionCompiler) throws(EngineError) -> [BroadcastSchedule] {
+                        compiler: inout ActionCompiler) throws(BotError) -> [BroadcastSchedule] {
         var compiled: [BroadcastSchedule] = []
         for schedule in definition.schedules {
             guard let broadcast = schedule.broadcast?.value else { continue }

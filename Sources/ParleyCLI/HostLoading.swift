@@ -15,7 +15,7 @@ enum HostLoading {
     }
 
     /// The logger of `config`, writing to standard error.
-    static func logger(_ loaded: LoadedHost, output: any OutputSink) -> EngineLogger {
+    static func logger(_ loaded: LoadedHost, output: any OutputSink) -> BotLogger {
         HostLogging.logger(for: loaded.config, sink: { _, line in output.write(line + "\n", to: .standardError) })
     }
 }

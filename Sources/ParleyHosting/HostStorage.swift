@@ -94,8 +94,8 @@ public struct HostStorage: Sendable {
     }
 
     /// Conversation states, greetings and tickets.
-    public func engineStore() throws -> any EngineStore {
-        isMemory ? MemoryEngineStore() : try SQLiteEngineStore(path: path)
+    public func botStore() throws -> any BotStore {
+        isMemory ? MemoryBotStore() : try SQLiteBotStore(path: path)
     }
 
     /// The durable broadcast jobs, with the config's global cap.
@@ -107,7 +107,7 @@ public struct HostStorage: Sendable {
 
     /// The options `parley run` gives its `BotHost`: the message size limit, durable broadcasts
     /// and the cron scheduler, both in this storage.
-    public func hostOptions(config: HostConfig?, clock: any ParleyClock, logger: EngineLogger) throws -> BotHostOptions {
+    public func hostOptions(config: HostConfig?, clock: any ParleyClock, logger: BotLogger) throws -> BotHostOptions {
         let service = try broadcastService(config: config, clock: clock, log: { logger.log(.info, at: clock.now(), bot: nil, $0, [:]) })
         return BotHostOptions(maxMessageBytes: config?.maxMessageBytes ?? HostConfig.defaultMaxMessageBytes,
                               broadcasts: service, schedules: try SchedulerStore(path: path))

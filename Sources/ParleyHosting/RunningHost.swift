@@ -19,7 +19,7 @@ public final class RunningHost: Sendable {
         /// Maps a path as written to the file system.
         public var resolve: @Sendable (String) -> String
         /// Where the host logs.
-        public var logger: EngineLogger
+        public var logger: BotLogger
         /// The host clock.
         public var clock: any ParleyClock
         /// Replaces `storage.path` (`":memory:"`: `parley chat` keeps nothing).
@@ -32,7 +32,7 @@ public final class RunningHost: Sendable {
         public var holder = "parley run"
 
         /// Options for a run of the config as written.
-        public init(resolve: @escaping @Sendable (String) -> String, logger: EngineLogger, clock: any ParleyClock = SystemClock(),
+        public init(resolve: @escaping @Sendable (String) -> String, logger: BotLogger, clock: any ParleyClock = SystemClock(),
                     storagePath: String? = nil, extraUsers: [String] = [],
                     wrapTransport: (@Sendable (_ botID: String, _ transport: any Transport) -> any Transport)? = nil) {
             self.resolve = resolve
@@ -71,7 +71,7 @@ public final class RunningHost: Sendable {
         self.retention = retention
         self.host = host
         self.bots = bots
-        registry = EngineRegistry.make(cards: bots.flatMap { Array($0.cards.values) })
+        registry = BotContentRegistry.make(cards: bots.flatMap { Array($0.cards.values) })
         queues = Set(bots.flatMap(\.queues)).sorted()
         hub = session.hub
         self.kind = kind
@@ -101,7 +101,7 @@ public final class RunningHost: Sendable {
         let host: BotHost
         let profiles: HostProfiles
         do {
-            host = BotHost(store: try storage.engineStore(), clock: clock, logger: logger,
+            host = BotHost(store: try storage.botStore(), clock: clock, logger: logger,
                            options: try storage.hostOptions(config: config, clock: clock, logger: logger))
             profiles = try HostProfiles(catalog: loaded.catalog)
         } catch {

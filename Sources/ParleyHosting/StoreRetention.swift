@@ -28,7 +28,7 @@ public struct StoreRetention: Sendable {
     /// One clean-up at `now`: records older than `now - retention` go. Returns what was deleted
     /// per store; a store that fails is logged and the others still run.
     @discardableResult
-    public func pruneOnce(now: Date, logger: EngineLogger) async -> [String: Int] {
+    public func pruneOnce(now: Date, logger: BotLogger) async -> [String: Int] {
         let cutoff = now.addingTimeInterval(-retention.timeInterval)
         var deleted: [String: Int] = [:]
         for store in stores {
@@ -48,7 +48,7 @@ public struct StoreRetention: Sendable {
     }
 
     /// Runs a clean-up now and then every `interval` until the task is cancelled.
-    public func run(clock: any ParleyClock, logger: EngineLogger) async {
+    public func run(clock: any ParleyClock, logger: BotLogger) async {
         // Bounded by cancellation: the host cancels this task when it shuts down.
         while !Task.isCancelled {
             await pruneOnce(now: clock.now(), logger: logger)

@@ -47,7 +47,7 @@ public struct TransportRun: Sendable {
     /// The host clock.
     public var clock: any ParleyClock
     /// Where the provider logs.
-    public var logger: EngineLogger
+    public var logger: BotLogger
     /// Wraps each bot's transport (`parley chat --record` records through it).
     public var wrapTransport: (@Sendable (_ botID: String, _ transport: any Transport) -> any Transport)?
 }

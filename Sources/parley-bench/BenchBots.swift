@@ -53,7 +53,7 @@ struct BotBench {
         let definition = try YAMLDecoder(environment: [:]).decode(BotDefinition.self, from: yaml, file: "bench.yaml")
         let bot = try CompiledBot(id: "bench", definition: definition)
         try hub.addUser(Profile(id: "bench", name: "Bench"))
-        host = BotHost(store: MemoryEngineStore())
+        host = BotHost(store: MemoryBotStore())
         let transport = try hub.connect(user: "bench")
         try host.add(bot, connection: BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount }))
         await host.start()

@@ -28,7 +28,7 @@ func benchFlowTest() async throws {
 
     var reports: [Int: String] = [:]
     for jobs in [1, 2] {
-        let suite = FlowTestSuite(bots: catalog.bots, host: EngineFlowTestHost(), jobs: jobs)
+        let suite = FlowTestSuite(bots: catalog.bots, host: BotFlowTestHost(), jobs: jobs)
         _ = await suite.run(Array(files.prefix(1)))  // warm-up: compiled bot, first allocations
         let started = ContinuousClock.now
         let cpuStarted = processCPUSeconds()

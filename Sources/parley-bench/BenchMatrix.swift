@@ -68,7 +68,7 @@ private func benchMatrixBot(registrar: MatrixRegistrar, secret: String, adminTok
         """, file: "bench.yaml")
     let accounts = try MatrixBotAccounts(config: config, bots: [support], storagePath: folder + "/parley.db", log: { _ in })
     for problem in await accounts.prepare() { benchLine("matrix: \(problem.problem)") }
-    let host = BotHost(store: MemoryEngineStore())
+    let host = BotHost(store: MemoryBotStore())
     try host.add(try CompiledBot(id: support.id, definition: support.definition, file: support.file),
                  connection: BotConnection(transport: accounts.transport(for: accounts.bots[0])))
     await host.start()

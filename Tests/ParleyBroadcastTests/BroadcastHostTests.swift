@@ -36,7 +36,7 @@ import YAMLCoding
             let definition = try YAMLDecoder(environment: [:]).decode(BotDefinition.self, from: BroadcastHostTests.yaml, file: "bots/news.yaml")
             let bot = try CompiledBot(id: "news", definition: definition, file: "bots/news.yaml")
             service = BroadcastService(store: try BroadcastStore(path: ":memory:"), clock: clock)
-            host = BotHost(store: MemoryEngineStore(), clock: clock,
+            host = BotHost(store: MemoryBotStore(), clock: clock,
                            options: BotHostOptions(broadcasts: service, schedules: try SchedulerStore(path: ":memory:")))
             let transport = try hub.connect(user: "news")
             try host.add(bot, connection: BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount }))

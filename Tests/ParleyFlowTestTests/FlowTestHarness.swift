@@ -47,12 +47,12 @@ struct FlowTestHarness {
     }
 
     func run(_ files: [FlowTestDiscovery.Found], jobs: Int = 2, filter: String? = nil,
-             limits: FlowTestLimits = FlowTestLimits(), host: any FlowTestBotHost = EngineFlowTestHost()) async -> [FlowTestFileResult] {
+             limits: FlowTestLimits = FlowTestLimits(), host: any FlowTestBotHost = BotFlowTestHost()) async -> [FlowTestFileResult] {
         await FlowTestSuite(bots: bots, host: host, filter: filter, jobs: jobs, limits: limits).run(files)
     }
 
     /// The one failure of a one-test run, or a recorded issue.
-    func failure(steps: [String], limits: FlowTestLimits = FlowTestLimits(), host: any FlowTestBotHost = EngineFlowTestHost(),
+    func failure(steps: [String], limits: FlowTestLimits = FlowTestLimits(), host: any FlowTestBotHost = BotFlowTestHost(),
                  sourceLocation: SourceLocation = #_sourceLocation) async throws -> FlowTestFailure {
         let results = await run([try write(Self.file(steps: steps))], limits: limits, host: host)
         try #require(results.first?.errors == [], "\(results.first?.errors ?? [])", sourceLocation: sourceLocation)

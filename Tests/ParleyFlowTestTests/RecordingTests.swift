@@ -18,7 +18,7 @@ import ParleyHub
         try hub.createGroup("team", members: ["alice", "helper"])
 
         let recording = ChatRecording(botID: "helper", userID: "alice", clock: clock)
-        let host = BotHost(store: MemoryEngineStore(), clock: clock)
+        let host = BotHost(store: MemoryBotStore(), clock: clock)
         let botTransport = try hub.connect(user: "helper")
         try host.add(try CompiledBot(id: "helper", definition: bot.definition, file: bot.file),
                      connection: BotConnection(transport: recording.botTransport(wrapping: botTransport),

@@ -50,7 +50,7 @@ import ParleyCore
         let harness = try FlowTestHarness()
         defer { harness.remove() }
         let file = try harness.write(FlowTestHarness.file(steps: ["- send: /ping", "- send: { text: /ping, as: bob }"]))
-        let results = await FlowTestSuite(bots: harness.bots, host: EngineFlowTestHost(), stage: TestUserOnlyStage(), jobs: 1).run([file])
+        let results = await FlowTestSuite(bots: harness.bots, host: BotFlowTestHost(), stage: TestUserOnlyStage(), jobs: 1).run([file])
         guard case .failed(let failure)? = results.first?.tests.first?.status else {
             Issue.record("expected the test to fail: \(results)")
             return

@@ -16,7 +16,7 @@ import TestSupport
         let clock = ManualClock(start: Date(timeIntervalSince1970: 1_800_000_000))
         let cutoffs = Mutex<[Date]>([])
         let lines = Mutex<[String]>([])
-        let logger = EngineLogger(level: .info, sink: { line in lines.withLock { $0.append(line) } })
+        let logger = BotLogger(level: .info, sink: { line in lines.withLock { $0.append(line) } })
         let retention = StoreRetention(retention: .seconds(86_400), interval: .seconds(3600), stores: [
             (name: "broken", prune: { _ in throw Broken() }),
             (name: "engine", prune: { cutoff in cutoffs.withLock { $0.append(cutoff) }; return 3 }),

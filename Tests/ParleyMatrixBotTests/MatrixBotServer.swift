@@ -73,7 +73,7 @@ enum MatrixBotServer {
                                              log: { _ in })
         let problems = await accounts.prepare()
         #expect(problems.isEmpty, "\(problems)")
-        let host = BotHost(store: MemoryEngineStore())
+        let host = BotHost(store: MemoryBotStore())
         try host.add(try CompiledBot(id: loaded.id, definition: loaded.definition, file: loaded.file),
                      connection: BotConnection(transport: accounts.transport(for: try #require(accounts.bots.first))))
         let started = await host.start()

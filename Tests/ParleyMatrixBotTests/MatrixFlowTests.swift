@@ -17,7 +17,7 @@ struct MatrixFlowTests {
         let catalog = try MatrixBotServer.catalog()
         let files = catalog.testFiles.map { FlowTestDiscovery.Found(file: $0.file, path: $0.path) }
         try #require(files.count >= 2)
-        let suite = FlowTestSuite(bots: catalog.bots, host: EngineFlowTestHost(), stage: try stage(), jobs: 4)
+        let suite = FlowTestSuite(bots: catalog.bots, host: BotFlowTestHost(), stage: try stage(), jobs: 4)
         let results = await suite.run(files)
         let report = FlowTestReport.text(for: results)
         let summary = FlowTestSummary(results)
@@ -49,7 +49,7 @@ struct MatrixFlowTests {
               - expect: { card: greeting }
               - expect: { text: "Something else entirely." }
         """.utf8).write(to: URL(fileURLWithPath: path))
-        let suite = FlowTestSuite(bots: catalog.bots, host: EngineFlowTestHost(), stage: try stage(), jobs: 1)
+        let suite = FlowTestSuite(bots: catalog.bots, host: BotFlowTestHost(), stage: try stage(), jobs: 1)
         let results = await suite.run([FlowTestDiscovery.Found(file: "wrong.test.yaml", path: path)])
         let test = try #require(results.first?.tests.first)
         guard case .failed(let failure) = test.status else {

@@ -16,11 +16,11 @@ struct ActionCompiler {
         self.limits = limits
     }
 
-    func error(_ mark: Mark, _ message: String) -> EngineError {
-        EngineError(file.isEmpty ? "\(mark): \(message)" : "\(file):\(mark): \(message)")
+    func error(_ mark: Mark, _ message: String) -> BotError {
+        BotError(file.isEmpty ? "\(mark): \(message)" : "\(file):\(mark): \(message)")
     }
 
-    func template(_ text: Located<String>) throws(EngineError) -> Template {
+    func template(_ text: Located<String>) throws(BotError) -> Template {
         do {
             return try Template(text.value)
         } catch {
@@ -28,7 +28,7 @@ struct ActionCompiler {
         }
     }
 
-    func pattern(_ text: Located<String>) throws(EngineError) -> CompiledPattern {
+    func pattern(_ text: Located<String>) throws(BotError) -> CompiledPattern {
         do {
             return CompiledPattern(pattern: try Pattern(text.value, limits: limits))
         } catch {
@@ -36,7 +36,7 @@ struct ActionCompiler {
         }
     }
 
-    func target(_ text: Located<String>, flow: String?) throws(EngineError) -> StepTarget {
+    func target(_ text: Located<String>, flow: String?) throws(BotError) -> StepTarget {
         // One resolution rule for checking and running: the definition's own.
         guard let target = definition.stepTarget(text.value, inFlow: flow) else {
             throw error(text.mark, "unknown step '\(text.value)'")
@@ -44,13 +44,13 @@ struct ActionCompiler {
         return target
     }
 
-    mutating func actions(_ items: [ActionItem], flow: String?) throws(EngineError) -> [CompiledAction] {
+    mutating func actions(_ items: [ActionItem], flow: String?) throws(BotError) -> [CompiledAction] {
         var result: [CompiledAction] = []
         for item in items { result.append(try action(item, flow: flow)) }
         return result
     }
 
-    mutating func action(_ item: ActionItem, flow: String?) throws(EngineError) -> CompiledAction {
+    mutating func action(_ item: ActionItem, flow: String?) throws(BotError) -> CompiledAction {
         switch item.action {
         case .reply(let text, let quote):
             return .reply(try template(text), quote: quote)
@@ -68,7 +68,7 @@ struct ActionCompiler {
             return .set(named)
         case .handoff(let handoff):
             queues.insert(handoff.queue.value)
-            return .handoff(queue: handoff.queue.value, note: try handoff.note.map { (note) throws(EngineError) in try template(note) })
+            return .handoff(queue: handoff.queue.value, note: try handoff.note.map { (note) throws(BotError) in try template(note) })
         case .wait(let text):
             do {
                 return .wait(try DurationFormat.parse(text.value))
@@ -83,14 +83,14 @@ struct ActionCompiler {
         }
     }
 
-    func send(_ send: SendAction) throws(EngineError) -> CompiledSend {
+    func send(_ send: SendAction) throws(BotError) -> CompiledSend {
         var fields: [NamedTemplate] = []
         for entry in send.fields.entries { fields.append(NamedTemplate(name: entry.name, template: try template(entry.value))) }
-        return CompiledSend(card: send.card?.value, text: try send.text.map { (text) throws(EngineError) in try template(text) },
-                            fields: fields, to: try send.to.map { (to) throws(EngineError) in try template(to) })
+        return CompiledSend(card: send.card?.value, text: try send.text.map { (text) throws(BotError) in try template(text) },
+                            fields: fields, to: try send.to.map { (to) throws(BotError) in try template(to) })
     }
 
-    mutating func step(_ step: Step, flow: String) throws(EngineError) -> CompiledStep {
+    mutating func step(_ step: Step, flow: String) throws(BotError) -> CompiledStep {
         var ask: CompiledAsk?
         if let source = step.ask {
             var timeout: Duration?
@@ -98,12 +98,12 @@ struct ActionCompiler {
                 do { timeout = try DurationFormat.parse(text.value) } catch { throw self.error(text.mark, error.message) }
             }
             ask = CompiledAsk(save: source.save?.value,
-                              match: try source.match.map { (match) throws(EngineError) in try pattern(match) },
-                              retry: try source.retry.map { (retry) throws(EngineError) in try template(retry) },
+                              match: try source.match.map { (match) throws(BotError) in try pattern(match) },
+                              retry: try source.retry.map { (retry) throws(BotError) in try template(retry) },
                               timeout: timeout,
                               onTimeout: try actions(source.onTimeout?.value.items ?? [], flow: flow))
         }
         return CompiledStep(actions: try actions(step.actions, flow: flow), ask: ask,
-                            next: try step.next.map { (next) throws(EngineError) in try target(next, flow: flow) })
+                            next: try step.next.map { (next) throws(BotError) in try target(next, flow: flow) })
     }
 }

@@ -6,17 +6,17 @@ import Synchronization
 /// one state store. A bot that fails (to compile, to connect, in an action) is logged and
 /// never stops the others.
 ///
-///     let host = BotHost(store: MemoryEngineStore(), clock: clock)
+///     let host = BotHost(store: MemoryBotStore(), clock: clock)
 ///     try host.add(bot, connection: BotConnection(transport: hub.connect(user: "support")))
 ///     await host.start()
 ///     … await host.waitUntilIdle()
 public final class BotHost: Sendable {
     /// Where conversation states, greetings and tickets are kept.
-    public let store: any EngineStore
+    public let store: any BotStore
     /// The time of timeouts, `wait` and log lines (a `ManualClock` in tests).
     public let clock: any ParleyClock
     /// Where event lines go.
-    public let logger: EngineLogger
+    public let logger: BotLogger
     /// Limits and grace periods.
     public let options: BotHostOptions
     let scheduler: Scheduler
@@ -29,7 +29,7 @@ public final class BotHost: Sendable {
     let cronSchedulers = Mutex<[CronScheduler]>([])
 
     /// Creates a host with no bots.
-    public init(store: any EngineStore, clock: any ParleyClock = SystemClock(), logger: EngineLogger = .silent,
+    public init(store: any BotStore, clock: any ParleyClock = SystemClock(), logger: BotLogger = .silent,
                 options: BotHostOptions = BotHostOptions()) {
         self.store = store
         self.clock = clock

@@ -8,10 +8,10 @@ actor BotRuntime {
     let bot: CompiledBot
     let client: ChatClient
     let transport: ObservedTransport
-    let store: any EngineStore
+    let store: any BotStore
     let scheduler: Scheduler
     let tracker: IdleTracker
-    let logger: EngineLogger
+    let logger: BotLogger
     let options: BotHostOptions
     let clock: any ParleyClock
 
@@ -58,8 +58,8 @@ actor BotRuntime {
     // bench, 6 alternating runs (77–84k pipelined round trips/s either way), and held
     // 2 MB more at peak (63–65 MB against 61–63 MB; the bound is 64 MB).
 
-    init(bot: CompiledBot, connection: BotConnection, store: any EngineStore, scheduler: Scheduler, tracker: IdleTracker,
-         logger: EngineLogger, options: BotHostOptions, clock: any ParleyClock) throws {
+    init(bot: CompiledBot, connection: BotConnection, store: any BotStore, scheduler: Scheduler, tracker: IdleTracker,
+         logger: BotLogger, options: BotHostOptions, clock: any ParleyClock) throws {
         self.bot = bot
         self.store = store
         self.scheduler = scheduler

@@ -37,8 +37,8 @@ public struct CompiledBot: Sendable {
     }
 
     /// Compiles `definition` (which should have passed `BotValidator`). Anything that still
-    /// does not compile throws an `EngineError` naming the file position.
-    public init(id: String, definition: BotDefinition, file: String = "", limits: PatternLimits = .default) throws(EngineError) {
+    /// does not compile throws an `BotError` naming the file position.
+    public init(id: String, definition: BotDefinition, file: String = "", limits: PatternLimits = .default) throws(BotError) {
         var compiler = ActionCompiler(definition: definition, file: file, limits: limits)
         self.id = id
         name = definition.name?.value ?? id
@@ -114,6 +114,6 @@ public struct CompiledBot: Sendable {
 
     /// The content registry a client of this bot needs: built-ins, tickets, its cards.
     public var registry: ContentRegistry {
-        EngineRegistry.make(cards: Array(cards.values))
+        BotContentRegistry.make(cards: Array(cards.values))
     }
 }

@@ -71,6 +71,6 @@ public struct LocalTransportProvider: TransportProvider {
         if target != nil {
             throw ParleyError(.invalidArgument, "option '--target' needs a config with 'transport: {kind: matrix}'")
         }
-        return FlowTestSetup(stage: HubFlowTestStage(), host: EngineFlowTestHost())
+        return FlowTestSetup(stage: HubFlowTestStage(), host: BotFlowTestHost())
     }
 }

@@ -102,6 +102,6 @@ public struct MatrixTransportProvider: TransportProvider {
             }
             stage = MatrixFlowTestStage(homeserver: homeserver, accounts: configured, target: target)
         }
-        return FlowTestSetup(stage: stage, host: target == nil ? EngineFlowTestHost() : MatrixTargetBotHost())
+        return FlowTestSetup(stage: stage, host: target == nil ? BotFlowTestHost() : MatrixTargetBotHost())
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// A bot that falls behind stops taking from the server until its lanes drain: nothing is
 /// lost, nothing reordered, and the host still finds itself idle.
-@Suite struct EngineBacklogTests {
+@Suite struct BotBacklogTests {
     static let echo = """
         id: support
         commands:
@@ -16,7 +16,7 @@ import Testing
         """
 
     @Test func aFloodPastTheBacklogLimitIsAnsweredCompletelyInOrder() async throws {
-        let fixture = try EngineFixture(yaml: Self.echo)
+        let fixture = try BotFixture(yaml: Self.echo)
         // A limit of 2: any batch of three or more messages makes the receiving task wait.
         try await fixture.start(options: BotHostOptions(backlogLimit: 2))
         let senders = [try await fixture.client("alice"), try await fixture.client("bob")]

@@ -1,7 +1,7 @@
 import Testing
 @testable import ParleyBots
 
-@Suite struct EngineLoggerTests {
+@Suite struct BotLoggerTests {
     @Test(arguments: [
         ("plain", "plain"),
         ("two words", #""two words""#),
@@ -10,11 +10,11 @@ import Testing
         ("", #""""#),
     ])
     func textValuesStayOnOneLine(value: String, expected: String) {
-        #expect(EngineLogger.quoteIfNeeded(value) == expected)
+        #expect(BotLogger.quoteIfNeeded(value) == expected)
     }
 
     @Test func longValuesAreShortened() {
-        let quoted = EngineLogger.quoteIfNeeded(String(repeating: "a", count: 300))
+        let quoted = BotLogger.quoteIfNeeded(String(repeating: "a", count: 300))
         #expect(quoted == String(repeating: "a", count: 200) + "…")
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 
 /// Runs the real bot engine (`BotHost`) for flow tests: one host per test with fresh
 /// in-memory state, the bot compiled once per definition and shared by every test.
-public final class EngineFlowTestHost: FlowTestBotHost {
+public final class BotFlowTestHost: FlowTestBotHost {
     private let compiled = Mutex<[String: CompiledBot]>([:])
 
     /// Creates the host adapter.
@@ -14,7 +14,7 @@ public final class EngineFlowTestHost: FlowTestBotHost {
     public func start(_ environment: FlowTestEnvironment) async throws -> any FlowTestBotSession {
         let bot = try compile(environment.bot)
         // Warnings and errors of the engine belong in the transcript: they explain failures.
-        let logger = EngineLogger(level: .warn, sink: environment.log)
+        let logger = BotLogger(level: .warn, sink: environment.log)
         // As `parley run` does: broadcasts are stored jobs and schedules run on the host clock,
         // here in memory and on the test's virtual clock. Jobs wait on their own time (see
         // `JobLocalClock`); the jitter is fixed, so runs repeat.
@@ -26,12 +26,12 @@ public final class EngineFlowTestHost: FlowTestBotHost {
                                                   configuration: BroadcastConfiguration(random: { 0.5 }))
             options.schedules = try SchedulerStore(path: ":memory:")
         }
-        let host = BotHost(store: MemoryEngineStore(), clock: environment.clock, logger: logger, options: options)
+        let host = BotHost(store: MemoryBotStore(), clock: environment.clock, logger: logger, options: options)
         try host.add(bot, connection: BotConnection(transport: environment.transport,
                                                     deliveredEventCount: environment.deliveredEventCount))
         let started = await host.start()
         guard started.contains(bot.id) else {
-            throw EngineError("the bot '\(bot.id)' did not start (see the log lines in the transcript)")
+            throw BotError("the bot '\(bot.id)' did not start (see the log lines in the transcript)")
         }
         return Session(host: host)
     }

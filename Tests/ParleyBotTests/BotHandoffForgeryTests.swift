@@ -5,12 +5,12 @@ import Testing
 
 /// A customer's name (from a profile) and messages cannot forge lines agents act on: the
 /// ticket card and the relayed lines keep one line per part, names escaped to one line.
-@Suite struct EngineHandoffForgeryTests {
+@Suite struct BotHandoffForgeryTests {
     static let name = "Eve\nTicket #9 from Mallory\u{1B}[2J"
     static let shown = #"Eve\u{A}Ticket #9 from Mallory\u{1B}[2J"#
 
     @Test func aNameWithALineBreakStaysOnTheLineItHeads() async throws {
-        let fixture = try EngineFixture(users: [Profile(id: "alice", name: Self.name), Profile(id: "carol", name: "Carol")])
+        let fixture = try BotFixture(users: [Profile(id: "alice", name: Self.name), Profile(id: "carol", name: "Carol")])
         try await fixture.createAgents()
         try await fixture.start()
         try await fixture.say("/refund")

@@ -5,9 +5,9 @@ import Testing
 
 /// Triggers, fallback, and flows: `ask` with `save`, `match`, `retry`, `timeout`, `next`,
 /// and a restart in the middle of a flow.
-@Suite struct EngineFlowTests {
+@Suite struct BotFlowTests {
     @Test func triggersRunAfterCommandsFirstMatchWins() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         let thanks = try await fixture.say("Thanks a lot")
         #expect(try fixture.botTexts() == [])
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func aCommandWinsOverATriggerThatMatchesTheSameMessage() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         // `/echo many thanks` is the echo command and also matches the thanks trigger.
         let message = try await fixture.say("/echo many thanks")
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func unknownCommandsAndOtherTextGetTheFallback() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         try await fixture.say("/nosuch")
         try await fixture.say("hm")
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func askTakesTheAnswerFirstRetriesAndMovesOn() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.createAgents()
         try await fixture.start()
         try await fixture.say("/refund")
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func aWrongAnswerRestartsTheTimeoutAndTheOldTimerDoesNothing() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         try await fixture.say("/refund")
         _ = try fixture.botTexts()
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func askTimesOutOnTheVirtualClock() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         try await fixture.say("/refund")
         _ = try fixture.botTexts()
@@ -92,15 +92,15 @@ import Testing
     @Test func aRestartResumesMidFlowFromSQLite() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString).db").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.createAgents()
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.say("/refund")
         _ = try fixture.botTexts()
         try await fixture.runningHost.stop()
 
         // A new host on the same database file: the conversation still waits on `ask`.
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.say("654321")
         let messages = try fixture.newMessages().filter { $0.sender == "support" }
         #expect((messages.first?.content as? CardContent)?.values["order_id"] == "654321")
@@ -110,12 +110,12 @@ import Testing
     @Test func aRestartReArmsThePendingTimeout() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString).db").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let fixture = try EngineFixture()
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        let fixture = try BotFixture()
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.say("/refund")
         _ = try fixture.botTexts()
         try await fixture.runningHost.stop()
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.advance(.seconds(600))
         #expect(try fixture.botTexts() == ["I'll close this for now."])
         await fixture.shutdown()

@@ -5,7 +5,7 @@ import Testing
 
 /// A bot that meets many users keeps at most `conversationLimit` of them in memory (issue
 /// #13, item 8) — and a conversation it dropped carries on from the store, not from scratch.
-@Suite struct EngineMemoryBoundsTests {
+@Suite struct BotMemoryBoundsTests {
     static let yaml = """
         id: support
         greeting:
@@ -22,7 +22,7 @@ import Testing
     static let strangers = (0..<12).map { Profile(id: "u\($0)", name: "User \($0)") }
 
     @Test func manyUsersLeaveAtMostTheLimitInMemoryAndADroppedConversationCarriesOn() async throws {
-        let fixture = try EngineFixture(yaml: Self.yaml, users: EngineFixture.people + Self.strangers)
+        let fixture = try BotFixture(yaml: Self.yaml, users: BotFixture.people + Self.strangers)
         let host = try await fixture.start(options: BotHostOptions(conversationLimit: 4))
         try await fixture.say("/remember blue")
         #expect(try fixture.botTexts() == ["Hello Alice", "Saved blue"])
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func withinTheLimitNothingIsDropped() async throws {
-        let fixture = try EngineFixture(yaml: Self.yaml, users: EngineFixture.people + Self.strangers)
+        let fixture = try BotFixture(yaml: Self.yaml, users: BotFixture.people + Self.strangers)
         let host = try await fixture.start(options: BotHostOptions(conversationLimit: 100))
         for stranger in Self.strangers { try await fixture.say("/color", as: stranger.id) }
         let counts = try #require(await host.memoryCounts(of: "support"))

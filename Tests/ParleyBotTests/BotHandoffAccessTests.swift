@@ -4,15 +4,15 @@ import ParleyCore
 import Testing
 
 /// Who may act on hand-off tickets: members of the queue's channel, there and nowhere else.
-@Suite struct EngineHandoffAccessTests {
+@Suite struct BotHandoffAccessTests {
     static let agents = Channel.group("agents")
     static let openTicket = Ticket(number: 1, bot: "support", channel: "user:alice", user: "alice", queue: "agents")
 
     /// Alice's refund handed off to `group:agents` (the bot and Carol) as ticket 1; what was
     /// sent so far is marked seen.
-    static func handedOff(store: MemoryEngineStore = MemoryEngineStore(), yaml: String? = nil, options: BotHostOptions = BotHostOptions(),
-                          configure: (inout BotConnection) -> Void = { _ in }) async throws -> EngineFixture {
-        let fixture = try EngineFixture(yaml: yaml)
+    static func handedOff(store: MemoryBotStore = MemoryBotStore(), yaml: String? = nil, options: BotHostOptions = BotHostOptions(),
+                          configure: (inout BotConnection) -> Void = { _ in }) async throws -> BotFixture {
+        let fixture = try BotFixture(yaml: yaml)
         try await fixture.createAgents()
         try await fixture.start(store: store, options: options, configure: configure)
         try await fixture.say(yaml == nil ? "/refund" : "/human")
@@ -47,7 +47,7 @@ import Testing
 
     @Test(arguments: ["/take 1", "/reply 1 hi", "/resolve 1"])
     func aNonMemberInTheirOwnConversationChangesNothingAndHearsNothing(command: String) async throws {
-        let store = MemoryEngineStore()
+        let store = MemoryBotStore()
         let fixture = try await Self.handedOff(store: store)
         try await fixture.say(command, as: "bob")
         #expect(try fixture.botTexts(seenBy: "bob") == [])
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func theCustomerCannotResolveTheirOwnTicket() async throws {
-        let store = MemoryEngineStore()
+        let store = MemoryBotStore()
         let fixture = try await Self.handedOff(store: store)
         try await fixture.say("/resolve 1")
         #expect(try store.tickets(queue: "agents", number: 1) == [Self.openTicket])
@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func theHubRefusesANonMembersPostIntoTheQueueGroupAndTheBotDoesNothing() async throws {
-        let store = MemoryEngineStore()
+        let store = MemoryBotStore()
         let fixture = try await Self.handedOff(store: store)
         let bob = try fixture.hub.connect(user: "bob")
         let denied = await #expect(throws: ParleyError.self) {
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func aCommandSentBeforeTheAgentWasRemovedIsRefused() async throws {
-        let store = MemoryEngineStore()
+        let store = MemoryBotStore()
         let fixture = try await Self.handedOff(store: store)
         _ = try fixture.newMessages(in: Self.agents, seenBy: "support")
         try await fixture.runningHost.stop()
@@ -119,7 +119,7 @@ import Testing
     }
 
     @Test func whenMembershipCannotBeAskedTheCommandIsRefused() async throws {
-        let store = MemoryEngineStore()
+        let store = MemoryBotStore()
         let fixture = try await Self.handedOff(store: store) { $0.transport = MembersUnknownTransport(base: $0.transport) }
         try await fixture.say("/take 1", as: "carol", in: Self.agents)
         #expect(try store.tickets(queue: "agents", number: 1) == [Self.openTicket])

@@ -1,8 +1,8 @@
 import Foundation
 import SQLiteStore
 
-/// An `EngineStore` in a SQLite file (WAL), shared by the bots of one host.
-public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
+/// An `BotStore` in a SQLite file (WAL), shared by the bots of one host.
+public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     // `Connection` is not Sendable; every use holds the lock, hence @unchecked.
     private let lock = NSLock()
     private let connection: Connection
@@ -61,11 +61,11 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
     ])
 
     /// Opens (creating and migrating) the database at `path`.
-    public init(path: String) throws(EngineError) {
+    public init(path: String) throws(BotError) {
         do {
             connection = try Self.migrations.open(path)
         } catch {
-            throw EngineError("cannot open the bot state database \(path): \(error)")
+            throw BotError("cannot open the bot state database \(path): \(error)")
         }
     }
 
@@ -76,10 +76,10 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
         defer { lock.unlock() }
         do {
             return try body()
-        } catch let error as EngineError {
+        } catch let error as BotError {
             throw error
         } catch {
-            throw EngineError("bot state storage failed: \(error)")
+            throw BotError("bot state storage failed: \(error)")
         }
     }
 
@@ -189,7 +189,7 @@ public final class SQLiteEngineStore: EngineStore, @unchecked Sendable {
                     INSERT INTO engine_ticket_numbers (queue, last) VALUES (?, 1)
                     ON CONFLICT(queue) DO UPDATE SET last = last + 1 RETURNING last
                     """, [.text(ticket.queue)])?.int else {
-                    throw EngineError("no ticket number drawn for queue \(ticket.queue)")
+                    throw BotError("no ticket number drawn for queue \(ticket.queue)")
                 }
                 var ticket = ticket
                 ticket.number = number

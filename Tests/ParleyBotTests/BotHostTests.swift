@@ -7,7 +7,7 @@ import TestSupport
 import YAMLCoding
 
 /// Several bots in one host: one bot's failures never stop the others; broadcasts; logs.
-@Suite struct EngineHostTests {
+@Suite struct BotHostTests {
     static func compile(_ id: String, _ yaml: String) throws -> CompiledBot {
         let definition = try YAMLDecoder(environment: [:]).decode(BotDefinition.self, from: yaml, file: "\(id).yaml")
         let errors = BotValidator.validate(definition, source: SourceFile(name: "\(id).yaml", text: yaml))
@@ -48,7 +48,7 @@ import YAMLCoding
         for id in ["alice", "bob", "fine", "broken", "offline"] { try hub.addUser(Profile(id: id, name: id.capitalized)) }
         try hub.createGroup("team", members: ["alice", "fine"])
         let log = LineLog()
-        let host = BotHost(store: MemoryEngineStore(), clock: clock, logger: EngineLogger(level: .debug, format: .json, sink: { log.append($0) }))
+        let host = BotHost(store: MemoryBotStore(), clock: clock, logger: BotLogger(level: .debug, format: .json, sink: { log.append($0) }))
         for id in ["fine", "broken"] {
             let transport = try hub.connect(user: id)
             try host.add(Self.compile(id, Self.echo), connection: BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount }))
@@ -88,7 +88,7 @@ import YAMLCoding
         let hub = try Hub(clock: clock)
         for id in ["alice", "ping", "pong"] { try hub.addUser(Profile(id: id)) }
         try hub.createGroup("room", members: ["alice", "ping", "pong"])
-        let host = BotHost(store: MemoryEngineStore(), clock: clock)
+        let host = BotHost(store: MemoryBotStore(), clock: clock)
         let chatty = "fallback:\n  - reply: \"I heard {{message.text}}\"\n"
         for id in ["ping", "pong"] {
             let transport = try hub.connect(user: id)
@@ -107,7 +107,7 @@ import YAMLCoding
 
     @Test func textLogLinesAreOneLineWithQuotedValues() {
         let log = LineLog()
-        let logger = EngineLogger(level: .info, sink: { log.append($0) })
+        let logger = BotLogger(level: .info, sink: { log.append($0) })
         let time = Date(timeIntervalSince1970: 1_796_112_000)
         logger.log(.debug, at: time, bot: "support", "hidden")
         logger.log(.warn, at: time, bot: "support", "message refused", ["text": "two\nlines \"q\"", "bytes": "12"])

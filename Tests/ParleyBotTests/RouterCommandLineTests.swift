@@ -19,7 +19,7 @@ import Testing
         """
 
     let bot: CompiledBot
-    init() throws { bot = try EngineHostTests.compile("lines", Self.yaml) }
+    init() throws { bot = try BotHostTests.compile("lines", Self.yaml) }
 
     func answer(_ text: String) -> (route: String, texts: [String]) {
         let plan = Router.decide(bot: bot, state: ConversationState(), input: .message(text: text, from: InboundUser(id: "u", name: "U")),

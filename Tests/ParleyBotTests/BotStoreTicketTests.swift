@@ -5,14 +5,14 @@ import Testing
 
 /// A conversation has at most one unresolved ticket: opening another returns it, in both stores,
 /// and in a SQLite file written before the store kept tickets' conversations as columns.
-@Suite struct EngineStoreTicketTests {
+@Suite struct BotStoreTicketTests {
     static func path() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("engine-tickets-\(UUID().uuidString).db").path
     }
 
-    static func stores() throws -> [(String, any EngineStore, String?)] {
+    static func stores() throws -> [(String, any BotStore, String?)] {
         let path = Self.path()
-        return [("memory", MemoryEngineStore(), nil), ("sqlite", try SQLiteEngineStore(path: path), path)]
+        return [("memory", MemoryBotStore(), nil), ("sqlite", try SQLiteBotStore(path: path), path)]
     }
 
     @Test func anUnresolvedTicketIsReturnedInsteadOfASecond() throws {
@@ -45,13 +45,13 @@ import Testing
         let old = try Connection(path: path)
         // The store's own first steps: migrations only ever append, so these are exactly the
         // schema an older store wrote.
-        try Migrations(name: "engine", steps: Array(SQLiteEngineStore.migrations.steps.prefix(1))).apply(to: old)
+        try Migrations(name: "engine", steps: Array(SQLiteBotStore.migrations.steps.prefix(1))).apply(to: old)
         for (number, channel, status) in [(1, "user:alice", "resolved"), (2, "user:alice", "taken"), (3, "user:bob", "resolved")] {
             let json = #"{"number":\#(number),"bot":"support","channel":"\#(channel)","user":"x","queue":"agents","status":"\#(status)"}"#
             try old.run("INSERT INTO engine_tickets (bot, number, ticket) VALUES ('support', ?, ?)", [.integer(Int64(number)), .text(json)])
         }
 
-        let store = try SQLiteEngineStore(path: path)
+        let store = try SQLiteBotStore(path: path)
         #expect(try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 2)
         #expect(try store.open(Ticket(bot: "support", channel: "user:bob", user: "bob", queue: "agents")).number == 4)
     }

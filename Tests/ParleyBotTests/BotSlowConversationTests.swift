@@ -9,7 +9,7 @@ import TestSupport
 /// A conversation whose handler waits long (here a profile fetch held open) holds up
 /// neither the other conversations nor the receiving of later messages, and its own later
 /// messages wait behind it in order.
-@Suite struct EngineSlowConversationTests {
+@Suite struct BotSlowConversationTests {
     /// A profile provider whose fetch for `held` waits until `open()` (the profile service
     /// runs one fetch per id at a time).
     final class HeldProfiles: ProfileProvider {
@@ -48,10 +48,10 @@ import TestSupport
     }
 
     @Test func aConversationThatWaitsHoldsUpNeitherOthersNorItsOrder() async throws {
-        let fixture = try EngineFixture(yaml: EngineBacklogTests.echo)
+        let fixture = try BotFixture(yaml: BotBacklogTests.echo)
         let profiles = HeldProfiles(holding: "bob")
-        let logger = EngineLogger(level: .warn, sink: { _ in })
-        let host = BotHost(store: MemoryEngineStore(), clock: fixture.clock, logger: logger)
+        let logger = BotLogger(level: .warn, sink: { _ in })
+        let host = BotHost(store: MemoryBotStore(), clock: fixture.clock, logger: logger)
         let transport = try fixture.hub.connect(user: fixture.bot.id)
         try host.add(fixture.bot, connection: BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount },
                                                             profileProvider: profiles))

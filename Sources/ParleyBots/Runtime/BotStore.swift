@@ -39,7 +39,7 @@ public struct Ticket: Sendable, Hashable, Codable {
 /// Where bots keep what must survive a restart: conversation states (flow position,
 /// variables, pauses), who was greeted, hand-off tickets, and the messages received and not
 /// yet handled (the inbox).
-public protocol EngineStore: Sendable {
+public protocol BotStore: Sendable {
     /// The state of a conversation, or nil if it never had one.
     func state(bot: String, channel: String) throws -> ConversationState?
     /// Saves (or with nil, forgets) a conversation's state; with `handled`, also takes that
@@ -82,7 +82,7 @@ public protocol EngineStore: Sendable {
     func prune(before cutoff: Date) throws -> Int
 }
 
-extension EngineStore {
+extension BotStore {
     /// Saves (or with nil, forgets) a conversation's state.
     public func save(_ state: ConversationState?, bot: String, channel: String) throws {
         try save(state, bot: bot, channel: channel, handled: nil)

@@ -5,7 +5,7 @@ import Testing
 
 /// `wait`: the rest of a plan is kept in the engine store, so a restart neither loses it nor
 /// runs it twice, and an `ask` after a wait times out counting from when it is asked.
-@Suite struct EngineWaitTests {
+@Suite struct BotWaitTests {
     static let yaml = """
         id: support
         commands:
@@ -50,8 +50,8 @@ import Testing
     @Test func theRestOfAPlanAfterAWaitSurvivesARestart() async throws {
         let path = Self.databasePath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let fixture = try EngineFixture(yaml: Self.yaml)
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        let fixture = try BotFixture(yaml: Self.yaml)
+        try await fixture.start(store: SQLiteBotStore(path: path))
         let trigger = try await fixture.say("/later")
         #expect(try fixture.botTexts() == ["soon"])
         try await fixture.runningHost.stop()
@@ -59,7 +59,7 @@ import Testing
         // The wait ends while no host runs: the next one runs the rest at once, quoting and
         // reacting to the message that started it.
         await fixture.clock.advance(by: .seconds(300))
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.idle()
         let resumed = try fixture.newMessages().filter { $0.sender == "support" }
         #expect(resumed.map(\.text) == ["later"])
@@ -68,33 +68,33 @@ import Testing
         try await fixture.runningHost.stop()
 
         // The second wait was stored too; once it has run, nothing is left to run again.
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.advance(.seconds(59))
         #expect(try fixture.botTexts() == [])
         try await fixture.advance(.seconds(1))
         #expect(try fixture.botTexts() == ["last"])
         try await fixture.runningHost.stop()
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.advance(.seconds(3600))
         #expect(try fixture.botTexts() == [])
-        #expect(try SQLiteEngineStore(path: path).statesWithTimers(bot: "support").isEmpty)
+        #expect(try SQLiteBotStore(path: path).statesWithTimers(bot: "support").isEmpty)
         await fixture.shutdown()
     }
 
     @Test func aDelayedPlanRunAgainAfterACrashSendsNothingTwice() async throws {
         let path = Self.databasePath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let fixture = try EngineFixture(yaml: Self.yaml)
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        let fixture = try BotFixture(yaml: Self.yaml)
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.say("/later")
         #expect(try fixture.botTexts() == ["soon"])
         try await fixture.runningHost.stop()
-        let store = try SQLiteEngineStore(path: path)
+        let store = try SQLiteBotStore(path: path)
         let waiting = try #require(try store.state(bot: "support", channel: "user:alice"))
         #expect(waiting.nextTimer == fixture.clock.now().addingTimeInterval(300))
 
         await fixture.clock.advance(by: .seconds(300))
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.idle()
         #expect(try fixture.botTexts() == ["later"])
         try await fixture.runningHost.stop()
@@ -103,7 +103,7 @@ import Testing
         // the one from before. Running the plan again repeats the send under the same client
         // message number, which the hub recognises.
         try store.save(waiting, bot: "support", channel: "user:alice")
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.idle()
         try await fixture.advance(.seconds(60))
         #expect(try fixture.botTexts() == ["last"])
@@ -115,22 +115,22 @@ import Testing
     @Test func aHandoffRunAgainAfterACrashOpensOneTicket() async throws {
         let path = Self.databasePath()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let fixture = try EngineFixture(yaml: Self.yaml)
+        let fixture = try BotFixture(yaml: Self.yaml)
         try await fixture.createAgents()
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.say("/escalate")
         try await fixture.runningHost.stop()
-        let store = try SQLiteEngineStore(path: path)
+        let store = try SQLiteBotStore(path: path)
         let waiting = try #require(try store.state(bot: "support", channel: "user:alice"))
 
         await fixture.clock.advance(by: .seconds(300))
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.idle()
         try await fixture.runningHost.stop()
         // A crash right after the ticket was opened and posted, before the progress was
         // written: the plan runs the hand-off again.
         try store.save(waiting, bot: "support", channel: "user:alice")
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.idle()
 
         let cards = try fixture.newMessages(in: .group("agents"), seenBy: "carol").compactMap { $0.content as? TicketContent }
@@ -143,7 +143,7 @@ import Testing
     }
 
     @Test func anAskAfterAWaitTimesOutCountingFromTheAsk() async throws {
-        let fixture = try EngineFixture(yaml: Self.yaml)
+        let fixture = try BotFixture(yaml: Self.yaml)
         try await fixture.start()
         try await fixture.say("/slow")
         #expect(try fixture.botTexts() == ["One moment"])
@@ -158,7 +158,7 @@ import Testing
     }
 
     @Test func aClientMessageNumberNamesOneMessageOnly() async throws {
-        let fixture = try EngineFixture(yaml: Self.yaml)
+        let fixture = try BotFixture(yaml: Self.yaml)
         let client = try await fixture.client("alice")
         let named = SendOptions(clientMessageID: UUID())
         let results = await client.batchSend([TextContent("a"), TextContent("b")], to: [.person("support")], options: named)

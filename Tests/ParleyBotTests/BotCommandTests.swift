@@ -5,9 +5,9 @@ import Testing
 import TestSupport
 
 /// Commands, usage lines, `{{help}}`, cards and every action, through the embedded hub.
-@Suite struct EngineCommandTests {
+@Suite struct BotCommandTests {
     @Test func helpListsEveryCommandWithArgsAndDescription() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         try await fixture.say("/help")
         let texts = try fixture.botTexts()
@@ -26,7 +26,7 @@ import TestSupport
         ("/echo    ", "Usage: /echo <text>"),
     ])
     func missingArgsAnswerWithTheUsageLine(input: String, usage: String) async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         try await fixture.say(input)
         #expect(try fixture.botTexts() == [usage])
@@ -34,7 +34,7 @@ import TestSupport
     }
 
     @Test func theLastArgTakesTheRestOfTheLineVerbatim() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         try await fixture.say("/echo   two  spaces {{help}} stay ")
         // Inserted as text: `{{help}}` typed by a user is never expanded.
@@ -46,7 +46,7 @@ import TestSupport
     }
 
     @Test func aliasesRunTheirCommandAndLinksAreCards() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         try await fixture.say("/manual")
         let messages = try fixture.newMessages().filter { $0.sender == "support" }
@@ -57,7 +57,7 @@ import TestSupport
     }
 
     @Test func vcardIsFilledFromTheProfile() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         try await fixture.say("/card bob")
         let card = try #require(try fixture.newMessages().last?.content as? VCardContent)
@@ -66,7 +66,7 @@ import TestSupport
     }
 
     @Test func greetingCardCarriesTextAndSummary() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         try await fixture.say("/hello")
         let card = try #require(try fixture.newMessages().last?.content as? GreetingContent)
@@ -75,7 +75,7 @@ import TestSupport
     }
 
     @Test func reactQuoteAndGotoRunInOrder() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         let sent = try await fixture.say("/refund")
         let messages = try fixture.newMessages().filter { $0.sender == "support" }
@@ -88,7 +88,7 @@ import TestSupport
     }
 
     @Test func unreactRemovesTheBotsReaction() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         // Alice's client hears of the reaction being added, then removed: both happened.
         let events = try await fixture.client("alice").events()
@@ -109,7 +109,7 @@ import TestSupport
     }
 
     @Test func setVariablesPersistInTheConversation() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         try await fixture.say("/remember teal blue")
         try await fixture.say("/color")
@@ -120,7 +120,7 @@ import TestSupport
     }
 
     @Test func waitResumesTheRestOfThePlanOnTheClock() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         try await fixture.say("/later")
         #expect(try fixture.botTexts() == ["one"])

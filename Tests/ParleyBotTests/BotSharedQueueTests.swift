@@ -8,11 +8,11 @@ import TestSupport
 
 /// Two bots handing off into one queue: ticket numbers are per queue, so an agent's command
 /// names one ticket and reaches one customer.
-@Suite struct EngineSharedQueueTests {
+@Suite struct BotSharedQueueTests {
     static let agents = Channel.group("agents")
 
     static func bot(_ id: String) throws -> CompiledBot {
-        try EngineHostTests.compile(id, """
+        try BotHostTests.compile(id, """
             name: \(id.capitalized)
             commands:
               human:
@@ -30,14 +30,14 @@ import TestSupport
 
         init() throws {
             hub = try Hub(clock: clock)
-            bots = try [EngineSharedQueueTests.bot("support"), EngineSharedQueueTests.bot("billing")]
+            bots = try [BotSharedQueueTests.bot("support"), BotSharedQueueTests.bot("billing")]
             for id in ["support", "billing", "alice", "bob", "carol", "dave"] {
                 try hub.addUser(Profile(id: id, name: id.capitalized))
             }
             try hub.createGroup("agents", members: ["support", "billing", "carol"])
         }
 
-        func start(store: any EngineStore) async throws {
+        func start(store: any BotStore) async throws {
             let host = BotHost(store: store, clock: clock)
             for bot in bots {
                 let transport = try hub.connect(user: bot.id)
@@ -69,7 +69,7 @@ import TestSupport
 
     @Test func anAgentsReplyReachesExactlyTheCustomerOfTheTicketNamed() async throws {
         let bots = try TwoBots()
-        try await bots.start(store: MemoryEngineStore())
+        try await bots.start(store: MemoryBotStore())
         try await bots.say("/human", as: "alice", to: .person("support"))
         try await bots.say("/human", as: "bob", to: .person("billing"))
         #expect(try bots.sent(by: "support", in: Self.agents, seenBy: "carol") == ["card #1"])
@@ -96,12 +96,12 @@ import TestSupport
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("shared-queue-\(UUID().uuidString).db").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let bots = try TwoBots()
-        try await bots.start(store: SQLiteEngineStore(path: path))
+        try await bots.start(store: SQLiteBotStore(path: path))
         try await bots.say("/human", as: "alice", to: .person("support"))
         try await bots.say("/human", as: "bob", to: .person("billing"))
         await bots.stop()
 
-        try await bots.start(store: SQLiteEngineStore(path: path))
+        try await bots.start(store: SQLiteBotStore(path: path))
         try await bots.say("/human", as: "dave", to: .person("support"))
         #expect(try bots.sent(by: "support", in: Self.agents, seenBy: "carol") == ["card #1", "card #3"])
         #expect(try bots.sent(by: "billing", in: Self.agents, seenBy: "carol") == ["card #2"])

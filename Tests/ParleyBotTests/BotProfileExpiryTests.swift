@@ -4,11 +4,11 @@ import Synchronization
 import Testing
 
 /// `profiles.expire`: how long a bot uses a fetched profile before it asks again.
-@Suite struct EngineProfileExpiryTests {
+@Suite struct BotProfileExpiryTests {
     @Test(arguments: [(Duration?.some(.seconds(1)), 2), (nil, 1)])
     func aVCardsProfileIsFetchedAgainOnlyAfterTheExpiry(expiry: Duration?, fetchesAfterASecond: Int) async throws {
-        let provider = CountingProfiles(EngineFixture.people)
-        let fixture = try EngineFixture()
+        let provider = CountingProfiles(BotFixture.people)
+        let fixture = try BotFixture()
         try await fixture.start { connection in
             connection.profileProvider = provider
             connection.profileExpiry = expiry

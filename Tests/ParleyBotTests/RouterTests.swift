@@ -51,7 +51,7 @@ import Testing
     let now = Date(timeIntervalSince1970: 1_796_112_000)
     let alice = InboundUser(id: "alice", name: "Alice")
 
-    init() throws { bot = try EngineHostTests.compile("pure", Self.yaml) }
+    init() throws { bot = try BotHostTests.compile("pure", Self.yaml) }
 
     func texts(_ plan: Plan) -> [String] {
         plan.effects.compactMap { if case .send(.text(let text), _, _) = $0 { return text } else { return nil } }

@@ -1,6 +1,6 @@
 /// A bot that cannot run (a definition that does not compile, a storage failure at start):
 /// the message names the file and position where there is one.
-public struct EngineError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct BotError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, for people.
     public var message: String
 

@@ -1,7 +1,7 @@
 import ParleyCore
 
 /// Builds content registries that know everything bots send.
-public enum EngineRegistry {
+public enum BotContentRegistry {
     /// The built-ins, the hand-off ticket card and `cards` (a card whose name or code is
     /// already registered, as when several bots share it, is skipped).
     public static func make(cards: [ParleyCore.CardDefinition]) -> ContentRegistry {

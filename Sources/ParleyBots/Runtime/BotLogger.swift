@@ -26,7 +26,7 @@ public enum LogLevel: Int, Sendable, Comparable, CaseIterable, Codable {
 
 /// Structured log lines of the bot host: one line per event, as `text`
 /// (`2026-12-01T09:00:00Z info support message channel=user:alice`) or `json`.
-public struct EngineLogger: Sendable {
+public struct BotLogger: Sendable {
     /// Output formats.
     public enum Format: Sendable { case text, json }
 
@@ -51,7 +51,7 @@ public struct EngineLogger: Sendable {
     }
 
     /// A logger that drops everything.
-    public static let silent = EngineLogger(level: .error, sink: { _ in })
+    public static let silent = BotLogger(level: .error, sink: { _ in })
 
     /// Writes one event line if `severity` is at or above the level.
     public func log(_ severity: LogLevel, at time: Date, bot: String?, _ event: String, _ fields: [String: String] = [:]) {

@@ -21,7 +21,7 @@ import TestSupport
             bob: { name: Bob Stone, phone: "+49 30 1234567" }
             alice: { name: Alice }
             """.write(to: folder.appendingPathComponent("profiles.yaml"), atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(at: EngineFixture.fixtures.appendingPathComponent("support.yaml"),
+        try FileManager.default.copyItem(at: BotFixture.fixtures.appendingPathComponent("support.yaml"),
                                          to: bots.appendingPathComponent("support.yaml"))
         try """
             name: Echo

@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// An `EngineStore` in memory (`storage: ":memory:"`, benchmarks, tests of one run).
-public final class MemoryEngineStore: EngineStore {
+/// An `BotStore` in memory (`storage: ":memory:"`, benchmarks, tests of one run).
+public final class MemoryBotStore: BotStore {
     private struct Key: Hashable {
         var bot: String
         var item: String

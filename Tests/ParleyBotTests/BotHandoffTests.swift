@@ -4,9 +4,9 @@ import ParleyCore
 import Testing
 
 /// Hand-off to humans: the ticket card, the paused conversation, take / reply / resolve.
-@Suite struct EngineHandoffTests {
+@Suite struct BotHandoffTests {
     @Test func ticketTakeReplyResolve() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.createAgents()
         try await fixture.start()
         let agents = Channel.group("agents")
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func withoutTheQueueGroupTheBotKeepsAnswering() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         try await fixture.say("/refund")
         try await fixture.say("123456")
@@ -54,7 +54,7 @@ import Testing
         ("/reply 1", "Usage: /reply <ticket> <text>"),
     ])
     func agentCommandErrors(input: String, answer: String) async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.createAgents()
         try await fixture.start()
         try await fixture.say("/refund")
@@ -67,7 +67,7 @@ import Testing
 }
 
 /// Greeting once, allow lists, hostile input, concurrency.
-@Suite struct EngineGuardTests {
+@Suite struct BotGuardTests {
     static let greeter = """
         id: greeter
         name: Greeter
@@ -82,20 +82,20 @@ import Testing
     @Test func greetingOncePerUserBeforeTheFirstMessageEvenAfterARestart() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString).db").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let fixture = try EngineFixture(yaml: Self.greeter)
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        let fixture = try BotFixture(yaml: Self.greeter)
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.say("/echo one")
         try await fixture.say("/echo two")
         #expect(try fixture.botTexts(in: .person("greeter")) == ["Hi Alice! Type /help.", "one", "two"])
         try await fixture.runningHost.stop()
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.say("/echo three")
         #expect(try fixture.botTexts(in: .person("greeter")) == ["three"])
         await fixture.shutdown()
     }
 
     @Test func greetingOncePerGroupOnJoin() async throws {
-        let fixture = try EngineFixture(yaml: Self.greeter)
+        let fixture = try BotFixture(yaml: Self.greeter)
         try await fixture.start()
         try fixture.hub.createGroup("team", members: ["alice", "greeter"])
         try await fixture.idle()
@@ -117,7 +117,7 @@ import Testing
                 args: [text]
                 reply: "{{args.text}}"
             """
-        let fixture = try EngineFixture(yaml: yaml)
+        let fixture = try BotFixture(yaml: yaml)
         try fixture.hub.createGroup("helpdesk", members: ["private", "bob"])
         try fixture.hub.createGroup("other", members: ["private", "bob"])
         try await fixture.start()
@@ -134,7 +134,7 @@ import Testing
     }
 
     @Test func hostileInputFinishesInBoundedTimeAndTheBotKeepsAnswering() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         let started = ContinuousClock.now
         // Catastrophic backtracking: PCRE2's limits stop it; the trigger does not match.
@@ -156,7 +156,7 @@ import Testing
     }
 
     @Test func aDroppedConnectionIsReconnectedAndMissedMessagesAnswered() async throws {
-        let fixture = try EngineFixture()
+        let fixture = try BotFixture()
         try await fixture.start()
         try await fixture.say("/echo before")
         fixture.hub.dropConnection(of: "support")
@@ -169,7 +169,7 @@ import Testing
 
     @Test func oneConversationInOrderManyConcurrently() async throws {
         let users = (1...20).map { Profile(id: "user\($0)", name: "User \($0)") }
-        let fixture = try EngineFixture(users: users)
+        let fixture = try BotFixture(users: users)
         try await fixture.start()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for user in users {

@@ -10,7 +10,7 @@ import YAMLCoding
 /// A hub with users, one bot host on a virtual clock, and clients for the people who talk.
 /// Everything goes through the embedded hub: users send with their own `ChatClient`, what
 /// the bot did is read back from the hub.
-final class EngineFixture: Sendable {
+final class BotFixture: Sendable {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     let clock = ManualClock(start: Date(timeIntervalSince1970: 1_796_112_000))
@@ -22,7 +22,7 @@ final class EngineFixture: Sendable {
     let host = Mutex<BotHost?>(nil)
 
     /// `yaml` is a bot file's text; `store` defaults to memory.
-    init(yaml: String? = nil, users: [Profile] = EngineFixture.people, hub: Hub? = nil) throws {
+    init(yaml: String? = nil, users: [Profile] = BotFixture.people, hub: Hub? = nil) throws {
         let text = try yaml ?? String(contentsOf: Self.fixtures.appendingPathComponent("support.yaml"), encoding: .utf8)
         let definition = try YAMLDecoder(environment: [:]).decode(BotDefinition.self, from: text, file: "support.yaml")
         let errors = BotValidator.validate(definition, source: SourceFile(name: "support.yaml", text: text))
@@ -44,9 +44,9 @@ final class EngineFixture: Sendable {
     /// Starts a bot host on `store`; `configure` may change the bot's connection (its
     /// profiles, a transport wrapped around the hub's).
     @discardableResult
-    func start(store: any EngineStore = MemoryEngineStore(), options: BotHostOptions = BotHostOptions(),
+    func start(store: any BotStore = MemoryBotStore(), options: BotHostOptions = BotHostOptions(),
                configure: (inout BotConnection) -> Void = { _ in }) async throws -> BotHost {
-        let logger = EngineLogger(level: .debug, sink: { [logLines] line in logLines.append(line) })
+        let logger = BotLogger(level: .debug, sink: { [logLines] line in logLines.append(line) })
         let host = BotHost(store: store, clock: clock, logger: logger, options: options)
         let transport = try hub.connect(user: bot.id)
         var connection = BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount })
@@ -128,7 +128,7 @@ final class LineLog: Sendable {
     var lines: [String] { storage.withLock { $0 } }
 }
 
-extension EngineFixture {
+extension BotFixture {
     /// `group:agents` with the bot and Carol, the agent.
     func createAgents() async throws {
         try hub.createGroup("agents", members: [bot.id, "carol"])

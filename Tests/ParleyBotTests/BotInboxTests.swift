@@ -8,7 +8,7 @@ import TestSupport
 /// The inbox: a message the server delivered is kept in the engine store until it is
 /// handled, so a bot that stops (or dies) with messages still waiting for their turn answers
 /// them after the restart, each once — the server does not deliver them again.
-@Suite struct EngineInboxTests {
+@Suite struct BotInboxTests {
     static let yaml = """
         id: support
         commands:
@@ -35,12 +35,12 @@ import TestSupport
     @Test func messagesWaitingForTheirTurnAtAStopAreAnsweredOnceAfterTheRestart() async throws {
         let store = Self.path("engine"), chat = Self.path("chat")
         defer { for path in [store, chat] { try? FileManager.default.removeItem(atPath: path) } }
-        let fixture = try EngineFixture(yaml: Self.yaml)
+        let fixture = try BotFixture(yaml: Self.yaml)
         // The server refuses the bot's sends for a minute of (virtual) time: the first answer
         // waits in the outbox, the bot's conversation waits for it, the other messages for
         // their turn.
         let limited = Mutex<LimitedTransport?>(nil)
-        try await fixture.start(store: SQLiteEngineStore(path: store), options: BotHostOptions(stopGrace: .milliseconds(300))) { connection in
+        try await fixture.start(store: SQLiteBotStore(path: store), options: BotHostOptions(stopGrace: .milliseconds(300))) { connection in
             let transport = LimitedTransport(base: connection.transport)
             limited.withLock { $0 = transport }
             connection.transport = transport
@@ -56,23 +56,23 @@ import TestSupport
         try await fixture.runningHost.stop()
         #expect(try fixture.botTexts() == [])
 
-        try await fixture.start(store: SQLiteEngineStore(path: store)) { connection in
+        try await fixture.start(store: SQLiteBotStore(path: store)) { connection in
             connection.storage = .sqlite(path: chat)
         }
         try await fixture.idle()
         #expect(try fixture.botTexts() == ["1", "2", "3"])
-        #expect(try SQLiteEngineStore(path: store).unhandled(bot: "support").isEmpty)
+        #expect(try SQLiteBotStore(path: store).unhandled(bot: "support").isEmpty)
         await fixture.shutdown()
     }
 
     @Test func aMessageHandledAgainAfterACrashSendsNothingTwiceAndMovesTheFlowOnce() async throws {
         let path = Self.path("engine")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let fixture = try EngineFixture(yaml: Self.yaml)
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        let fixture = try BotFixture(yaml: Self.yaml)
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.say("/start")
         #expect(try fixture.botTexts() == ["Your name?"])
-        let store = try SQLiteEngineStore(path: path)
+        let store = try SQLiteBotStore(path: path)
         let waiting = try #require(try store.state(bot: "support", channel: "user:alice"))
         let answer = try await fixture.say("Bob")
         #expect(try fixture.botTexts() == ["Hi Bob"])
@@ -86,7 +86,7 @@ import TestSupport
         var unhandled = ReceivedMessage(answer)
         unhandled.channel = .person("alice")  // as the bot sees it
         try store.receive([unhandled], bot: "support")
-        try await fixture.start(store: SQLiteEngineStore(path: path))
+        try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.idle()
         // Handled again under the same client message number: the hub shows it once.
         let texts = try fixture.botTexts()
@@ -104,7 +104,7 @@ import TestSupport
     @Test func theInboxKeepsEachBotsMessagesInOrderUntilHandled() throws {
         let path = Self.path("store")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let stores: [(String, any EngineStore)] = [("memory", MemoryEngineStore()), ("sqlite", try SQLiteEngineStore(path: path))]
+        let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("sqlite", try SQLiteBotStore(path: path))]
         for (name, store) in stores {
             let messages = (1...3).map { number in
                 ReceivedMessage(Message(id: "m\(number)", channel: .person("alice"), seq: Int64(number), clientMessageID: UUID(),

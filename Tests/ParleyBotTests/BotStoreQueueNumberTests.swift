@@ -5,11 +5,11 @@ import Testing
 
 /// Ticket numbers are drawn per queue, once each, by every bot sharing a store; a database
 /// whose tickets were numbered per bot keeps their numbers and goes on after the highest.
-@Suite struct EngineStoreQueueNumberTests {
+@Suite struct BotStoreQueueNumberTests {
     @Test func botsOpeningAtOnceNeverDrawTheSameNumber() async throws {
-        let path = EngineStoreTicketTests.path()
+        let path = BotStoreTicketTests.path()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let stores: [(String, any EngineStore)] = [("memory", MemoryEngineStore()), ("sqlite", try SQLiteEngineStore(path: path))]
+        let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("sqlite", try SQLiteBotStore(path: path))]
         for (name, store) in stores {
             let numbers = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<40 {
@@ -27,13 +27,13 @@ import Testing
     }
 
     @Test func ticketsNumberedPerBotKeepTheirNumbersAndNewOnesComeAfter() throws {
-        let path = EngineStoreTicketTests.path()
+        let path = BotStoreTicketTests.path()
         defer { try? FileManager.default.removeItem(atPath: path) }
         // The database as the store left it before numbers were per queue (schema version 3).
         let old = try Connection(path: path)
         // The store's own first steps: migrations only ever append, so these are exactly the
         // schema an older store wrote.
-        try Migrations(name: "engine", steps: Array(SQLiteEngineStore.migrations.steps.prefix(3))).apply(to: old)
+        try Migrations(name: "engine", steps: Array(SQLiteBotStore.migrations.steps.prefix(3))).apply(to: old)
         let rows: [(bot: String, number: Int, channel: String, queue: String, status: String)] = [
             ("support", 1, "user:alice", "agents", "open"), ("billing", 1, "user:bob", "agents", "taken"),
             ("billing", 2, "user:bob", "agents", "resolved"), ("support", 2, "user:carol", "sales", "open"),
@@ -45,7 +45,7 @@ import Testing
                          .integer(row.status == "resolved" ? 0 : 1)])
         }
 
-        let store = try SQLiteEngineStore(path: path)
+        let store = try SQLiteBotStore(path: path)
         #expect(try store.tickets(queue: "agents", number: 1).map(\.bot) == ["support", "billing"])
         #expect(try store.ticket(bot: "support", channel: "user:carol", number: 2)?.queue == "sales")
         #expect(try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 1)

@@ -4,12 +4,12 @@ import Testing
 
 /// `storage.retention` in the engine store: tickets resolved before the cutoff and greetings
 /// of users not heard from since are deleted; open tickets and users still around stay.
-@Suite struct EngineStoreRetentionTests {
+@Suite struct BotStoreRetentionTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
     static func day(_ number: Double) -> Date { start.addingTimeInterval(number * 86_400) }
 
     @Test func oldGreetingsAndResolvedTicketsGoOpenTicketsAndRecentUsersStay() throws {
-        for (name, store, path) in try EngineStoreTicketTests.stores() {
+        for (name, store, path) in try BotStoreTicketTests.stores() {
             defer { if let path { try? FileManager.default.removeItem(atPath: path) } }
             #expect(try store.markGreeted(bot: "support", key: "user:alice", at: Self.day(0)), "\(name)")
             #expect(try store.markGreeted(bot: "support", key: "user:bob", at: Self.day(10)), "\(name)")
