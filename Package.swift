@@ -45,24 +45,24 @@ let package = Package(
         // The decoders' fuzz targets: a seeded mutation loop (CI), or libFuzzer with -DPARLEY_LIBFUZZER.
         .executableTarget(name: "parley-fuzz", dependencies: ["YAMLCoding", "ParleyCore", "ParleyBots", "ParleyMatrix"]),
 
-        // MARK: - Tests
-        // Helpers every test target may share (timeouts); never part of a product.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // MARK: - Test helpers (like NIOEmbedded / HummingbirdTesting): virtual clocks, the
+        // Synapse under test, timeouts, processes, fixtures. No product module depends on it.
+        .target(name: "ParleyTesting", dependencies: ["ParleyCore", "ParleyMatrix"]),
+
+        // MARK: - Tests: one target per module, plus the end-to-end tests that run several
+        // modules together through the CLI, the hosting layer or a live homeserver.
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
-        .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore", "TestSupport"]),
-        .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyMatrix", "TestSupport"]),
-        .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyFlowTest", "YAMLCoding", "ParleyRegex"]),
-        .testTarget(name: "ParleyFlowTestTests", dependencies: ["ParleyFlowTest", "ParleyCLI", "ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding"],
-                    exclude: ["Fixtures"]),
-        .testTarget(name: "ParleyBotTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "YAMLCoding", "SQLiteStore", "TestSupport"],
-                    exclude: ["Fixtures"]),
-        .testTarget(name: "ParleyBroadcastTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "ParleyCLI", "SQLiteStore", "TestSupport"]),
-        .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCLI"], exclude: ["Fixtures"]),
-        .testTarget(name: "ParleyHostingTests", dependencies: ["ParleyHosting", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "TestSupport"]),
-        .testTarget(name: "ParleyMatrixBotTests", dependencies: ["ParleyHosting", "ParleyCLI", "ParleyBots", "ParleyFlowTest", "ParleyMatrix", "ParleyCore", "YAMLCoding", "TestSupport"]),
+        .testTarget(name: "ParleyTestingTests", dependencies: ["ParleyTesting", "ParleyCore"]),
+        .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub", "ParleyTesting"], exclude: ["Fixtures"]),
+        .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore", "ParleyTesting"]),
+        .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyMatrix", "ParleyHub", "ParleyTesting"]),
+        .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex", "SQLiteStore", "ParleyTesting"]),
+        .testTarget(name: "ParleyFlowTestTests", dependencies: ["ParleyFlowTest", "ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyTesting"]),
+        .testTarget(name: "ParleyHostingTests", dependencies: ["ParleyHosting", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyTesting"]),
+        .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCLI", "ParleyTesting"], exclude: ["Fixtures"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ParleyCLI", "ParleyHosting", "ParleyFlowTest", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyTesting"]),
     ]
 )
 

@@ -1,7 +1,7 @@
 import ParleyCore
 import Synchronization
 import Testing
-import TestSupport
+import ParleyTesting
 
 @Suite struct BatchQueueTests {
     @Test func theConsumerTakesEverythingBufferedAtOnceInOrder() async throws {

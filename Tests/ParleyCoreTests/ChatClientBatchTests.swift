@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyHub
 import Testing
-import TestSupport
+import ParleyTesting
 
 @Suite struct ChatClientBatchTests {
     @Test func eventBatchesCarryTheSameEventsAsTheStreamInOrder() async throws {

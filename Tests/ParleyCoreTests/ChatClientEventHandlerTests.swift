@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyHub
 import Testing
-import TestSupport
+import ParleyTesting
 
 @Suite struct ChatClientEventHandlerTests {
     /// What a handler saw: the texts of messages, connection states, and whether two calls

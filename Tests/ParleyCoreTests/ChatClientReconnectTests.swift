@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyHub
 import Testing
-import TestSupport
+import ParleyTesting
 
 /// A client reconnects by itself after the server dropped it: at once, then with backoff on
 /// its clock, until connected, `disconnect()`, or the policy's attempt limit.

@@ -2,7 +2,7 @@ import Foundation
 @testable import ParleyCore
 import ParleyHub
 import Testing
-import TestSupport
+import ParleyTesting
 
 @Suite struct ChatClientTests {
     @Test func sendAndReceiveDecodedContentThroughTheHub() async throws {

@@ -1,3 +1,4 @@
+import ParleyTesting
 import Testing
 import ParleyCore
 

@@ -2,7 +2,7 @@ import Foundation
 @testable import ParleyCore
 import ParleyHub
 import Testing
-import TestSupport
+import ParleyTesting
 
 /// `HistoryPolicy.ids`: nothing of a message is kept but its id, events and sends are
 /// unchanged, and repeats are still dropped.

@@ -3,7 +3,7 @@ import ParleyCore
 import ParleyHub
 import Synchronization
 import Testing
-import TestSupport
+import ParleyTesting
 
 /// A hub transport that sends `width` channels at once and holds every send until the test
 /// opens the gate, so what the outbox has in flight can be counted.

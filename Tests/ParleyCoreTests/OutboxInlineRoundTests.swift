@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyHub
 import Testing
-import TestSupport
+import ParleyTesting
 
 /// The submitter sends a round itself when none runs: these pin down that lanes keep their
 /// order, rounds never overlap on a one-at-a-time transport, retries and stop still work.

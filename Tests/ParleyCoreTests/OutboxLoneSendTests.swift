@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyHub
 import Testing
-import TestSupport
+import ParleyTesting
 
 /// A memory client's lone send goes straight to the transport when its outbox is idle;
 /// anything but success falls back to the lanes, with the usual retries and order.

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import ParleyCore
 import ParleyHub
-import TestSupport
+import ParleyTesting
 
 @Suite struct OutboxTests {
     static func message(_ text: String, to channel: Channel = .person("bob"), priority: SendPriority = .normal) -> OutboxItem {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import ParleyCore
-import TestSupport
+import ParleyTesting
 
 @Suite struct ProfileServiceTests {
     static let people = (0..<300).map { Profile(id: "u\($0)", name: "User \($0)") }

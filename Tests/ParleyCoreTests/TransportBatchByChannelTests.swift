@@ -3,7 +3,7 @@ import ParleyCore
 import ParleyHub
 import Synchronization
 import Testing
-import TestSupport
+import ParleyTesting
 
 /// A real hub transport seen only through `send` (so `sendBatchByChannel` does the work),
 /// counting the sends in flight at once.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ParleyCore
 import ParleyHub
-import TestSupport
+import ParleyTesting
 
 /// A real hub transport seen only through `send`, so `Transport.sendEachInOrder` is what
 /// runs (the hub has its own batch).

@@ -1,27 +1,14 @@
 import Foundation
 import ParleyBots
+import ParleyTesting
 import Testing
 @testable import ParleyFlowTest
 
 /// Runs test files against the fixture host (`Fixtures/config.yaml`, bot `helper`) with the
 /// real engine on the embedded hub. Generated files go to a fresh temporary folder.
 struct FlowTestHarness {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
-
-    static let header = """
-        bot: helper
-        user: alice
-        now: "2026-12-01T10:00:00Z"
-        profiles:
-          bob: { name: Bob Stone }
-        tests:
-          - name: case
-            steps:
-
-        """
-
-    /// Line of the first step written by `file(steps:)`.
-    static let firstStepLine = 9
+    static let fixtures = TestFixtures.flowHost
+    static let firstStepLine = FlowHostFile.firstStepLine
 
     let bots: [LoadedBot]
     let folder: URL
@@ -42,9 +29,7 @@ struct FlowTestHarness {
     }
 
     /// One test named `case` with `steps` (one step a line, without indentation).
-    static func file(steps: [String]) -> String {
-        header + steps.map { "      " + $0 }.joined(separator: "\n") + "\n"
-    }
+    static func file(steps: [String]) -> String { FlowHostFile.text(steps: steps) }
 
     func run(_ files: [FlowTestDiscovery.Found], jobs: Int = 2, filter: String? = nil,
              limits: FlowTestLimits = FlowTestLimits(), host: any FlowTestBotHost = BotFlowTestHost()) async -> [FlowTestFileResult] {

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTesting
 import Testing
 import ParleyBots
 import ParleyCore

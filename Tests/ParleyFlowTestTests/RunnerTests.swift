@@ -1,32 +1,8 @@
 import Foundation
 import Testing
-import ParleyCLI
 @testable import ParleyFlowTest
 
 @Suite struct RunnerTests {
-    /// The fixture's own test file covers every expectation kind passing, `advance` firing a
-    /// `wait` and a flow timeout, `none`, groups and other users' channels.
-    @Test func fixtureFilePassesThroughTheCLI() async {
-        let output = CapturedOutput()
-        let status = await ParleyCommand.main(["test"], context: CommandContext(output: output, environment: [:],
-                                                                               currentDirectory: FlowTestHarness.fixtures))
-        #expect(output.standardOutput == """
-            ok    bots/helper.test.yaml: text contains matches
-            ok    bots/helper.test.yaml: cards and fields
-            ok    bots/helper.test.yaml: reaction and quote
-            ok    bots/helper.test.yaml: other channels
-            ok    bots/helper.test.yaml: speaking in a group
-            ok    bots/helper.test.yaml: wait fires under advance
-            ok    bots/helper.test.yaml: flow answered in time
-            ok    bots/helper.test.yaml: flow timeout under advance
-            ok    bots/helper.test.yaml: timers fire in time order
-            9 passed, 0 failed
-
-            """)
-        #expect(output.standardError == "")
-        #expect(status == 0)
-    }
-
     struct FailingCase: Sendable, CustomTestStringConvertible {
         var name: String
         var steps: [String]

@@ -4,7 +4,7 @@ import ParleyCore
 import ParleyHosting
 import Synchronization
 import Testing
-import TestSupport
+import ParleyTesting
 
 /// The periodic clean-up of `storage.retention`: at start and then every interval, on the
 /// host's clock, each store asked for records older than now minus the retention; a store

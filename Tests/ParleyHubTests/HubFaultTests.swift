@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTesting
 import ParleyCore
 import ParleyHub
 import Testing
@@ -67,7 +68,7 @@ import Testing
         let send = Task { try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("slow"))) }
         try await waitUntilParked(fixture.clock)
         #expect(try fixture.hub.messages(in: .person("bob"), seenBy: "alice").isEmpty)
-        fixture.clock.advance(by: .seconds(3))
+        await fixture.clock.advance(by: .seconds(3))
         let receipt = try await send.value
         #expect(receipt.timestamp == start.addingTimeInterval(3))
         fixture.hub.clearFaults()
@@ -104,6 +105,6 @@ import Testing
         #expect(try await alice.send(inFlight).seq == 2)
         // Bob's open stream also shows what his other transport sent (another device).
         #expect(try await bob.waitForMessages(2).map(\.text) == ["you there?", "in flight"])
-        fixture.clock.advance(by: .seconds(10))  // lets the parked sleeper go
+        await fixture.clock.advance(by: .seconds(10))  // lets the parked sleeper go
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTesting
 import ParleyCore
 import ParleyHub
 import Testing
@@ -6,7 +7,7 @@ import Testing
 /// A hub on a virtual clock with users alice, bob and carol (and any extra ones); a SQLite
 /// hub lives in its own temporary directory, removed when the fixture goes.
 final class HubFixture: Sendable {
-    let clock = TestClock()
+    let clock = ManualClock()
     let directory: URL
     let path: String
     let configuration: HubConfiguration
@@ -43,7 +44,7 @@ extension Envelope {
 }
 
 /// Waits (bounded, without sleeping) until a send is parked on the virtual clock.
-func waitUntilParked(_ clock: TestClock) async throws {
+func waitUntilParked(_ clock: ManualClock) async throws {
     for _ in 0..<100_000 where clock.sleeperCount == 0 { await Task.yield() }
     try #require(clock.sleeperCount > 0)
 }

@@ -80,7 +80,7 @@ import Testing
         let alice = try fixture.hub.connect(user: "alice")
         _ = try await alice.send(OutgoingEnvelope(channel: .person("carol"), payload: text("spends the token")))
         await #expect(throws: ParleyError.self) { try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("refused"))) }
-        fixture.clock.advance(by: .seconds(1))
+        await fixture.clock.advance(by: .seconds(1))
         let accepted = try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("accepted")))
         try fixture.hub.close()
 

@@ -20,7 +20,7 @@ import Testing
         // Per user: bob still has his own burst.
         _ = try await bob.send(OutgoingEnvelope(channel: .person("alice"), payload: text("me too")))
 
-        fixture.clock.advance(by: .milliseconds(500))
+        await fixture.clock.advance(by: .milliseconds(500))
         let accepted = try await alice.send(refused)
         #expect(accepted.seq == 5)
         // A resend of something stored is answered without spending a token.

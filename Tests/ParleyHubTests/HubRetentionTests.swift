@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 import ParleyHub
 import Testing
-import TestSupport
+import ParleyTesting
 
 @Suite struct HubRetentionTests {
     @Test func anInMemoryHubKeepsTheNewestMessagesOverAllChannels() async throws {

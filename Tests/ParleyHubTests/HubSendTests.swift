@@ -39,7 +39,7 @@ import Testing
         let message = OutgoingEnvelope(channel: .person("bob"), payload: text("once"))
 
         let first = try await alice.send(message)
-        fixture.clock.advance(by: .seconds(5))
+        await fixture.clock.advance(by: .seconds(5))
         let again = try await alice.send(message)
         let marker = try await alice.send(OutgoingEnvelope(channel: .person("bob"), payload: text("marker")))
 

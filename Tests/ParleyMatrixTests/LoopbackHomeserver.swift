@@ -1,6 +1,6 @@
 import Foundation
 import ParleyCore
-import TestSupport
+import ParleyTesting
 @testable import ParleyMatrix
 
 /// Just enough of a homeserver on loopback for `MatrixTransport.connect()` and its sync loop,

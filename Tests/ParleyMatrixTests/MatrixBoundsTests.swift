@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 import Synchronization
 import Testing
-import TestSupport
+import ParleyTesting
 @testable import ParleyMatrix
 
 /// What a busy or hostile homeserver user can grow is bounded: the rooms the account is in

@@ -1,10 +1,11 @@
 import Foundation
 import ParleyCore
+import ParleyTesting
 import Testing
 @testable import ParleyMatrix
 
 /// Direct rooms: created on first send, found again through `m.direct`, mapped to `.person`.
-@Suite(.enabled(if: TestHomeserver.isConfigured)) struct MatrixDirectRoomTests {
+@Suite(.enabled(if: TestSynapse.isConfigured)) struct MatrixDirectRoomTests {
     @Test func firstSendCreatesTheDirectRoomLaterSendsReuseIt() async throws {
         let botUser = try await TestHomeserver.register("bot")
         let alice = try await TestHomeserver.register("alice")

@@ -1,10 +1,11 @@
 import Foundation
 import ParleyCore
+import ParleyTesting
 import Testing
 @testable import ParleyMatrix
 
 /// Sessions against the real Synapse: token and password logins, their errors, device reuse.
-@Suite(.enabled(if: TestHomeserver.isConfigured)) struct MatrixLoginTests {
+@Suite(.enabled(if: TestSynapse.isConfigured)) struct MatrixLoginTests {
     @Test func badTokenIsUnauthorized() async throws {
         var bot = try await TestHomeserver.register("bot")
         bot.client.accessToken = "syt_not_a_real_token"
@@ -21,7 +22,7 @@ import Testing
     @Test func tokenOfAnotherUserIsRefused() async throws {
         let bot = try await TestHomeserver.register("bot")
         let other = try await TestHomeserver.register("other")
-        var config = MatrixConfiguration(homeserver: try TestHomeserver.url(), userID: bot.userID,
+        var config = MatrixConfiguration(homeserver: try TestSynapse.url(), userID: bot.userID,
                                          credentials: .accessToken(other.client.accessToken ?? ""),
                                          databasePath: TestHomeserver.freshDatabasePath())
         config.log = { _ in }
@@ -87,7 +88,7 @@ import Testing
     }
 
     @Test func malformedUserIDIsRejectedAtInit() throws {
-        let config = MatrixConfiguration(homeserver: try TestHomeserver.url(), userID: "bot", credentials: .accessToken("x"),
+        let config = MatrixConfiguration(homeserver: try TestSynapse.url(), userID: "bot", credentials: .accessToken("x"),
                                          databasePath: TestHomeserver.freshDatabasePath())
         #expect(throws: ParleyError(.invalidArgument, "Matrix user id 'bot' must look like @name:server", context: ["field": "userID"])) {
             _ = try MatrixTransport(configuration: config)

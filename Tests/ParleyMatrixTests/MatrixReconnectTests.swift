@@ -1,11 +1,12 @@
 import Foundation
 import ParleyCore
+import ParleyTesting
 import Testing
 @testable import ParleyMatrix
 
 /// The sync loop survives a homeserver that stops answering, and catches up when it is back.
 /// Pauses the test Synapse (SIGSTOP) for a few seconds: other suites' requests just wait.
-@Suite(.enabled(if: TestHomeserver.isConfigured && ProcessInfo.processInfo.environment["PARLEY_SYNAPSE_PID"] != nil))
+@Suite(.enabled(if: TestSynapse.isConfigured && ProcessInfo.processInfo.environment["PARLEY_SYNAPSE_PID"] != nil))
 struct MatrixReconnectTests {
     @Test func syncReconnectsAndCatchesUp() async throws {
         let pid = try #require(ProcessInfo.processInfo.environment["PARLEY_SYNAPSE_PID"].flatMap { Int32($0) })

@@ -1,7 +1,7 @@
 import Foundation
 import ParleyCore
 import Testing
-import TestSupport
+import ParleyTesting
 @testable import ParleyMatrix
 
 /// Redirects and the bearer token: the token goes to the homeserver's origin only.

@@ -1,7 +1,7 @@
 import Foundation
 import ParleyCore
 import Testing
-import TestSupport
+import ParleyTesting
 @testable import ParleyMatrix
 
 /// Answer bodies are capped: a homeserver cannot make the client hold an answer of any size.

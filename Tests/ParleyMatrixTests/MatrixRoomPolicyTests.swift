@@ -1,10 +1,11 @@
 import Foundation
 import ParleyCore
+import ParleyTesting
 import Testing
 @testable import ParleyMatrix
 
 /// Rate limits, encrypted rooms, kicks, profiles and members against the real Synapse.
-@Suite(.enabled(if: TestHomeserver.isConfigured)) struct MatrixRoomPolicyTests {
+@Suite(.enabled(if: TestSynapse.isConfigured)) struct MatrixRoomPolicyTests {
     @Test func synapseDefaultRateLimitMapsToRateLimited() async throws {
         let botUser = try await TestHomeserver.register("bot", liftRateLimit: false)
         let alice = try await TestHomeserver.register("alice")

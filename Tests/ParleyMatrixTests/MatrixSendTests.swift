@@ -1,10 +1,11 @@
 import Foundation
 import ParleyCore
+import ParleyTesting
 import Testing
 @testable import ParleyMatrix
 
 /// Sends and what arrives, read back as raw events from the real Synapse.
-@Suite(.enabled(if: TestHomeserver.isConfigured)) struct MatrixSendTests {
+@Suite(.enabled(if: TestSynapse.isConfigured)) struct MatrixSendTests {
     /// A bot joined (through its invite policy) to a room `alice` created.
     func joinedBot() async throws -> (bot: MatrixTransport, alice: TestHomeserver.User, room: String, inbox: Inbox) {
         let (transport, _, alice, room, inbox) = try await TestHomeserver.joinedBot()

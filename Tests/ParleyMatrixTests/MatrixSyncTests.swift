@@ -1,10 +1,11 @@
 import Foundation
 import ParleyCore
+import ParleyTesting
 import Testing
 @testable import ParleyMatrix
 
 /// Sync: bursts beyond the timeline limit, restarts with the persisted position.
-@Suite(.enabled(if: TestHomeserver.isConfigured)) struct MatrixSyncTests {
+@Suite(.enabled(if: TestSynapse.isConfigured)) struct MatrixSyncTests {
     @Test func burstWhileOfflineIsBackfilledExactlyOnce() async throws {
         let botUser = try await TestHomeserver.register("bot")
         let alice = try await TestHomeserver.register("alice")

@@ -1,10 +1,11 @@
 import Foundation
 import ParleyCore
+import ParleyTesting
 import Testing
 @testable import ParleyMatrix
 
 /// `attachVCardFile`: a vCard card is followed by the same contact as a `text/vcard` file.
-@Suite(.enabled(if: TestHomeserver.isConfigured)) struct MatrixVCardFileTests {
+@Suite(.enabled(if: TestSynapse.isConfigured)) struct MatrixVCardFileTests {
     @Test func aVCardCardIsFollowedByItsFileOnceEvenWhenResent() async throws {
         let (bot, _, alice, room, _) = try await TestHomeserver.joinedBot { $0.attachVCardFile = true }
         let card = VCardContent(user: "bob", name: "Bob Stone", phone: "+49 30 1234567", email: "bob@example.com")

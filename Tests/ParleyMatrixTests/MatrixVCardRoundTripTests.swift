@@ -1,12 +1,13 @@
 import Foundation
 import ParleyCore
+import ParleyTesting
 import Testing
 @testable import ParleyMatrix
 
 /// The `.vcf` file a customer receives (`attachVCardFile`), read back with tools Parley did not
 /// write: `scripts/vcard-check.py` logs in as the customer with matrix-nio, downloads the file from
 /// the authenticated media endpoint and parses it with vobject. Every field must come back as sent.
-@Suite(.enabled(if: TestHomeserver.isConfigured, "needs PARLEY_MATRIX_HOMESERVER (eval \"$(scripts/synapse start)\")"))
+@Suite(.enabled(if: TestSynapse.isConfigured, "needs PARLEY_MATRIX_HOMESERVER (eval \"$(scripts/synapse start)\")"))
 struct MatrixVCardRoundTripTests {
     /// A card, the structured name (N) expected for it, the file name the customer sees and the
     /// PHOTO URI when it differs from the avatar (characters no URI contains are percent-encoded).
@@ -61,7 +62,7 @@ struct MatrixVCardRoundTripTests {
         await bot.disconnect()
 
         let result = try await ScriptRunner.run("vcard-check.py", [
-            "--homeserver", try TestHomeserver.url().absoluteString, "--user", customer.userID,
+            "--homeserver", try TestSynapse.url().absoluteString, "--user", customer.userID,
             "--password", customer.password, "--room", room, "--timeout", "60",
         ], timeout: .seconds(90))
         try #require(result.status == 0, "vcard-check.py exited \(result.status) (scripts/synapse install adds vobject): \(result.stderr)")

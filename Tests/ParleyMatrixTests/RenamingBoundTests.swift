@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 import Synchronization
 import Testing
-import TestSupport
+import ParleyTesting
 @testable import ParleyMatrix
 
 /// `RenamingTransport` buffers at most its limit of renamed events, leaving the rest with the

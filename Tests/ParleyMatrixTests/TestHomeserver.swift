@@ -1,18 +1,12 @@
 import Foundation
 import ParleyCore
+import ParleyTesting
 import Testing
 @testable import ParleyMatrix
 
-/// The Synapse started by `scripts/synapse start` (see `PARLEY_MATRIX_*` in the environment).
+/// Conveniences over `TestSynapse` for the transport's own tests: users with a raw client,
+/// transports, rooms and messages.
 enum TestHomeserver {
-    static let environment = ProcessInfo.processInfo.environment
-    /// Matrix suites run only when a homeserver is configured.
-    static let isConfigured = environment["PARLEY_MATRIX_HOMESERVER"] != nil
-
-    static func url() throws -> URL {
-        try #require(environment["PARLEY_MATRIX_HOMESERVER"].flatMap(URL.init(string:)), "PARLEY_MATRIX_HOMESERVER is not a URL")
-    }
-
     /// A registered user with its own raw client.
     struct User: Sendable {
         var userID: String
@@ -20,35 +14,12 @@ enum TestHomeserver {
         var client: MatrixClient
     }
 
-    /// Registers a fresh user (unique name) with the shared-secret admin API: nonce, then
-    /// HMAC-SHA1 over `nonce\0user\0password\0admin|notadmin`.
-    static func register(_ prefix: String, admin: Bool = false, liftRateLimit: Bool = true) async throws -> User {
-        let secret = try #require(environment["PARLEY_MATRIX_SHARED_SECRET"], "PARLEY_MATRIX_SHARED_SECRET is not set")
-        let anonymous = MatrixClient(homeserver: try url())
-        let path = "/_synapse/admin/v1/register"
-        let nonce = try #require(try await anonymous.request("GET", path)["nonce"]?.stringValue)
-        let name = "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
-        let password = "pw-\(UUID().uuidString)"
-        let message = [nonce, name, password, admin ? "admin" : "notadmin"].joined(separator: "\0")
-        let mac = SHA1.hex(SHA1.hmac(key: Array(secret.utf8), message: Array(message.utf8)))
-        let answer = try await anonymous.request("POST", path, body: [
-            "nonce": .string(nonce), "username": .string(name), "password": .string(password), "admin": .bool(admin),
-            "mac": .string(mac),
-        ])
-        let user = User(userID: try #require(answer["user_id"]?.stringValue), password: password,
-                        client: MatrixClient(homeserver: try url(), accessToken: try #require(answer["access_token"]?.stringValue)))
-        if liftRateLimit { try await lift(user.userID) }
-        return user
-    }
-
-    /// One admin per test process, for lifting rate limits.
-    private static let admin = Task { try await register("admin", admin: true, liftRateLimit: false) }
-
-    /// Lifts Synapse's message rate limit for `userID` (admin override API).
-    static func lift(_ userID: String) async throws {
-        let admin = try await admin.value
-        try await admin.client.request("POST", "/_synapse/admin/v1/users/\(MatrixClient.encode(userID))/override_ratelimit",
-                                       body: ["messages_per_second": 0, "burst_count": 0])
+    /// Registers a fresh user (unique name), with Synapse's rate limit lifted unless told otherwise.
+    static func register(_ prefix: String, liftRateLimit: Bool = true) async throws -> User {
+        let account = try await TestSynapse.register(prefix)
+        if liftRateLimit { try await TestSynapse.setRateLimit(of: account.userID) }
+        return User(userID: account.userID, password: account.password,
+                    client: MatrixClient(homeserver: try TestSynapse.url(), accessToken: account.accessToken))
     }
 
     /// A transport for `user` with its own fresh database (or `databasePath`).
@@ -58,7 +29,7 @@ enum TestHomeserver {
     ) throws -> MatrixTransport {
         let credentials: MatrixConfiguration.Credentials =
             password ? .password(user.password) : .accessToken(user.client.accessToken ?? "")
-        var config = MatrixConfiguration(homeserver: try url(), userID: user.userID, credentials: credentials,
+        var config = MatrixConfiguration(homeserver: try TestSynapse.url(), userID: user.userID, credentials: credentials,
                                          databasePath: databasePath ?? freshDatabasePath())
         config.reconnectBackoff = (.milliseconds(100), .seconds(1))
         config.log = { _ in }

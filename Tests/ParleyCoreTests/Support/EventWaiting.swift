@@ -1,5 +1,5 @@
 import ParleyCore
-import TestSupport
+import ParleyTesting
 
 /// Reads `stream` until `count` messages arrived (other events are skipped).
 func collectMessages(_ stream: AsyncStream<ChatEvent>, count: Int, seconds: Double = 30) async throws -> [Message] {

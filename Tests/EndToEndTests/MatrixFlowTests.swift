@@ -1,0 +1,62 @@
+import Foundation
+import ParleyTesting
+import ParleyCLI
+import ParleyHosting
+import ParleyFlowTest
+import Testing
+
+/// The example bots' flow-test files, run over the live homeserver (`parley test` with a
+/// `kind: matrix` config does the same).
+@Suite(.enabled(if: TestSynapse.isConfigured, "needs PARLEY_MATRIX_HOMESERVER (scripts/synapse start)"))
+struct MatrixFlowTests {
+    private func stage() throws -> MatrixFlowTestStage {
+        MatrixFlowTestStage(homeserver: try TestSynapse.url(), sharedSecret: try TestSynapse.sharedSecret(),
+                            directory: URL(fileURLWithPath: MatrixBotServer.temporaryFolder()))
+    }
+
+    @Test func exampleFlowTestsPassOverMatrixAndVirtualTimeOnesAreSkipped() async throws {
+        let catalog = try MatrixBotServer.catalog()
+        let files = catalog.testFiles.map { FlowTestDiscovery.Found(file: $0.file, path: $0.path) }
+        try #require(files.count >= 2)
+        let suite = FlowTestSuite(bots: catalog.bots, host: BotFlowTestHost(), stage: try stage(), jobs: 4)
+        let results = await suite.run(files)
+        let report = FlowTestReport.text(for: results)
+        let summary = FlowTestSummary(results)
+        #expect(summary.failed == 0, "\(report)")
+        #expect(summary.passed >= 8, "\(report)")
+        var skipped: [String] = []
+        for file in results {
+            for test in file.tests where test.skipReason != nil { skipped.append(test.name) }
+        }
+        // Exactly the tests with `advance` steps: the live server has no virtual time.
+        #expect(Set(skipped) == ["weekday morning broadcast", "weekdays only, at nine Berlin time", "refund question times out",
+                                 "a wrong answer starts the refund question's timeout over",
+                                 "a call back request is followed up after half an hour"],
+                "\(report)")
+        #expect(report.contains("skip  "), "\(report)")
+    }
+
+    @Test func aWrongExpectationFailsWithTheActualOutput() async throws {
+        let catalog = try MatrixBotServer.catalog()
+        let folder = MatrixBotServer.temporaryFolder()
+        let path = folder + "/wrong.test.yaml"
+        try Data("""
+        bot: support
+        user: alice
+        tests:
+          - name: wrong answer
+            steps:
+              - send: what's up?
+              - expect: { card: greeting }
+              - expect: { text: "Something else entirely." }
+        """.utf8).write(to: URL(fileURLWithPath: path))
+        let suite = FlowTestSuite(bots: catalog.bots, host: BotFlowTestHost(), stage: try stage(), jobs: 1)
+        let results = await suite.run([FlowTestDiscovery.Found(file: "wrong.test.yaml", path: path)])
+        let test = try #require(results.first?.tests.first)
+        guard case .failed(let failure) = test.status else {
+            Issue.record("a wrong expectation passed over Matrix")
+            return
+        }
+        #expect(failure.report.contains("Sorry, I didn't get that. Try /help."), "\(failure.report)")
+    }
+}
