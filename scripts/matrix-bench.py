@@ -18,7 +18,6 @@ import asyncio
 import json
 import re
 import statistics
-import sys
 import time
 import urllib.parse
 import uuid
@@ -238,7 +237,7 @@ async def reference_bot(args):
     return 0
 
 
-def main():
+async def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=["bot", "ceiling", "reference"])
     synapse.add_homeserver_arguments(parser, secret_required=False)
@@ -258,9 +257,8 @@ def main():
     parser.add_argument("--per-room", type=int, default=30)
     args = parser.parse_args()
     runs = {"bot": bot_figures, "ceiling": ceiling, "reference": reference_bot}
-    return asyncio.run(runs[args.mode](args))
+    return await runs[args.mode](args)
 
 
 if __name__ == "__main__":
-    synapse.unblock_signals()
-    sys.exit(main())
+    synapse.run_main(main)

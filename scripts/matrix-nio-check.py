@@ -198,8 +198,7 @@ async def main():
     try:
         user = synapse.register(args.homeserver, args.secret, name, password)
     except Exception as error:
-        print(f"setup failed: cannot register {name}: {error}", file=sys.stderr)
-        return 2
+        raise SetupFailed(f"cannot register {name}: {error}")
     client = AsyncClient(args.homeserver, user)
     try:
         await synapse.nio_login(client, password)
@@ -213,16 +212,9 @@ async def main():
                 return 2
             await restart(conversation, args.restart_cmd, args.count)
         return 0
-    except SetupFailed as failure:
-        print(f"setup failed: {failure}", file=sys.stderr)
-        return 2
-    except CheckFailed as failure:
-        print(f"FAILED: {failure}", file=sys.stderr)
-        return 1
     finally:
         await client.close()
 
 
 if __name__ == "__main__":
-    synapse.unblock_signals()
-    sys.exit(asyncio.run(main()))
+    synapse.run_main(main)

@@ -8,11 +8,13 @@ first on sys.path, so `python scripts/x.py` finds it from any working directory.
 library only (matrix-nio is imported by `nio_login`'s callers, not here). Every network call
 has a timeout.
 """
+import asyncio
 import hashlib
 import hmac
 import json
 import os
 import signal
+import sys
 import urllib.parse
 import urllib.request
 import uuid
@@ -38,6 +40,25 @@ def unblock_signals():
     """A Swift parent (Foundation's Process) starts us with its dispatch threads' signal mask,
     SIGTERM blocked: unblock, so SIGTERM stops us (and what we start)."""
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
+
+
+def run_main(main):
+    """The body of `if __name__ == "__main__"`: unblocks the signals, runs the coroutine function
+    `main` and exits with what it returns; a SetupFailed out of it exits 2, a CheckFailed 1, with
+    the reason on stderr."""
+    unblock_signals()
+
+    async def guarded():
+        try:
+            return await main()
+        except SetupFailed as failure:
+            print(f"setup failed: {failure}", file=sys.stderr)
+            return 2
+        except CheckFailed as failure:
+            print(f"FAILED: {failure}", file=sys.stderr)
+            return 1
+
+    sys.exit(asyncio.run(guarded()))
 
 
 def add_homeserver_arguments(parser, secret=True, secret_required=True):

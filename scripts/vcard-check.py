@@ -24,7 +24,6 @@ import argparse
 import asyncio
 import email.message
 import json
-import sys
 import time
 
 import aiohttp
@@ -175,19 +174,11 @@ async def main():
     deadline = time.monotonic() + args.timeout
     try:
         result = await asyncio.wait_for(run(args, deadline), timeout=args.timeout + 5)
-    except SetupFailed as failure:
-        print(f"setup failed: {failure}", file=sys.stderr)
-        return 2
-    except CheckFailed as failure:
-        print(f"FAILED: {failure}", file=sys.stderr)
-        return 1
     except asyncio.TimeoutError:
-        print(f"FAILED: no result within {args.timeout} s", file=sys.stderr)
-        return 1
+        raise CheckFailed(f"no result within {args.timeout} s")
     print(json.dumps(result, ensure_ascii=True, sort_keys=True))
     return 0
 
 
 if __name__ == "__main__":
-    synapse.unblock_signals()
-    sys.exit(asyncio.run(main()))
+    synapse.run_main(main)
