@@ -129,7 +129,7 @@ async def nio_login(client, password):
     carry its own timeout (AsyncClientConfig.request_timeout, 60 s by default)."""
     answer = await client.login(password)
     if not getattr(answer, "access_token", None):
-        raise SetupFailed(f"login of {client.user_id}: {answer}")
+        raise SetupFailed(f"login of {client.user}: {answer}")
     return answer
 
 
