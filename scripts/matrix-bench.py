@@ -15,41 +15,19 @@ Every wait is bounded. Run with the venv's python of scripts/synapse.
 """
 import argparse
 import asyncio
-import hashlib
-import hmac
 import json
-import signal
 import re
 import statistics
-import sys
 import time
 import urllib.parse
-import urllib.request
 import uuid
 
 import aiohttp
 from nio import AsyncClient, RoomCreateResponse, RoomPreset, SyncResponse
 
+import parley_synapse as synapse
+
 ORDER = re.compile(r"Looking up order ([0-9]{6}) ")
-
-
-def register(homeserver, secret, localpart, password):
-    url = homeserver.rstrip("/") + "/_synapse/admin/v1/register"
-    with urllib.request.urlopen(url, timeout=30) as answer:
-        nonce = json.load(answer)["nonce"]
-    mac = hmac.new(secret.encode(), "\0".join([nonce, localpart, password, "notadmin"]).encode(), hashlib.sha1).hexdigest()
-    body = json.dumps({"nonce": nonce, "username": localpart, "password": password, "admin": False, "mac": mac}).encode()
-    request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.load(answer)["user_id"]
-
-
-def lift(homeserver, admin_token, user_id):
-    url = f"{homeserver.rstrip('/')}/_synapse/admin/v1/users/{urllib.parse.quote(user_id)}/override_ratelimit"
-    body = json.dumps({"messages_per_second": 0, "burst_count": 0}).encode()
-    request = urllib.request.Request(url, data=body, method="POST", headers={
-        "Content-Type": "application/json", "Authorization": f"Bearer {admin_token}"})
-    urllib.request.urlopen(request, timeout=30).close()
 
 
 class Driver:
@@ -109,12 +87,11 @@ class Driver:
 
 
 async def bot_figures(args):
-    name = "bench-" + uuid.uuid4().hex[:8]
-    password = "pw-" + uuid.uuid4().hex
-    user = register(args.homeserver, args.secret, name, password)
-    lift(args.homeserver, args.admin_token, user)
+    name, password = synapse.new_account("bench-", digits=8)
+    user = synapse.register(args.homeserver, args.secret, name, password)
+    synapse.set_rate_limit(args.homeserver, args.admin_token, user)
     client = AsyncClient(args.homeserver, user)
-    await client.login(password)
+    await synapse.nio_login(client, password)
     driver = Driver(client, args.bot)
     await driver.start()
     counter = iter(range(100000, 999999))
@@ -260,11 +237,10 @@ async def reference_bot(args):
     return 0
 
 
-def main():
+async def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=["bot", "ceiling", "reference"])
-    parser.add_argument("--homeserver", required=True)
-    parser.add_argument("--secret")
+    synapse.add_homeserver_arguments(parser, secret_required=False)
     parser.add_argument("--admin-token")
     parser.add_argument("--bot")
     parser.add_argument("--token")
@@ -281,11 +257,8 @@ def main():
     parser.add_argument("--per-room", type=int, default=30)
     args = parser.parse_args()
     runs = {"bot": bot_figures, "ceiling": ceiling, "reference": reference_bot}
-    return asyncio.run(runs[args.mode](args))
+    return await runs[args.mode](args)
 
 
 if __name__ == "__main__":
-    # A Swift parent (Foundation's Process) starts us with its dispatch threads' signal mask,
-    # SIGTERM blocked: unblock, so SIGTERM stops us and the processes we start (Synapse).
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    sys.exit(main())
+    synapse.run_main(main)

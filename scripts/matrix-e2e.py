@@ -23,8 +23,6 @@ of parley's log, on stderr), 2 = setup failed. Run with the venv's python of scr
 """
 import argparse
 import asyncio
-import hashlib
-import hmac
 import json
 import os
 import signal
@@ -33,11 +31,13 @@ import subprocess
 import sys
 import time
 import urllib.error
-import urllib.parse
 import urllib.request
 import uuid
 
 from nio import AsyncClient, RoomCreateResponse, RoomPreset, RoomSendResponse, SyncResponse
+
+import parley_synapse as synapse
+from parley_synapse import CheckFailed, SetupFailed, expect
 
 SERVER = "localhost"
 SUPPORT = f"@support:{SERVER}"
@@ -45,50 +45,16 @@ ANNOUNCER = f"@announcer:{SERVER}"
 ORDERS = [f"10000{i}" for i in range(1, 6)]
 
 
-class CheckFailed(Exception):
-    pass
-
-
-class SetupFailed(Exception):
-    pass
-
-
-def expect(condition, message):
-    if not condition:
-        raise CheckFailed(message)
-
-
 def log(line):
     print(f"matrix-e2e: {line}", flush=True)
 
 
-# ---- Homeserver administration (plain HTTP, every request with a timeout)
-
-def http(homeserver, method, path, body=None, token=None):
-    request = urllib.request.Request(homeserver.rstrip("/") + path, method=method,
-                                     data=None if body is None else json.dumps(body).encode())
-    request.add_header("Content-Type", "application/json")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        data = answer.read()
-    return json.loads(data) if data else {}
-
-
-def register(homeserver, secret, localpart, password, admin=False):
-    """Registers a user through Synapse's shared-secret admin API (nonce + HMAC-SHA1)."""
-    nonce = http(homeserver, "GET", "/_synapse/admin/v1/register")["nonce"]
-    message = "\0".join([nonce, localpart, password, "admin" if admin else "notadmin"]).encode()
-    mac = hmac.new(secret.encode(), message, hashlib.sha1).hexdigest()
-    return http(homeserver, "POST", "/_synapse/admin/v1/register",
-                {"nonce": nonce, "username": localpart, "password": password, "admin": admin, "mac": mac})["user_id"]
-
+# ---- Homeserver administration (plain HTTP through parley_synapse, every request with a timeout)
 
 def set_rate_limit(homeserver, admin_token, user, per_second, burst):
     """Overrides the message rate limit of `user` (0/0: none); takes effect at once."""
-    path = f"/_synapse/admin/v1/users/{urllib.parse.quote(user)}/override_ratelimit"
-    http(homeserver, "POST", path, {"messages_per_second": per_second, "burst_count": burst}, token=admin_token)
-    got = http(homeserver, "GET", path, token=admin_token)
+    synapse.set_rate_limit(homeserver, admin_token, user, per_second, burst)
+    got = synapse.rate_limit(homeserver, admin_token, user)
     expect(got.get("messages_per_second", 0) == per_second and got.get("burst_count", 0) == burst,
            f"rate limit override of {user} not in place: {got}")
 
@@ -181,9 +147,7 @@ class Person:
         self.events = {}  # room id → raw events in arrival order
 
     async def login(self):
-        answer = await self.client.login(self.password)
-        if not getattr(answer, "access_token", None):
-            raise SetupFailed(f"login of {self.user_id}: {answer}")
+        await synapse.nio_login(self.client, self.password)
         await self.pump(0)
 
     async def pump(self, timeout_ms=500):
@@ -296,10 +260,9 @@ def check_card(event, name, fields, fallback):
 
 
 def download(homeserver, token, mxc):
-    server, media = mxc[len("mxc://"):].split("/", 1)
-    request = urllib.request.Request(f"{homeserver}/_matrix/client/v1/media/download/{server}/{media}")
+    request = urllib.request.Request(synapse.media_download_url(homeserver, mxc))
     request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=30) as answer:
+    with urllib.request.urlopen(request, timeout=synapse.TIMEOUT) as answer:
         return answer.read().decode("utf-8", errors="replace")
 
 
@@ -324,10 +287,8 @@ class Scenario:
     async def setup(self):
         try:
             for name in ("support", "announcer", "alice", "nina", "mallory", "overseer"):
-                register(self.homeserver, self.args.secret, name, self.passwords[name], admin=name == "overseer")
-            self.admin_token = http(self.homeserver, "POST", "/_matrix/client/v3/login", {
-                "type": "m.login.password", "identifier": {"type": "m.id.user", "user": "overseer"},
-                "password": self.passwords["overseer"]})["access_token"]
+                synapse.register(self.homeserver, self.args.secret, name, self.passwords[name], admin=name == "overseer")
+            self.admin_token = synapse.login(self.homeserver, "overseer", self.passwords["overseer"])
         except urllib.error.HTTPError as error:
             detail = error.read().decode(errors="replace")
             if "M_USER_IN_USE" in detail:
@@ -540,13 +501,12 @@ async def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--parley", required=True, help="the parley binary")
     parser.add_argument("--workdir", required=True, help="a folder with matrix.yaml, profiles.yaml and bots/")
-    parser.add_argument("--homeserver", required=True)
-    parser.add_argument("--secret", required=True, help="the homeserver's registration_shared_secret")
+    synapse.add_homeserver_arguments(parser)
     args = parser.parse_args()
     return await Scenario(args).run()
 
 
 if __name__ == "__main__":
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    synapse.unblock_signals()
     signal.signal(signal.SIGTERM, interrupted)
     sys.exit(asyncio.run(main()))

@@ -14,35 +14,17 @@ Run with the venv's python of scripts/synapse. Every wait is bounded; exit 0 = a
 """
 import argparse
 import asyncio
-import hashlib
-import hmac
 import json
-import signal
 import shlex
 import subprocess
 import sys
 import time
-import urllib.request
 import uuid
 
 from nio import AsyncClient, RoomCreateResponse, RoomPreset, RoomSendResponse, SyncResponse
 
-
-class CheckFailed(Exception):
-    pass
-
-
-def register(homeserver, secret, localpart, password):
-    """Registers a user through Synapse's shared-secret admin API (nonce + HMAC-SHA1)."""
-    url = homeserver.rstrip("/") + "/_synapse/admin/v1/register"
-    with urllib.request.urlopen(url, timeout=30) as answer:
-        nonce = json.load(answer)["nonce"]
-    message = "\0".join([nonce, localpart, password, "notadmin"]).encode()
-    mac = hmac.new(secret.encode(), message, hashlib.sha1).hexdigest()
-    body = json.dumps({"nonce": nonce, "username": localpart, "password": password, "admin": False, "mac": mac}).encode()
-    request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"}, method="POST")
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.load(answer)["user_id"]
+import parley_synapse as synapse
+from parley_synapse import CheckFailed, SetupFailed, expect
 
 
 class Conversation:
@@ -112,11 +94,6 @@ class Conversation:
 
     async def next_message(self, what, seconds=30):
         return await self.next_event(lambda e: e.get("type") in ("m.room.message", "m.reaction"), what, seconds)
-
-
-def expect(condition, message):
-    if not condition:
-        raise CheckFailed(message)
 
 
 def check_card(event, card, fields, fallback_contains):
@@ -212,25 +189,19 @@ async def restart(conversation, command, count):
 async def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=["check", "restart"])
-    parser.add_argument("--homeserver", required=True)
-    parser.add_argument("--secret", required=True, help="the homeserver's registration_shared_secret")
+    synapse.add_homeserver_arguments(parser)
     parser.add_argument("--bot", required=True, help="the bot's full user id")
     parser.add_argument("--restart-cmd", help="restart: the command that stops and restarts the homeserver")
     parser.add_argument("--count", type=int, default=5, help="restart: orders before and after the restart")
     args = parser.parse_args()
-    name = "nio-" + uuid.uuid4().hex[:10]
-    password = "pw-" + uuid.uuid4().hex
+    name, password = synapse.new_account("nio-")
     try:
-        user = register(args.homeserver, args.secret, name, password)
+        user = synapse.register(args.homeserver, args.secret, name, password)
     except Exception as error:
-        print(f"setup failed: cannot register {name}: {error}", file=sys.stderr)
-        return 2
+        raise SetupFailed(f"cannot register {name}: {error}")
     client = AsyncClient(args.homeserver, user)
     try:
-        login = await client.login(password)
-        if not getattr(login, "access_token", None):
-            print(f"setup failed: login: {login}", file=sys.stderr)
-            return 2
+        await synapse.nio_login(client, password)
         conversation = Conversation(client, args.bot)
         await conversation.start()
         if args.mode == "check":
@@ -241,15 +212,9 @@ async def main():
                 return 2
             await restart(conversation, args.restart_cmd, args.count)
         return 0
-    except CheckFailed as failure:
-        print(f"FAILED: {failure}", file=sys.stderr)
-        return 1
     finally:
         await client.close()
 
 
 if __name__ == "__main__":
-    # A Swift parent (Foundation's Process) starts us with its dispatch threads' signal mask,
-    # SIGTERM blocked: unblock, so SIGTERM stops us and the processes we start (Synapse).
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    sys.exit(asyncio.run(main()))
+    synapse.run_main(main)

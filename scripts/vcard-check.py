@@ -24,24 +24,14 @@ import argparse
 import asyncio
 import email.message
 import json
-import signal
-import sys
 import time
-import urllib.parse
 
 import aiohttp
 import vobject
-from nio import AsyncClient, JoinResponse, LoginResponse, MessageDirection, RoomMessagesResponse
+from nio import AsyncClient, JoinResponse, MessageDirection, RoomMessagesResponse
 
-MEDIA_DOWNLOAD = "/_matrix/client/v1/media/download"
-
-
-class CheckFailed(Exception):
-    pass
-
-
-class SetupFailed(Exception):
-    pass
+import parley_synapse as synapse
+from parley_synapse import MEDIA_DOWNLOAD, CheckFailed, SetupFailed
 
 
 async def find_vcard_event(client, room, deadline):
@@ -68,11 +58,10 @@ async def find_vcard_event(client, room, deadline):
 
 async def download(homeserver, token, mxc, seconds):
     """GETs the file from the authenticated media endpoint; returns (status, headers, bytes)."""
-    parsed = urllib.parse.urlparse(mxc)
-    if parsed.scheme != "mxc" or not parsed.netloc or len(parsed.path) < 2:
+    try:
+        url = synapse.media_download_url(homeserver, mxc)
+    except ValueError:
         raise CheckFailed(f"the file event's url is not an mxc:// URI: {mxc!r}")
-    url = "{}{}/{}/{}".format(homeserver.rstrip("/"), MEDIA_DOWNLOAD, urllib.parse.quote(parsed.netloc, safe=""),
-                              urllib.parse.quote(parsed.path[1:], safe=""))
     timeout = aiohttp.ClientTimeout(total=max(1.0, seconds))
     async with aiohttp.ClientSession(timeout=timeout) as session:
         async with session.get(url, headers={"Authorization": f"Bearer {token}"}) as answer:
@@ -139,9 +128,7 @@ def describe(card):
 async def run(args, deadline):
     client = AsyncClient(args.homeserver, args.user)
     try:
-        login = await client.login(args.password)
-        if not isinstance(login, LoginResponse):
-            raise SetupFailed(f"login as {args.user}: {login}")
+        await synapse.nio_login(client, args.password)
         joined = await client.join(args.room)
         if not isinstance(joined, JoinResponse):
             raise SetupFailed(f"cannot join {args.room}: {joined}")
@@ -178,7 +165,7 @@ async def run(args, deadline):
 
 async def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--homeserver", required=True)
+    synapse.add_homeserver_arguments(parser, secret=False)
     parser.add_argument("--user", required=True, help="the full user id of the recipient")
     parser.add_argument("--password", required=True)
     parser.add_argument("--room", required=True, help="the room id the bot sent the card to")
@@ -187,21 +174,11 @@ async def main():
     deadline = time.monotonic() + args.timeout
     try:
         result = await asyncio.wait_for(run(args, deadline), timeout=args.timeout + 5)
-    except SetupFailed as failure:
-        print(f"setup failed: {failure}", file=sys.stderr)
-        return 2
-    except CheckFailed as failure:
-        print(f"FAILED: {failure}", file=sys.stderr)
-        return 1
     except asyncio.TimeoutError:
-        print(f"FAILED: no result within {args.timeout} s", file=sys.stderr)
-        return 1
+        raise CheckFailed(f"no result within {args.timeout} s")
     print(json.dumps(result, ensure_ascii=True, sort_keys=True))
     return 0
 
 
 if __name__ == "__main__":
-    # A Swift parent (Foundation's Process) starts us with its dispatch threads' signal mask,
-    # SIGTERM blocked: unblock, so a timeout's SIGTERM stops us.
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])
-    sys.exit(asyncio.run(main()))
+    synapse.run_main(main)
