@@ -78,8 +78,8 @@ public protocol Transport: Sendable {
     /// wrapper cannot silently lose its base's batching: `sendEachInOrder` sends one by one.
     /// Called on the caller's executor (the outbox's actor): a transport that answers without
     /// suspending (the in-process hub) then costs no executor hop there and back; one that
-    /// does real I/O may still be declared without `nonisolated(nonsending)` (it then runs
-    /// off the caller's actor, as before).
+    /// does real I/O may be declared without `nonisolated(nonsending)` (it then runs off the
+    /// caller's actor).
     nonisolated(nonsending) func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>]
     /// Adds or removes this account's `emoji` reaction on a message. Adding twice is a no-op.
     func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws

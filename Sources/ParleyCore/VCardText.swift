@@ -71,8 +71,8 @@ enum VCardText {
 
     /// A URI value: not backslash-escaped (RFC 6350 §3.4 escapes text), written as it is except for
     /// the ASCII characters no URI contains (RFC 3986: controls, space, `"<>\^`{|}`), which are
-    /// percent-encoded. Unencoded, a line break in an avatar URL ended the content line and the
-    /// rest became a property of its own.
+    /// percent-encoded. Unencoded, a line break in an avatar URL would end the content line and
+    /// make the rest a property of its own.
     static func uri(_ value: String) -> String {
         let hex = Array("0123456789ABCDEF".unicodeScalars)
         var output = String.UnicodeScalarView()

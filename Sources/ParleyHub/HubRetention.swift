@@ -8,8 +8,8 @@ struct HubRetention: Sendable {
     /// The channel of each retained message, oldest first (from `head` on).
     private var messageChannels: [Int32] = []
     private var messageHead = 0
-    /// Receipt keys, exactly the window's worth once it is full (a list that grew past the
-    /// window before dropping its front held up to twice it: 40,000 keys of 32 bytes by default).
+    /// Receipt keys, exactly the window's worth once it is full (a list that grows past the
+    /// window before dropping its front holds up to twice it: 40,000 keys of 32 bytes by default).
     private var receiptKeys = BoundedRing<HubState.ReceiptKey>()
 
     /// Records a message appended to `channel`'s in-memory list; returns how many of the

@@ -79,7 +79,7 @@ extension DecodingContext {
     /// `[Located<String>]` at `node` in concrete code: a sequence of good strings read in one
     /// loop (no per-element generic dispatch or path closures); anything else — not a
     /// sequence, a bad element — goes through `Array.decodeDirectly` from the start (reading a
-    /// scalar has no side effects), which reports exactly what it always did.
+    /// scalar has no side effects), which reports exactly what the generic path reports.
     func locatedStrings(_ node: NodeID, parentPath: @autoclosure () -> CodingPathLink?, key: PathKey) throws(ValueFailure) -> [Located<String>] {
         if tree.kind(node) == .sequence {
             let count = tree.elementCount(node)

@@ -27,8 +27,8 @@ public struct YAMLDecoder: Sendable {
     public static let defaultMaximumNestingDepth = 256
     /// 1 MB: hundreds of times the largest example file (a 6 KB flow test), and a bound on the
     /// worst case the depth limit leaves: libyaml walks one entry per open flow level for each
-    /// token, so 1 MB of tokens 256 levels deep took 1.7 s to parse here, 12 times as long as
-    /// at depth 1 (4 MB took 6.5 s).
+    /// token, so parsing time grows with size times depth (the measured worst case is in
+    /// docs/PERFORMANCE.md).
     public static let defaultMaximumFileSize = 1024 * 1024
 
     /// A decoder reading `${VAR}` from `environment` (the process environment by default).

@@ -4,7 +4,7 @@ import ParleyCore
 import ParleyHub
 import YAMLCoding
 
-/// What stays in memory as conversations and profiles accumulate (issue #13, item 8): the
+/// What stays in memory as conversations and profiles accumulate: the
 /// resident memory (`VmRSS`) a production-shaped host gains from 100,000 users who each sent
 /// a bot one message and went quiet, and a profile service gains from looking up 100,000
 /// profiles. Checked: every user got exactly the greeting and the answer, every profile

@@ -40,7 +40,7 @@ private func threadCPUSeconds() -> Double {
 
 /// `parley-bench yaml`, first part: the generic path — any `Decodable` through Swift's
 /// `Decoder` protocol, here a simplified bot schema of this file (the bot files' own decoder,
-/// with validation, is `benchYAMLDecode`, the figure). One line per figure, in MB/s,
+/// with validation, is `benchYAMLDecode`, the figure with a target). One line per figure, in MB/s,
 /// over generated bot files. The three
 /// measurements take turns for five rounds (best of each kept), so that load from other
 /// processes on the shared machine hits all of them alike.

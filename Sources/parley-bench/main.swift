@@ -3,14 +3,15 @@ import Foundation
 // One benchmark executable, one subcommand per area, one line per figure.
 // `swift run -c release parley-bench <area>`; no area runs them all in turn.
 let areas: KeyValuePairs<String, () async throws -> Void> = [
-    // Raw libyaml events and full decoding + validation of bot files, in one run (issue #2).
+    // Raw libyaml events and full decoding + validation of bot files, in one run: the
+    // decoder's figure is a share of the raw parser's.
     "yaml": { try await benchYAML(); try await benchYAMLDecode() },
     "hub": benchHub,
     "core": benchCore,
     "broadcast": benchBroadcast,
     "bots": benchBots,
     "flowtest": benchFlowTest,
-    // Resident memory per 100,000 idle conversations and per 100,000 profiles (issue #13).
+    // Resident memory per 100,000 idle conversations and per 100,000 profiles.
     "memory": benchMemory,
     // Needs a live Synapse (`eval "$(scripts/synapse start)"`); says "skipped" without one.
     "matrix": benchMatrix,
