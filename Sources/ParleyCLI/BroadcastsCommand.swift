@@ -46,6 +46,10 @@ enum BroadcastsCommand: Subcommand {
         let configFile = arguments.values[OptionSpec.config.long] ?? "config.yaml"
         let resolve = { @Sendable [context] (path: String) in context.resolve(path) }
         switch BroadcastDesk.open(configFile: configFile, resolve: resolve, environment: context.environment) {
+        case .failure(let error) where error.code == .invalidConfig:
+            // Each problem already reads `file:line:column: error: …`, as `parley check` shows it.
+            context.output.errorLine(error.message)
+            return nil
         case .failure(let error):
             context.output.errorLine("error: \(error.description)")
             return nil

@@ -19,7 +19,7 @@ public struct BroadcastDesk: Sendable {
         let config: HostConfig
         let transport: any TransportProvider
         switch HostLoader.loadConfig(configFile: configFile, resolve: resolve, environment: environment) {
-        case .failure(let errors): return .failure(BroadcastError(.storage, errors.errors.map(\.description).joined(separator: "\n")))
+        case .failure(let errors): return .failure(BroadcastError(.invalidConfig, errors.errors.map(\.description).joined(separator: "\n")))
         case .success(let loaded): (config, transport) = loaded
         }
         let storage = HostStorage(config: config, resolve: resolve)

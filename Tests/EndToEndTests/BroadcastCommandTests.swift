@@ -72,4 +72,24 @@ import Testing
         #expect(run.stderr == "error: r.txt:2: invalid target 'alice': expected user:ID or group:ID\n")
         #expect(await Self.run(["broadcasts"], in: folder).stdout == "no broadcasts\n")
     }
+
+    /// A config that is not YAML, or not a valid config, is reported as `parley check`
+    /// reports it (file, line, column), not as a storage failure; nothing is opened.
+    @Test(arguments: [
+        (["broadcasts"], "storage:\n  path: [unclosed\n"),
+        (["broadcasts"], "broadcasts:\n  rate: fast\n"),
+        (["broadcast", "--bot", "news", "--to", "user:a", "--text", "hi"], "storage: {path\n"),
+    ])
+    func badConfigIsReportedAsConfigErrors(arguments: [String], config: String) async throws {
+        let folder = try Self.folder()
+        defer { folder.remove() }
+        try config.write(toFile: folder.file("config.yaml"), atomically: true, encoding: .utf8)
+        let run = await Self.run(arguments, in: folder)
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("config.yaml:"))
+        #expect(run.stderr.contains(": error: "))
+        #expect(!run.stderr.contains("storage at"))
+        #expect(!FileManager.default.fileExists(atPath: folder.file(".parley")))
+    }
 }

@@ -3,8 +3,9 @@ import ParleyBots
 import ParleyCore
 import Testing
 
-/// A bot that meets many users keeps at most `conversationLimit` of them in memory (issue
-/// #13, item 8) — and a conversation it dropped carries on from the store, not from scratch.
+/// A bot that meets many users keeps at most `conversationLimit` of them in memory, so a
+/// long-running bot's memory stays bounded — and a conversation it dropped carries on from
+/// the store, not from scratch.
 @Suite struct BotMemoryBoundsTests {
     static let yaml = """
         id: support

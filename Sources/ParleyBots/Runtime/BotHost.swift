@@ -2,7 +2,7 @@ import Foundation
 import ParleyCore
 import Synchronization
 
-/// Runs bots: one client and runtime per bot, a shared scheduler on the injected clock,
+/// Runs bots: one client and runtime per bot, a shared deadline timer on the injected clock,
 /// one state store. A bot that fails (to compile, to connect, in an action) is logged and
 /// never stops the others.
 ///
@@ -19,7 +19,7 @@ public final class BotHost: Sendable {
     public let logger: BotLogger
     /// Limits and grace periods.
     public let options: BotHostOptions
-    let scheduler: Scheduler
+    let timer: DeadlineTimer
     let tracker = IdleTracker()
     private let runtimes = Mutex<[BotRuntime]>([])
     private let started = Mutex<[String]>([])
@@ -35,12 +35,12 @@ public final class BotHost: Sendable {
         self.clock = clock
         self.logger = logger
         self.options = options
-        scheduler = Scheduler(clock: clock)
+        timer = DeadlineTimer(clock: clock)
     }
 
     /// Adds a compiled bot with its connection (before `start()`).
     public func add(_ bot: CompiledBot, connection: BotConnection) throws {
-        let runtime = try BotRuntime(bot: bot, connection: connection, store: store, scheduler: scheduler, tracker: tracker,
+        let runtime = try BotRuntime(bot: bot, connection: connection, store: store, timer: timer, tracker: tracker,
                                      logger: logger, options: options, clock: clock)
         runtimes.withLock { $0.append(runtime) }
     }
@@ -83,7 +83,7 @@ public final class BotHost: Sendable {
     /// virtual-time driver (`parley test`) moves its clock there next, even before the task
     /// that waits for it sleeps on the clock.
     public func nextDeadline() async -> Date? {
-        var earliest = scheduler.nextDeadline
+        var earliest = timer.nextDeadline
         for cron in cronSchedulers.withLock({ $0 }) {
             if let due = await cron.nextDue() { earliest = min(earliest ?? due, due) }
         }
@@ -102,7 +102,7 @@ public final class BotHost: Sendable {
             if Task.isCancelled { return }
             for runtime in all { await runtime.drainInbound() }
             await tracker.waitUntilZero()
-            if scheduler.fireDue() > 0 { continue }
+            if timer.fireDue() > 0 { continue }
             // Cron runs due now fire here too (as timers do), not only when the cron task
             // gets to run: a fire starts tracked work, so the next round waits for it.
             var cronFiring = false
@@ -112,7 +112,7 @@ public final class BotHost: Sendable {
             }
             if cronFiring { await Task.yield() }
             if tracker.active > 0 || cronFiring { continue }
-            if tracker.active == 0 && all.allSatisfy(\.isCaughtUp) && !scheduler.hasDue() { return }
+            if tracker.active == 0 && all.allSatisfy(\.isCaughtUp) && !timer.hasDue() { return }
         }
         logger.log(.warn, at: clock.now(), bot: nil, "still busy after 10000 idle checks")
     }
@@ -128,7 +128,7 @@ public final class BotHost: Sendable {
             await group.next()
             group.cancelAll()
         }
-        scheduler.stop()
+        timer.stop()
         stopBroadcasts()
         for runtime in all {
             await runtime.stop()

@@ -21,7 +21,7 @@ extension BotRuntime {
     /// Runs `plan` when it is due (at once if that has passed, as after a restart).
     func armDelayed(_ plan: DelayedPlan, in channel: Channel) {
         let id = plan.id
-        scheduler.schedule(at: plan.due) { [weak self] in
+        timer.schedule(at: plan.due) { [weak self] in
             self?.acceptFromTimer(.resume(id), in: channel)
         }
     }

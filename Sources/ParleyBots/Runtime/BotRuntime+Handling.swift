@@ -6,7 +6,7 @@ extension BotRuntime {
     func process(_ item: WorkItem, in channel: Channel) async {
         switch item {
         case .message(let message):
-            lanes[channel, default: Lane()].handling = message.id
+            lanes[channel]?.beginHandling(message.id)
             await handle(message, in: channel)
             finishHandling(message.id, in: channel)
         case .joined:
@@ -68,7 +68,7 @@ extension BotRuntime {
         // (or a `wait`) resumes in the flow the plan entered.
         saveState(plan.state, channel)
         var names: SendNames?
-        if let trigger, lanes[channel]?.handling == trigger.id {
+        if let trigger, lanes[channel]?.isHandling(trigger.id) == true {
             let part = if case .greeting = input { "greeting" } else { "plan" }
             names = sendNames(for: trigger, part: part)
         }

@@ -50,7 +50,7 @@ extension BotRuntime {
             let items = unhandled.filter { $0.channel == channel }.map { WorkItem.message($0.message(registry: registry)) }
             for _ in items { tracker.begin() }
             backlog += items.count
-            if lanes[channel, default: Lane()].pushFirst(items) { held.append(channel) }
+            if lanes[channel, default: Lane()].pushFirst(items) == .startDrain { held.append(channel) }
         }
     }
 
@@ -58,9 +58,7 @@ extension BotRuntime {
     /// in one write. Once stopping, nothing is written: its sends may have failed on the
     /// closed client, so the next start handles it again.
     func finishHandling(_ id: String, in channel: Channel) {
-        let changed = lanes[channel]?.stateChanged ?? false
-        lanes[channel]?.handling = nil
-        lanes[channel]?.stateChanged = false
+        let changed = lanes[channel]?.finishHandling(id) ?? false
         if !replaying.isEmpty { replaying.remove(id) }
         guard !stopping else { return }
         do {

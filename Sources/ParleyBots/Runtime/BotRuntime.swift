@@ -9,7 +9,7 @@ actor BotRuntime {
     let client: ChatClient
     let transport: ObservedTransport
     let store: any BotStore
-    let scheduler: Scheduler
+    let timer: DeadlineTimer
     let tracker: IdleTracker
     let logger: BotLogger
     let options: BotHostOptions
@@ -53,16 +53,15 @@ actor BotRuntime {
     /// only reaction events.
     static let cacheLimits = MessageCache.Limits(count: 64)
 
-    // The runtime keeps an executor of its own. Sharing its client's (no executor switch
-    // between the receiving task, `dispatch` and `send`) measured no faster in the bots
-    // bench, 6 alternating runs (77–84k pipelined round trips/s either way), and held
-    // 2 MB more at peak (63–65 MB against 61–63 MB; the bound is 64 MB).
+    // The runtime keeps an executor of its own. Sharing its client's would save the executor
+    // switch between the receiving task, `dispatch` and `send`, yet handles messages no
+    // faster and holds more memory at peak.
 
-    init(bot: CompiledBot, connection: BotConnection, store: any BotStore, scheduler: Scheduler, tracker: IdleTracker,
+    init(bot: CompiledBot, connection: BotConnection, store: any BotStore, timer: DeadlineTimer, tracker: IdleTracker,
          logger: BotLogger, options: BotHostOptions, clock: any ParleyClock) throws {
         self.bot = bot
         self.store = store
-        self.scheduler = scheduler
+        self.timer = timer
         self.tracker = tracker
         self.logger = logger
         self.options = options
@@ -186,24 +185,18 @@ actor BotRuntime {
             tracker.end()
             return
         }
-        // Mutated in place (copying the lane out and back would copy its queue each time),
-        // with one look-up.
         backlog += 1
         // A task per drain, not the receiving task itself: a handler that waits (a slow
         // send, a profile fetch) must hold up neither that task nor other conversations.
-        // (Starting it with `Task.immediate` measured no faster: from inside the caller's
-        // job its first hop to another actor, the outbox, always wakes another thread.)
+        // (`Task.immediate` would gain nothing: from inside the caller's job, the drain's
+        // first hop to another actor, the outbox, wakes another thread anyway.)
         queuedSoFar += 1
-        let started = Self.push(item, stamped: queuedSoFar, into: &lanes[channel, default: Lane()])
+        // Mutated in place, in one hash look-up: copying the lane out and back would copy
+        // its queue each time.
+        let action = lanes[channel, default: Lane()].push(item, stamp: queuedSoFar)
         if lanes.count > options.conversationLimit + max(1, options.conversationLimit / 8) { evictIdleLanes() }
-        guard started else { return }
+        guard action == .startDrain else { return }
         if holding { held.append(channel) } else { Task { await self.drain(channel) } }
-    }
-
-    /// Queues `item` and stamps the lane as just used, in place: one hash look-up per item.
-    private static func push(_ item: WorkItem, stamped stamp: Int, into lane: inout Lane) -> Bool {
-        lane.lastUsed = stamp
-        return lane.push(item)
     }
 
     /// Drops the least recently used idle lanes down to `options.conversationLimit`, in one
@@ -211,7 +204,7 @@ actor BotRuntime {
     /// conversation's state is read from the store again when it next has work; its recent
     /// lines for a ticket start afresh.
     private func evictIdleLanes() {
-        let idle = lanes.filter { $0.value.isIdle }.map { (channel: $0.key, lastUsed: $0.value.lastUsed) }
+        let idle = lanes.filter { $0.value.isEvictable }.map { (channel: $0.key, lastUsed: $0.value.lastUsed) }
         let excess = lanes.count - options.conversationLimit
         guard excess > 0, !idle.isEmpty else { return }
         for lane in idle.sorted(by: { $0.lastUsed < $1.lastUsed }).prefix(excess) { lanes.removeValue(forKey: lane.channel) }
@@ -226,7 +219,7 @@ actor BotRuntime {
 
     private func drain(_ channel: Channel) async {
         // Bounded by the queue: each round takes one item; an empty queue ends the task.
-        while let item = lanes[channel]?.pop() {
+        while let item = lanes[channel]?.next() {
             // Once stopping, a message waits in the inbox for the next start (its sends would
             // fail on the closed client); other items still run, as before.
             if case .message = item, stopping {} else { await process(item, in: channel) }
@@ -275,14 +268,10 @@ actor BotRuntime {
 
     func saveState(_ state: ConversationState, _ channel: Channel) {
         guard lanes[channel]?.state != state else { return }
-        lanes[channel, default: Lane()].state = state
         // While a message is handled, its changes are written once it is done, in one write
         // with taking it out of the inbox: a crash before that handles it again, from the
         // state before it.
-        if lanes[channel]?.handling != nil {
-            lanes[channel]?.stateChanged = true
-            return
-        }
+        guard lanes[channel, default: Lane()].cache(state) == .now else { return }
         do {
             try store.save(state == ConversationState() ? nil : state, bot: bot.id, channel: channel.target)
         } catch {
@@ -297,7 +286,7 @@ actor BotRuntime {
     }
 
     func armTimeout(_ position: StepPosition, _ deadline: Date, in channel: Channel) {
-        scheduler.schedule(at: deadline) { [weak self] in
+        timer.schedule(at: deadline) { [weak self] in
             self?.acceptFromTimer(.timeout(position, deadline), in: channel)
         }
     }

@@ -14,7 +14,8 @@ public struct SchedulerEntry: Sendable, Hashable {
     public var catchUp: Schedule.CatchUp
     public var catchUpWindow: Duration
 
-    /// The default catch-up policy (issue #5: `once`, within an hour).
+    /// The default catch-up policy: a run missed during a short outage (a restart, a deploy)
+    /// still goes out, once.
     public static let defaultCatchUp = Schedule.CatchUp.once
     /// The default catch-up window.
     public static let defaultCatchUpWindow = Duration.seconds(3600)

@@ -2,10 +2,16 @@ import Foundation
 import ParleyCore
 import Synchronization
 
-/// Deadlines (flow timeouts, `wait`) driven by the injected clock. One timer task sleeps on
-/// the clock until the earliest deadline; `fireDue()` can also be called directly (the idle
-/// check does), so work due at the clock's `now` never waits for a task to be scheduled.
-final class Scheduler: Sendable {
+/// One-shot deadlines of the running conversations (flow timeouts, `wait`) on the injected
+/// clock, kept in memory: a restart re-arms them from the conversations' stored state. One
+/// timer task sleeps on the clock until the earliest deadline; `fireDue()` can also be
+/// called directly (the idle check does), so work due at the clock's `now` never waits for
+/// a task to be scheduled.
+///
+/// `CronScheduler` is the other thing that wakes on the clock, for recurring schedules: it
+/// stores each schedule's last run, catches up on runs missed while the host was down and
+/// awaits each run's handler before recording it, none of which a deadline needs.
+final class DeadlineTimer: Sendable {
     typealias Job = @Sendable () -> Void
 
     private struct Entry {

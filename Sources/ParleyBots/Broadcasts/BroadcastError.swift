@@ -20,6 +20,9 @@ public struct BroadcastError: Error, Sendable, Hashable, CustomStringConvertible
         public static let alreadyRunning = Code(rawValue: "alreadyRunning")
         /// The job's storage failed.
         public static let storage = Code(rawValue: "storage")
+        /// The host config cannot be read, is not YAML or is not a valid config: the message
+        /// lists each problem at its file, line and column, as `parley check` shows them.
+        public static let invalidConfig = Code(rawValue: "invalidConfig")
     }
 
     /// The code to match on.
