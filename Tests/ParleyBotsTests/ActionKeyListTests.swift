@@ -33,6 +33,6 @@ import ParleyBots
 
     @Test func anItemWithoutAnActionNamesEveryKey() {
         let names = Action.Key.allCases.map(\.rawValue).joined(separator: ", ")
-        #expect(BotCheck.errors("fallback:\n  - { }\n") == "bots/t.yaml:2:5: error: expected an action (\(names))")
+        #expect(BotCheck.firstError("fallback:\n  - { }\n") == "bots/t.yaml:2:5: error: expected an action (\(names))")
     }
 }

@@ -22,13 +22,13 @@ import ParleyBots
     func aDeclaredCardMayNotTakeABuiltInName(name: String) {
         let names = BuiltInCard.all.map(\.name).joined(separator: ", ")
         let yaml = "cards:\n  \(name): { type: 1001, fields: [a], fallback: \"{{a}}\" }\nfallback: [ { reply: hi } ]\n"
-        #expect(BotCheck.errors(yaml)
+        #expect(BotCheck.firstError(yaml)
             == "bots/t.yaml:2:3: error: card name '\(name)' is a built-in card: choose another name (built-ins: \(names))")
     }
 
     @Test func anUnknownCardListsTheBuiltInsThenTheBotsOwn() {
         let names = BuiltInCard.all.map(\.name).joined(separator: ", ")
         let yaml = "cards:\n  order: { type: 1001, fields: [a], fallback: \"{{a}}\" }\nfallback:\n  - send: { card: nope }\n"
-        #expect(BotCheck.errors(yaml) == "bots/t.yaml:4:19: error: unknown card 'nope': expected one of \(names), order")
+        #expect(BotCheck.firstError(yaml) == "bots/t.yaml:4:19: error: unknown card 'nope': expected one of \(names), order")
     }
 }

@@ -21,6 +21,6 @@ import Testing
             let content = card.make(Dictionary(uniqueKeysWithValues: card.fields.map { ($0, "7") }))
             return try #require(ChatRenderer.lines(for: content).first)
         }
-        #expect(drawings == ["👋 7", "┌───┐", "🔗 7 <7>", "🖼 7 (7×7)"])
+        #expect(drawings == ["👋 7", "┌──────────┐", "🔗 7 <7>", "🖼 7 (7×7)"])
     }
 }
