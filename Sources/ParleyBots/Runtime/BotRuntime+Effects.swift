@@ -89,7 +89,8 @@ extension BotRuntime {
     }
 
     /// Builds the message content: text, a built-in card, or one of the bot's cards. A
-    /// vCard with `user` takes the fields not given from that user's profile.
+    /// built-in card with a `profileField` (a vCard's `user`) takes the fields not given from
+    /// that user's profile.
     func makeContent(_ content: OutgoingContent) async -> (any MessageContent)? {
         switch content {
         case .text(let text):
