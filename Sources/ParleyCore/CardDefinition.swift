@@ -1,7 +1,9 @@
 /// A card type declared in YAML (`cards:`): its name, type code, fields and fallback.
 public struct CardDefinition: Sendable, Hashable {
     /// The names the built-in contents use; a declared card may not take one.
-    public static let builtInNames: Set<String> = ["text", "image", "greeting", "vcard", "link"]
+    public static let builtInNames: Set<String> = Set([TextContent.contentName] + BuiltInCard.all.map(\.name))
+    /// Field names a declared card may not use: they are the reserved keys of every payload.
+    public static var reservedFieldNames: Set<String> { ReservedKey.all }
     /// Codes below this are Parley's own.
     public static let firstCustomCode: Int64 = 1000
 
@@ -31,7 +33,7 @@ public struct CardDefinition: Sendable, Hashable {
         var seen: Set<String> = []
         for field in fields {
             guard !field.isEmpty else { throw invalid("a field name is empty", field: "fields") }
-            guard !ReservedKey.all.contains(field) else { throw invalid("field '\(field)' is a reserved name", field: field) }
+            guard !Self.reservedFieldNames.contains(field) else { throw invalid("field '\(field)' is a reserved name", field: field) }
             guard seen.insert(field).inserted else { throw invalid("field '\(field)' is declared twice", field: field) }
         }
         for variable in fallback.variables where !seen.contains(variable) {

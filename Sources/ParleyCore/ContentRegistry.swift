@@ -17,15 +17,12 @@ public struct ContentRegistry: Sendable {
     /// An empty registry (every payload decodes to `UnknownContent`).
     public init() {}
 
-    /// The built-ins: text (1), image (2), greeting (3), vcard (4), link (5).
+    /// Text and every `BuiltInCard`.
     public static var standard: ContentRegistry {
         var registry = ContentRegistry()
         // The built-in codes are distinct, so these cannot conflict.
         try? registry.register(TextContent.self)
-        try? registry.register(ImageContent.self)
-        try? registry.register(GreetingContent.self)
-        try? registry.register(VCardContent.self)
-        try? registry.register(LinkContent.self)
+        for card in BuiltInCard.all { try? registry.register(code: card.typeCode, name: card.name, decoder: card.decode) }
         return registry
     }
 

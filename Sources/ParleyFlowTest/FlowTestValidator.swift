@@ -85,13 +85,12 @@ public enum FlowTestValidator {
             fail(first.keyMark, "'fields' needs a 'card' in the same expectation")
         }
         if let card = expectation.card, let bot {
-            let custom = bot.definition.cards.names
             if let known = bot.definition.fields(ofCard: card.value) {
                 for field in expectation.fields?.entries ?? [] where !known.contains(field.name) {
                     fail(field.keyMark, "card '\(card.value)' has no field '\(field.name)': its fields are " + known.joined(separator: ", "))
                 }
             } else {
-                fail(card.mark, "unknown card '\(card.value)' for bot '\(bot.id)': expected one of " + (BuiltInCards.names + custom).joined(separator: ", "))
+                fail(card.mark, "unknown card '\(card.value)' for bot '\(bot.id)': expected one of " + bot.definition.cardNames.joined(separator: ", "))
             }
         }
     }

@@ -11,10 +11,7 @@ struct RecordableCards: Sendable {
 
     /// The built-ins, plus the cards of `definition` when given.
     init(definition: BotDefinition?) {
-        var codes: [String: Int64] = [
-            GreetingContent.contentName: GreetingContent.contentTypeCode, VCardContent.contentName: VCardContent.contentTypeCode,
-            LinkContent.contentName: LinkContent.contentTypeCode, ImageContent.contentName: ImageContent.contentTypeCode,
-        ]
+        var codes = BuiltInCard.named.mapValues(\.typeCode)
         for entry in definition?.cards.entries ?? [] where codes[entry.name] == nil {
             codes[entry.name] = Int64(entry.value.type.value)
         }

@@ -65,7 +65,7 @@ struct FuzzTarget: Sendable {
     static let registry: ContentRegistry = {
         var registry = ContentRegistry.standard
         if let fallback = try? Template("Order {{order_id}}: {{status}}"),
-           let order = try? ParleyCore.CardDefinition(name: "order", typeCode: 1001, fields: ["order_id", "status"], fallback: fallback) {
+           let order = try? CardDefinition(name: "order", typeCode: 1001, fields: ["order_id", "status"], fallback: fallback) {
             try? registry.register(card: order)
         }
         return registry

@@ -13,6 +13,11 @@ enum BotCheck {
         }
     }
 
+    /// The first error's message line, without the source line and caret quoted under it.
+    static func firstError(_ yaml: String, file: String = "bots/t.yaml") -> String {
+        String(errors(yaml, file: file).prefix { $0 != "\n" })
+    }
+
     static func decode(_ yaml: String, file: String = "bots/t.yaml") throws -> BotDefinition {
         try YAMLDecoder(environment: [:]).decode(BotDefinition.self, from: yaml, file: file)
     }

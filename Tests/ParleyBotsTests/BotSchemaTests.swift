@@ -30,7 +30,7 @@ import ParleyBots
 
     @Test func doListKeepsOrderAndQuoteModifiesReply() throws {
         let refund = try #require(try BotSchemaTests.example("bots/support.yaml").bot.commands["refund"])
-        #expect(refund.actions.map(\.action.key) == ["react", "reply", "goto"])
+        #expect(refund.actions.map(\.action.key) == [.react, .reply, .goto])
         guard case .reply(let text, let quote) = refund.actions[1].action else {
             Issue.record("expected a reply")
             return
@@ -48,10 +48,10 @@ import ParleyBots
         let ask = try #require(order.ask)
         #expect(ask.save?.value == "order_id")
         #expect(ask.timeoutDuration == .seconds(600))
-        #expect(ask.onTimeout?.value.items.map(\.action.key) == ["reply", "goto"])
+        #expect(ask.onTimeout?.value.items.map(\.action.key) == [.reply, .goto])
         #expect(order.next?.value == "confirm")
         let confirm = try #require(refund["confirm"])
-        #expect(confirm.actions.map(\.action.key) == ["send", "handoff"])
+        #expect(confirm.actions.map(\.action.key) == [.send, .handoff])
         guard case .send(let send, false) = confirm.actions[0].action else {
             Issue.record("expected an unquoted send")
             return

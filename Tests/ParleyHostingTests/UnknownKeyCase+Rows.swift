@@ -82,7 +82,7 @@ extension UnknownKeyCase {
                                bogus_key: 1
                            """,
                        error: "bots/t.yaml:5:5: error: unknown key 'bogus_key'"),
-        UnknownKeyCase(source: "ParleyBots/Schema/CardDefinition.swift", type: "CardDefinition", file: "bots/t.yaml",
+        UnknownKeyCase(source: "ParleyBots/Schema/CardDeclaration.swift", type: "CardDeclaration", file: "bots/t.yaml",
                        text: "cards:\n  c: { type: 1001, fields: [a], fallback: \"{{a}}\", bogus_key: 1 }\nfallback: [ { reply: hi } ]\n",
                        error: "bots/t.yaml:2:52: error: unknown key 'bogus_key'"),
     ]

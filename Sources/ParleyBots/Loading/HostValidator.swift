@@ -6,7 +6,7 @@ public enum HostValidator {
     public static func crossCheck(_ bots: [LoadedBot]) -> [YAMLError] {
         var errors: [YAMLError] = []
         var ids: [String: String] = [:]
-        var codes: [Int: (bot: String, card: String, definition: CardDefinition)] = [:]
+        var codes: [Int: (bot: String, card: String, definition: CardDeclaration)] = [:]
         for bot in bots {
             if let other = ids[bot.id] {
                 let mark = bot.definition.id?.mark ?? Mark(line: 1, column: 1)

@@ -89,48 +89,38 @@ extension BotRuntime {
     }
 
     /// Builds the message content: text, a built-in card, or one of the bot's cards. A
-    /// vCard with `user` takes the fields not given from that user's profile.
+    /// built-in card with a `profileField` (a vCard's `user`) takes the fields not given from
+    /// that user's profile.
     func makeContent(_ content: OutgoingContent) async -> (any MessageContent)? {
         switch content {
         case .text(let text):
             return TextContent(text)
         case .card(let name, let fields):
-            func field(_ key: String) -> String? { fields[key].flatMap { $0.isEmpty ? nil : $0 } }
-            switch name {
-            case "greeting":
-                return GreetingContent(text: fields["text"] ?? "", summary: field("summary"))
-            case "link":
-                return LinkContent(text: fields["text"] ?? "", url: fields["url"] ?? "", description: field("description"), image: field("image"))
-            case "image":
-                return ImageContent(url: fields["url"] ?? "", width: field("width").flatMap { Int64($0) }, height: field("height").flatMap { Int64($0) })
-            case "vcard":
-                var card = VCardContent(user: field("user"), name: field("name") ?? field("user") ?? "")
-                if let user = field("user") {
-                    do {
-                        if let profile = try await client.profiles.profile(of: user) { card = VCardContent(profile: profile) }
-                    } catch {
-                        log(.warn, "profile lookup failed", ["user": user, "error": "\(error)"])
-                    }
-                }
-                if let name = field("name") { card.name = name }
-                if let avatar = field("avatar") { card.avatar = avatar }
-                if let phone = field("phone") { card.phone = phone }
-                if let email = field("email") { card.email = email }
-                if let org = field("org") { card.org = org }
-                if let title = field("title") { card.title = title }
-                return card
-            default:
-                guard let definition = bot.cards[name] else {
-                    log(.error, "unknown card", ["card": name])
-                    return nil
-                }
-                do {
-                    return try CardContent(definition: definition, values: fields.mapValues { .string($0) })
-                } catch {
-                    log(.error, "card not built", ["card": name, "error": "\(error)"])
-                    return nil
-                }
+            if let card = BuiltInCard.named[name] {
+                return card.make(fields, profile: await profile(for: card, fields))
             }
+            guard let definition = bot.cards[name] else {
+                log(.error, "unknown card", ["card": name])
+                return nil
+            }
+            do {
+                return try CardContent(definition: definition, values: fields.mapValues { .string($0) })
+            } catch {
+                log(.error, "card not built", ["card": name, "error": "\(error)"])
+                return nil
+            }
+        }
+    }
+
+    /// The profile of the user a built-in card's `profileField` names, when it has one and the
+    /// look-up finds it; a failed look-up is logged and the card is made from its fields alone.
+    private func profile(for card: BuiltInCard, _ fields: [String: String]) async -> Profile? {
+        guard let key = card.profileField, let user = fields[key], !user.isEmpty else { return nil }
+        do {
+            return try await client.profiles.profile(of: user)
+        } catch {
+            log(.warn, "profile lookup failed", ["user": user, "error": "\(error)"])
+            return nil
         }
     }
 }

@@ -16,7 +16,7 @@ public struct CompiledBot: Sendable {
     /// `{{help}}`.
     public let helpText: String
     /// The custom card types of this bot.
-    public let cards: [String: ParleyCore.CardDefinition]
+    public let cards: [String: CardDefinition]
     /// Every handoff queue the bot uses: agents in `group:<queue>` may run ticket commands.
     public let queues: Set<String>
     let allowUsers: Set<String>?
@@ -81,10 +81,10 @@ public struct CompiledBot: Sendable {
             flows[flow.name] = steps
         }
         self.flows = flows
-        var cards: [String: ParleyCore.CardDefinition] = [:]
+        var cards: [String: CardDefinition] = [:]
         for card in definition.cards.entries {
             do {
-                cards[card.name] = try ParleyCore.CardDefinition(
+                cards[card.name] = try CardDefinition(
                     name: card.name, typeCode: Int64(card.value.type.value), fields: card.value.fields.map(\.value),
                     fallback: try compiler.template(card.value.fallback))
             } catch let error as ParleyError {

@@ -31,7 +31,7 @@ struct ActionBlock: Sendable {
         if let list {
             if let first = direct.items.first {
                 issues.append(SchemaIssue(mark: first.mark,
-                                          message: "'\(first.action.key)' next to 'do:': put every action in the 'do:' list, or write them all directly"))
+                                          message: "'\(first.action.key.rawValue)' next to 'do:': put every action in the 'do:' list, or write them all directly"))
             }
             // The usual block is one or the other: take the list's arrays as they are (appending
             // them to empty ones would copy every item).

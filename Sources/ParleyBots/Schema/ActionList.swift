@@ -25,12 +25,12 @@ public struct ActionList: YAMLNodeDecodable, Sendable {
         for item in list {
             issues += item.keys.issues
             if item.keys.items.count > 1 {
-                let names = item.keys.items.map { "'\($0.action.key)'" }.joined(separator: " and ")
+                let names = item.keys.items.map { "'\($0.action.key.rawValue)'" }.joined(separator: " and ")
                 issues.append(SchemaIssue(mark: item.keys.items[1].mark,
                                           message: "one action per list item, found \(names): start a new item with '- ' for each action"))
             } else if item.keys.items.isEmpty && item.keys.issues.isEmpty {
                 issues.append(SchemaIssue(mark: item.mark,
-                                          message: "expected an action (\(Action.keys.joined(separator: ", ")))"))
+                                          message: "expected an action (\(Action.Key.list))"))
             }
             items += item.keys.items
         }

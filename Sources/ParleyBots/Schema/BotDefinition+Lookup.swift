@@ -1,3 +1,5 @@
+import ParleyCore
+
 extension BotDefinition {
     /// Resolves a `goto:` / `next:` target as validation does: `end`, `FLOW.STEP`, a bare step
     /// of `flow` (the flow the action is in), or a bare flow name (its first step). Nil when
@@ -31,7 +33,10 @@ extension BotDefinition {
 
     /// The fields of a built-in card or one of this bot's `cards:`; nil for an unknown card.
     public func fields(ofCard name: String) -> [String]? {
-        if let fields = BuiltInCards.fields[name] { return fields }
+        if let card = BuiltInCard.named[name] { return card.fields }
         return cards[name]?.fields.map(\.value)
     }
+
+    /// The names a `send:` may give as `card`, for messages: the built-ins, then this bot's own.
+    public var cardNames: [String] { BuiltInCard.all.map(\.name) + cards.names }
 }

@@ -25,7 +25,7 @@ public struct BotDefinition: YAMLNodeDecodable, Sendable {
     /// Timed jobs.
     public var schedules: [Schedule]
     /// Custom card types by name.
-    public var cards: OrderedMap<CardDefinition>
+    public var cards: OrderedMap<CardDeclaration>
 
     /// Reads a bot file's top-level mapping (an empty file is an empty bot).
     public init(yaml reader: NodeReader) throws {
@@ -41,7 +41,7 @@ public struct BotDefinition: YAMLNodeDecodable, Sendable {
         flows = reader.decodeIfPresent(OrderedMap<OrderedMap<Step>>.self, forKey: "flows") ?? OrderedMap()
         fallback = reader.decodeIfPresent(Located<ActionList>.self, forKey: "fallback")
         schedules = reader.decodeIfPresent([Schedule].self, forKey: "schedules") ?? []
-        cards = reader.decodeIfPresent(OrderedMap<CardDefinition>.self, forKey: "cards") ?? OrderedMap()
+        cards = reader.decodeIfPresent(OrderedMap<CardDeclaration>.self, forKey: "cards") ?? OrderedMap()
     }
 
     /// The command prefix (`/` unless set).

@@ -66,8 +66,7 @@ extension BotValidator {
             return
         }
         guard let fields = cardFields[card.value] else {
-            let known = BuiltInCards.names + bot.cards.names
-            fail(card.mark, "unknown card '\(card.value)': expected one of " + known.joined(separator: ", "))
+            fail(card.mark, "unknown card '\(card.value)': expected one of " + bot.cardNames.joined(separator: ", "))
             return
         }
         if let text = send.text, !fields.contains("text") {

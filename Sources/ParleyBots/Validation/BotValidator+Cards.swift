@@ -1,5 +1,6 @@
 import YAMLCoding
 import Foundation
+import ParleyCore
 
 extension BotValidator {
     /// Custom cards: names, codes ≥ 1000 and unique, fields, fallback templates.
@@ -7,12 +8,13 @@ extension BotValidator {
         var codes: [Int: String] = [:]
         for entry in bot.cards.entries {
             let card = entry.value
-            if BuiltInCards.fields[entry.name] != nil {
-                fail(entry.keyMark, "card name '\(entry.name)' is a built-in card: choose another name (built-ins: \(BuiltInCards.names.joined(separator: ", ")))")
+            if BuiltInCard.named[entry.name] != nil {
+                let builtIns = BuiltInCard.all.map(\.name).joined(separator: ", ")
+                fail(entry.keyMark, "card name '\(entry.name)' is a built-in card: choose another name (built-ins: \(builtIns))")
             } else if !BotValidator.isName(entry.name) {
                 fail(entry.keyMark, "invalid card name '\(entry.name)': expected letters, digits, '_' or '-'")
             }
-            if card.type.value < 1000 {
+            if card.type.value < Int(CardDefinition.firstCustomCode) {
                 fail(card.type.mark, "card type \(card.type.value) of card '\(entry.name)' is reserved: custom card types are 1000 or above")
             } else if let other = codes[card.type.value] {
                 fail(card.type.mark, "card type \(card.type.value) of card '\(entry.name)' is already used by card '\(other)'")
@@ -21,7 +23,7 @@ extension BotValidator {
             }
             var seen: Set<String> = []
             for field in card.fields {
-                if BuiltInCards.reservedFieldNames.contains(field.value) {
+                if CardDefinition.reservedFieldNames.contains(field.value) {
                     fail(field.mark, "field name '\(field.value)' is reserved (type, fallback and card mean something in 'send'): choose another name")
                 } else if !BotValidator.isName(field.value) {
                     fail(field.mark, "invalid field name '\(field.value)': expected letters, digits, '_' or '-'")

@@ -1,5 +1,6 @@
 import YAMLCoding
 import ParleyRegex
+import ParleyCore
 /// Checks what decoding cannot: references between the parts of a bot file (goto / next
 /// targets, cards, template variables, regexes, cron, time zones, durations, targets). Every
 /// error is positioned at the offending value and says what is expected.
@@ -16,7 +17,7 @@ public struct BotValidator {
 
     /// Validates `bot`, read from `source`; returns every problem found (empty when valid).
     public static func validate(_ bot: BotDefinition, source: SourceFile) -> [YAMLError] {
-        var cardFields = BuiltInCards.fields
+        var cardFields = BuiltInCard.named.mapValues(\.fields)
         for card in bot.cards.entries where cardFields[card.name] == nil { cardFields[card.name] = card.value.fields.map(\.value) }
         let patterns = CompiledPatterns()
         let validator = BotValidator(source: source, bot: bot, vars: BotValidator.collectVars(bot, patterns: patterns), cardFields: cardFields,
@@ -95,7 +96,7 @@ public struct BotValidator {
             fail(description.mark, "the description of command '\(entry.name)' must be one line (it is a line of {{help}})")
         }
         if entry.value.actions.isEmpty && entry.value.issues.isEmpty {
-            fail(entry.keyMark, "command '\(entry.name)' does nothing: add an action (\(Action.keys.joined(separator: ", "))) or a 'do:' list")
+            fail(entry.keyMark, "command '\(entry.name)' does nothing: add an action (\(Action.Key.list)) or a 'do:' list")
         }
         let scope = TemplateScope(place: .command(entry.name), args: args)
         checkActions(entry.value.actions, scope: scope)
@@ -117,7 +118,7 @@ public struct BotValidator {
                 fail(trigger.mark, "\(place) needs 'match' (a regex) or 'contains' (a text)")
             }
             if trigger.actions.isEmpty && trigger.issues.isEmpty {
-                fail(trigger.mark, "\(place) does nothing: add an action (\(Action.keys.joined(separator: ", "))) or a 'do:' list")
+                fail(trigger.mark, "\(place) does nothing: add an action (\(Action.Key.list)) or a 'do:' list")
             }
             checkActions(trigger.actions, scope: TemplateScope(place: .text(place), matchGroups: groups))
         }

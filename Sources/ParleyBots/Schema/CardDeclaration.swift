@@ -1,7 +1,8 @@
 import YAMLCoding
 
-/// A custom card type declared in a bot's `cards:`.
-public struct CardDefinition: YAMLNodeDecodable, Sendable, Equatable {
+/// A custom card type as a bot's `cards:` declares it, positions kept for validation.
+/// Compiling turns it into ParleyCore's `CardDefinition`, which contents carry.
+public struct CardDeclaration: YAMLNodeDecodable, Sendable, Equatable {
     /// Content type code, 1000 or above (below is Parley's own).
     public var type: Located<Int>
     /// Field names a `send:` may fill.
@@ -18,7 +19,7 @@ public struct CardDefinition: YAMLNodeDecodable, Sendable, Equatable {
     }
 
     /// Same code, fields and fallback text (positions ignored): used to let two bots share a card.
-    public static func == (lhs: CardDefinition, rhs: CardDefinition) -> Bool {
+    public static func == (lhs: CardDeclaration, rhs: CardDeclaration) -> Bool {
         lhs.type.value == rhs.type.value && lhs.fields.map(\.value) == rhs.fields.map(\.value)
             && lhs.fallback.value == rhs.fallback.value
     }
