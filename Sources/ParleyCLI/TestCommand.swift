@@ -60,7 +60,7 @@ enum TestCommand: Subcommand {
             throw UsageError("\(error)")
         }
         let suite = TestSuite(bots: catalog.bots, host: setup.host, stage: setup.stage, filter: arguments.values["filter"],
-                                  jobs: jobs, environment: context.environment)
+                              jobs: jobs, environment: context.environment)
         let results = await suite.run(files) { file in
             for line in TextReport.lines(for: file) { output.line(line) }
         }

@@ -5,8 +5,8 @@ import YAMLCoding
 
 @Suite struct ReportTests {
     static let failure = TestFailure(file: "bots/a.test.yaml", line: 7, column: 9, test: "tom & \"jerry\"",
-                                         step: #"expect: { text: "<b>" }"#, details: ["expected: x", "actual: y"],
-                                         transcript: ["clock starts at 2026-01-01T00:00:00Z", "00:00:00  tester: \"hi\""])
+                                     step: #"expect: { text: "<b>" }"#, details: ["expected: x", "actual: y"],
+                                     transcript: ["clock starts at 2026-01-01T00:00:00Z", "00:00:00  tester: \"hi\""])
 
     static let results = [
         TestFileResult(file: "bots/a.test.yaml", tests: [

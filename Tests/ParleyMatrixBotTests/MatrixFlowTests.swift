@@ -10,7 +10,7 @@ import Testing
 struct MatrixFlowTests {
     private func stage() throws -> MatrixTestStage {
         MatrixTestStage(homeserver: try MatrixBotServer.url(), sharedSecret: try MatrixBotServer.secret(),
-                            directory: URL(fileURLWithPath: MatrixBotServer.temporaryFolder()))
+                      directory: URL(fileURLWithPath: MatrixBotServer.temporaryFolder()))
     }
 
     @Test func exampleFlowTestsPassOverMatrixAndVirtualTimeOnesAreSkipped() async throws {

@@ -73,10 +73,10 @@ struct MatrixSerialTests {
             .map { TestDiscovery.Found(file: $0.file, path: $0.path) }
         try #require(files.count == 1)
         let stage = MatrixTestStage(homeserver: try MatrixBotServer.url(), sharedSecret: try MatrixBotServer.secret(),
-                                        // Generous: an outside bot gives no idle signal, and a loaded
-                                        // machine can pause it for seconds between two answers.
-                                        target: account.userID, quietPeriod: .seconds(5),
-                                        directory: URL(fileURLWithPath: MatrixBotServer.temporaryFolder()))
+                                  // Generous: an outside bot gives no idle signal, and a loaded
+                                  // machine can pause it for seconds between two answers.
+                                  target: account.userID, quietPeriod: .seconds(5),
+                                  directory: URL(fileURLWithPath: MatrixBotServer.temporaryFolder()))
         let suite = TestSuite(bots: catalog.bots, host: MatrixTargetBotHost(), stage: stage, jobs: 4)
         let results = await suite.run(files)
         await host.stop()
