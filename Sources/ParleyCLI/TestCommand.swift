@@ -36,11 +36,11 @@ enum TestCommand: Subcommand {
             return 1
         }
         let catalog = loaded.catalog
-        let files: [FlowTestDiscovery.Found]
+        let files: [TestDiscovery.Found]
         if arguments.positionals.isEmpty {
-            files = catalog.testFiles.map { FlowTestDiscovery.Found(file: $0.file, path: $0.path) }
+            files = catalog.testFiles.map { TestDiscovery.Found(file: $0.file, path: $0.path) }
         } else {
-            let found = FlowTestDiscovery.find(arguments.positionals, resolve: context.resolve)
+            let found = TestDiscovery.find(arguments.positionals, resolve: context.resolve)
             guard found.errors.isEmpty else {
                 for error in found.errors { output.errorLine("error: \(error)") }
                 return 1
@@ -51,22 +51,22 @@ enum TestCommand: Subcommand {
             output.errorLine("error: no *.test.yaml files in " + (arguments.positionals.isEmpty ? "the bots folder" : arguments.positionals.joined(separator: ", ")))
             return 1
         }
-        let setup: FlowTestSetup
+        let setup: TestSetup
         do {
-            setup = try transport.flowTestSetup(target: arguments.values["target"], environment: context.environment)
+            setup = try transport.testSetup(target: arguments.values["target"], environment: context.environment)
         } catch let error as ParleyError {
             throw UsageError(error.message)
         } catch {
             throw UsageError("\(error)")
         }
-        let suite = FlowTestSuite(bots: catalog.bots, host: setup.host, stage: setup.stage, filter: arguments.values["filter"],
-                                  jobs: jobs, environment: context.environment)
+        let suite = TestSuite(bots: catalog.bots, host: setup.host, stage: setup.stage, filter: arguments.values["filter"],
+                              jobs: jobs, environment: context.environment)
         let results = await suite.run(files) { file in
-            for line in FlowTestReport.lines(for: file) { output.line(line) }
+            for line in TextReport.lines(for: file) { output.line(line) }
         }
-        let failures = FlowTestReport.failureLines(for: results)
+        let failures = TextReport.failureLines(for: results)
         if !failures.isEmpty { output.line("\n" + failures.joined(separator: "\n")) }
-        let summary = FlowTestSummary(results)
+        let summary = TestSummary(results)
         output.line(summary.line)
         if let junit = arguments.values["junit"] {
             do {

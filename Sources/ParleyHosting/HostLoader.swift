@@ -37,7 +37,7 @@ public enum HostLoader {
         var testCount = 0
         if checkTests {
             for file in catalog.testFiles {
-                let loaded = LoadedFlowTest.load(file: file.file, path: file.path, bots: catalog.bots, environment: environment)
+                let loaded = LoadedTestFile.load(file: file.file, path: file.path, bots: catalog.bots, environment: environment)
                 errors += loaded.errors
                 testCount += loaded.test?.definition.tests.count ?? 0
             }

@@ -31,7 +31,7 @@ public protocol TransportProvider: Sendable {
 
     /// Where `parley test` runs flow tests on this kind; `target` is an account the tests talk
     /// to instead of a bot hosted here (a kind that cannot do that throws `invalidArgument`).
-    func flowTestSetup(target: String?, environment: [String: String]) throws -> FlowTestSetup
+    func testSetup(target: String?, environment: [String: String]) throws -> TestSetup
 }
 
 /// What a provider gets to connect a run's bots.
@@ -77,14 +77,14 @@ public struct TransportSession: Sendable {
 }
 
 /// Where flow tests run: the stage (the server and the test's accounts) and the bot host.
-public struct FlowTestSetup: Sendable {
+public struct TestSetup: Sendable {
     /// The stage.
-    public var stage: any FlowTestStage
+    public var stage: any TestStage
     /// What runs the bot under test (the engine, or nothing for an outside `target`).
-    public var host: any FlowTestBotHost
+    public var host: any TestBotHost
 
     /// A setup.
-    public init(stage: any FlowTestStage, host: any FlowTestBotHost) {
+    public init(stage: any TestStage, host: any TestBotHost) {
         self.stage = stage
         self.host = host
     }

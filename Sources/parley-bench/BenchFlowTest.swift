@@ -13,7 +13,7 @@ func benchFlowTest() async throws {
     try Data("bots: bots\n".utf8).write(to: folder.appendingPathComponent("config.yaml"))
     try Data(benchBot.utf8).write(to: folder.appendingPathComponent("bots/bench.yaml"))
     // 20 files of 50 tests: parallelism is per test, so the split only shapes the report.
-    var files: [FlowTestDiscovery.Found] = []
+    var files: [TestDiscovery.Found] = []
     for fileIndex in 0..<20 {
         var text = "bot: bench\nuser: alice\nnow: \"2026-12-01T10:00:00Z\"\nprofiles:\n  alice: { name: Alice }\ntests:\n"
         for testIndex in 0..<50 {
@@ -21,25 +21,25 @@ func benchFlowTest() async throws {
         }
         let name = "bots/t\(fileIndex).test.yaml"
         try Data(text.utf8).write(to: folder.appendingPathComponent(name))
-        files.append(FlowTestDiscovery.Found(file: name, path: folder.appendingPathComponent(name).path))
+        files.append(TestDiscovery.Found(file: name, path: folder.appendingPathComponent(name).path))
     }
     let catalog = HostCatalog.load(configFile: folder.appendingPathComponent("config.yaml").path, resolve: { $0 }, environment: [:])
-    guard catalog.errors.isEmpty else { throw BenchFlowTestError(catalog.errors.map(\.description).joined(separator: "\n")) }
+    guard catalog.errors.isEmpty else { throw BenchFailure(catalog.errors.map(\.description).joined(separator: "\n")) }
 
     var reports: [Int: String] = [:]
     for jobs in [1, 2] {
-        let suite = FlowTestSuite(bots: catalog.bots, host: BotFlowTestHost(), jobs: jobs)
+        let suite = TestSuite(bots: catalog.bots, host: InProcessBotHost(), jobs: jobs)
         _ = await suite.run(Array(files.prefix(1)))  // warm-up: compiled bot, first allocations
         let started = ContinuousClock.now
         let cpuStarted = processCPUSeconds()
         let results = await suite.run(files)
         let seconds = (ContinuousClock.now - started).timeInterval
         let cpuSeconds = processCPUSeconds() - cpuStarted
-        let summary = FlowTestSummary(results)
+        let summary = TestSummary(results)
         guard summary.failed == 0, summary.passed == 1_000 else {
-            throw BenchFlowTestError("expected 1000 passing tests, got \(summary.line)\n" + FlowTestReport.failureLines(for: results).prefix(1).joined(separator: "\n"))
+            throw BenchFailure("expected 1000 passing tests, got \(summary.line)\n" + TextReport.failureLines(for: results).prefix(1).joined(separator: "\n"))
         }
-        reports[jobs] = FlowTestReport.text(for: results)
+        reports[jobs] = TextReport.text(for: results)
         print("flowtest jobs=\(jobs): \(summary.steps) steps in \(String(format: "%.3f", seconds)) s = \(Int(Double(summary.steps) / seconds)) steps/s")
         // On a shared machine the wall clock includes other people's work; CPU time does not.
         print("flowtest jobs=\(jobs): \(String(format: "%.3f", cpuSeconds)) CPU s = \(Int(Double(summary.steps) / cpuSeconds)) steps per CPU second")
@@ -93,8 +93,3 @@ private let benchBot = """
         reply: "Hello, {{user.name}}!"
 
     """
-
-private struct BenchFlowTestError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}

@@ -9,19 +9,19 @@ import Testing
 /// `kind: matrix` config does the same).
 @Suite(.enabled(if: TestSynapse.isConfigured, "needs PARLEY_MATRIX_HOMESERVER (scripts/synapse start)"))
 struct MatrixFlowTests {
-    private func stage() throws -> MatrixFlowTestStage {
-        MatrixFlowTestStage(homeserver: try TestSynapse.url(), sharedSecret: try TestSynapse.sharedSecret(),
-                            directory: URL(fileURLWithPath: MatrixBotServer.temporaryFolder()))
+    private func stage() throws -> MatrixTestStage {
+        MatrixTestStage(homeserver: try TestSynapse.url(), sharedSecret: try TestSynapse.sharedSecret(),
+                        directory: URL(fileURLWithPath: MatrixBotServer.temporaryFolder()))
     }
 
     @Test func exampleFlowTestsPassOverMatrixAndVirtualTimeOnesAreSkipped() async throws {
         let catalog = try MatrixBotServer.catalog()
-        let files = catalog.testFiles.map { FlowTestDiscovery.Found(file: $0.file, path: $0.path) }
+        let files = catalog.testFiles.map { TestDiscovery.Found(file: $0.file, path: $0.path) }
         try #require(files.count >= 2)
-        let suite = FlowTestSuite(bots: catalog.bots, host: BotFlowTestHost(), stage: try stage(), jobs: 4)
+        let suite = TestSuite(bots: catalog.bots, host: InProcessBotHost(), stage: try stage(), jobs: 4)
         let results = await suite.run(files)
-        let report = FlowTestReport.text(for: results)
-        let summary = FlowTestSummary(results)
+        let report = TextReport.text(for: results)
+        let summary = TestSummary(results)
         #expect(summary.failed == 0, "\(report)")
         #expect(summary.passed >= 8, "\(report)")
         var skipped: [String] = []
@@ -50,8 +50,8 @@ struct MatrixFlowTests {
               - expect: { card: greeting }
               - expect: { text: "Something else entirely." }
         """.utf8).write(to: URL(fileURLWithPath: path))
-        let suite = FlowTestSuite(bots: catalog.bots, host: BotFlowTestHost(), stage: try stage(), jobs: 1)
-        let results = await suite.run([FlowTestDiscovery.Found(file: "wrong.test.yaml", path: path)])
+        let suite = TestSuite(bots: catalog.bots, host: InProcessBotHost(), stage: try stage(), jobs: 1)
+        let results = await suite.run([TestDiscovery.Found(file: "wrong.test.yaml", path: path)])
         let test = try #require(results.first?.tests.first)
         guard case .failed(let failure) = test.status else {
             Issue.record("a wrong expectation passed over Matrix")

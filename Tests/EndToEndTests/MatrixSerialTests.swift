@@ -71,17 +71,17 @@ struct MatrixSerialTests {
         let (host, account) = try await MatrixBotServer.host("support")
         let catalog = try MatrixBotServer.catalog()
         let files = catalog.testFiles.filter { $0.file.hasSuffix("support.test.yaml") }
-            .map { FlowTestDiscovery.Found(file: $0.file, path: $0.path) }
+            .map { TestDiscovery.Found(file: $0.file, path: $0.path) }
         try #require(files.count == 1)
-        let stage = MatrixFlowTestStage(homeserver: try TestSynapse.url(), sharedSecret: try TestSynapse.sharedSecret(),
-                                        // Generous: an outside bot gives no idle signal, and a loaded
-                                        // machine can pause it for seconds between two answers.
-                                        target: account.userID, quietPeriod: .seconds(5),
-                                        directory: URL(fileURLWithPath: MatrixBotServer.temporaryFolder()))
-        let suite = FlowTestSuite(bots: catalog.bots, host: MatrixTargetBotHost(), stage: stage, jobs: 4)
+        let stage = MatrixTestStage(homeserver: try TestSynapse.url(), sharedSecret: try TestSynapse.sharedSecret(),
+                                    // Generous: an outside bot gives no idle signal, and a loaded
+                                    // machine can pause it for seconds between two answers.
+                                    target: account.userID, quietPeriod: .seconds(5),
+                                    directory: URL(fileURLWithPath: MatrixBotServer.temporaryFolder()))
+        let suite = TestSuite(bots: catalog.bots, host: MatrixTargetBotHost(), stage: stage, jobs: 4)
         let results = await suite.run(files)
         await host.stop()
-        let report = FlowTestReport.text(for: results)
+        let report = TextReport.text(for: results)
         // Four cannot pass: "business card", as its profile of `bob` lives in the test file,
         // which an outside bot cannot read (the test user's own name is set on the server); and
         // the three hand-off tests, as an outside bot joins `group:agents` only when invited
@@ -91,7 +91,7 @@ struct MatrixSerialTests {
         #expect(failed == ["business card", "refund flow with a retry and a hand-off",
                            "hand-off passes the conversation to the agents until resolved",
                            "someone outside the agents' group cannot take or resolve a ticket"], "\(report)")
-        #expect(FlowTestSummary(results).passed == 6, "\(report)")
+        #expect(TestSummary(results).passed == 6, "\(report)")
     }
 
     @Test func ordersAroundAHomeserverRestartAreAnsweredExactlyOnce() async throws {

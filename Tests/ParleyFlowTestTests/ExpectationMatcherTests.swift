@@ -8,7 +8,7 @@ import YAMLCoding
     /// Decodes `expect: …` as a test file would, so the matcher sees real decoded steps.
     static func expectation(_ yaml: String) throws -> (ParleyFlowTest.Expectation, ExpectationMatcher) {
         let text = "bot: b\ntests:\n  - name: t\n    steps:\n      - expect: \(yaml)\n"
-        let file = try YAMLDecoder().decode(FlowTestFile.self, from: text, file: "t.test.yaml")
+        let file = try YAMLDecoder().decode(TestFile.self, from: text, file: "t.test.yaml")
         guard case .expect(let expectation)? = file.tests.first?.steps.first?.kind else {
             throw YAMLErrors([YAMLError(file: "t", mark: Mark(line: 1, column: 1), message: "not an expect step")])
         }

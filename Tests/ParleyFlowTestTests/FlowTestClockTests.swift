@@ -9,7 +9,7 @@ import Testing
     static let start = Date(timeIntervalSince1970: 1_796_119_200)
 
     /// Waits (bounded, without sleeping) until `count` tasks sleep on the clock.
-    func sleepers(_ clock: FlowTestClock, _ count: Int) async {
+    func sleepers(_ clock: VirtualClock, _ count: Int) async {
         for _ in 0..<100_000 {
             if clock.sleeperCount >= count { return }
             await Task.yield()
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func advanceWakesWhatIsDueAndKeepsTheRest() async throws {
-        let clock = FlowTestClock(start: Self.start)
+        let clock = VirtualClock(start: Self.start)
         let woken = Woken()
         let tasks = [30, 10, 20].map { seconds in
             Task {
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func sleepingUntilThePastReturnsAtOnce() async throws {
-        let clock = FlowTestClock(start: Self.start)
+        let clock = VirtualClock(start: Self.start)
         try await clock.sleep(until: Self.start)
         try await clock.sleep(until: Self.start.addingTimeInterval(-5))
         #expect(clock.nextDeadline == nil)

@@ -27,7 +27,7 @@ import ParleyFlowTest
     }
 
     @Test func decodesEveryStepKindWithItsLine() throws {
-        let file = try YAMLDecoder(environment: [:]).decode(FlowTestFile.self, from: FlowTestFileTests.yaml, file: "t.test.yaml")
+        let file = try YAMLDecoder(environment: [:]).decode(TestFile.self, from: FlowTestFileTests.yaml, file: "t.test.yaml")
         #expect(file.bot.value == "support")
         #expect(file.userID == "tester")
         #expect(file.profiles?["bob"]?.name == "Bob Stone")
@@ -46,7 +46,7 @@ import ParleyFlowTest
         #expect(duration.value == "2m")
         #expect(none.none?.value == true && none.to?.value == "group:lobby")
         let source = SourceFile(name: "t.test.yaml", text: FlowTestFileTests.yaml)
-        #expect(FlowTestValidator.validate(file, source: source, bots: [try FlowTestFileTests.supportBot()]).isEmpty)
+        #expect(TestFileValidator.validate(file, source: source, bots: [try FlowTestFileTests.supportBot()]).isEmpty)
     }
 
     @Test func reportsEveryProblem() throws {
@@ -67,8 +67,8 @@ import ParleyFlowTest
               - name: a
                 steps: []
             """
-        let file = try YAMLDecoder(environment: [:]).decode(FlowTestFile.self, from: yaml, file: "t.test.yaml")
-        let errors = FlowTestValidator.validate(file, source: SourceFile(name: "t.test.yaml", text: yaml),
+        let file = try YAMLDecoder(environment: [:]).decode(TestFile.self, from: yaml, file: "t.test.yaml")
+        let errors = TestFileValidator.validate(file, source: SourceFile(name: "t.test.yaml", text: yaml),
                                                 bots: [try FlowTestFileTests.supportBot()])
         #expect(errors.map(\.description).joined(separator: "\n") == #"""
             t.test.yaml:2:7: error: invalid user 'two words': expected a user id without spaces
@@ -118,13 +118,13 @@ import ParleyFlowTest
                   - send: { text: hi, as: support }
                   - send: { text: hi, as: "user:nina" }
             """
-        let file = try YAMLDecoder(environment: [:]).decode(FlowTestFile.self, from: yaml, file: "t.test.yaml")
+        let file = try YAMLDecoder(environment: [:]).decode(TestFile.self, from: yaml, file: "t.test.yaml")
         guard case .send(_, let channel?, let speaker?)? = file.tests.first?.steps.first?.kind else {
             Issue.record("expected a send with 'in' and 'as'")
             return
         }
         #expect(channel.value == "group:agents" && speaker.value == "nina" && speaker.mark.line == 5)
-        let errors = FlowTestValidator.validate(file, source: SourceFile(name: "t.test.yaml", text: yaml),
+        let errors = TestFileValidator.validate(file, source: SourceFile(name: "t.test.yaml", text: yaml),
                                                 bots: [try FlowTestFileTests.supportBot()])
         #expect(errors.map(\.description).joined(separator: "\n") == #"""
             t.test.yaml:6:31: error: invalid 'as' user 'two words': expected a user id without spaces
@@ -148,8 +148,8 @@ import ParleyFlowTest
 
     @Test func expectationFieldsMustBelongToTheCard() throws {
         let yaml = "bot: support\ntests:\n  - name: t\n    steps:\n      - expect: { card: vcard, fields: { nme: Bob } }\n"
-        let file = try YAMLDecoder(environment: [:]).decode(FlowTestFile.self, from: yaml, file: "t.test.yaml")
-        let errors = FlowTestValidator.validate(file, source: SourceFile(name: "t.test.yaml", text: yaml),
+        let file = try YAMLDecoder(environment: [:]).decode(TestFile.self, from: yaml, file: "t.test.yaml")
+        let errors = TestFileValidator.validate(file, source: SourceFile(name: "t.test.yaml", text: yaml),
                                                 bots: [try FlowTestFileTests.supportBot()])
         #expect(errors.map(\.description) == ["""
             t.test.yaml:5:42: error: card 'vcard' has no field 'nme': its fields are user, name, avatar, phone, email, org, title
@@ -161,7 +161,7 @@ import ParleyFlowTest
     @Test func sendStepShapes() throws {
         let yaml = "bot: support\ntests:\n  - name: t\n    steps:\n      - send: [x]\n      - send: { txet: hi }\n      - send: { text: hi, ass: nina }\n"
         do {
-            _ = try YAMLDecoder(environment: [:]).decode(FlowTestFile.self, from: yaml, file: "t.test.yaml")
+            _ = try YAMLDecoder(environment: [:]).decode(TestFile.self, from: yaml, file: "t.test.yaml")
             Issue.record("expected errors")
         } catch {
             #expect(error.description == """

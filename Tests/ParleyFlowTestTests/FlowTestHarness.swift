@@ -22,23 +22,23 @@ struct FlowTestHarness {
     }
 
     /// Writes `text` as `name` in the temporary folder; returns it as a test file.
-    func write(_ text: String, as name: String = "case.test.yaml") throws -> FlowTestDiscovery.Found {
+    func write(_ text: String, as name: String = "case.test.yaml") throws -> TestDiscovery.Found {
         let url = folder.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)
-        return FlowTestDiscovery.Found(file: name, path: url.path)
+        return TestDiscovery.Found(file: name, path: url.path)
     }
 
     /// One test named `case` with `steps` (one step a line, without indentation).
     static func file(steps: [String]) -> String { FlowHostFile.text(steps: steps) }
 
-    func run(_ files: [FlowTestDiscovery.Found], jobs: Int = 2, filter: String? = nil,
-             limits: FlowTestLimits = FlowTestLimits(), host: any FlowTestBotHost = BotFlowTestHost()) async -> [FlowTestFileResult] {
-        await FlowTestSuite(bots: bots, host: host, filter: filter, jobs: jobs, limits: limits).run(files)
+    func run(_ files: [TestDiscovery.Found], jobs: Int = 2, filter: String? = nil,
+             limits: TestLimits = TestLimits(), host: any TestBotHost = InProcessBotHost()) async -> [TestFileResult] {
+        await TestSuite(bots: bots, host: host, filter: filter, jobs: jobs, limits: limits).run(files)
     }
 
     /// The one failure of a one-test run, or a recorded issue.
-    func failure(steps: [String], limits: FlowTestLimits = FlowTestLimits(), host: any FlowTestBotHost = BotFlowTestHost(),
-                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> FlowTestFailure {
+    func failure(steps: [String], limits: TestLimits = TestLimits(), host: any TestBotHost = InProcessBotHost(),
+                 sourceLocation: SourceLocation = #_sourceLocation) async throws -> TestFailure {
         let results = await run([try write(Self.file(steps: steps))], limits: limits, host: host)
         try #require(results.first?.errors == [], "\(results.first?.errors ?? [])", sourceLocation: sourceLocation)
         guard case .failed(let failure)? = results.first?.tests.first?.status else {

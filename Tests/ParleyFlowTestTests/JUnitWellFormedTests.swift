@@ -30,7 +30,7 @@ import FoundationXML
         var failure = ReportTests.failure
         failure.test = hostile
         failure.details = [hostile]
-        let results = [FlowTestFileResult(file: "f.test.yaml", tests: [FlowTestResult(name: hostile, status: .failed(failure), steps: 1, seconds: 0)])]
+        let results = [TestFileResult(file: "f.test.yaml", tests: [TestResult(name: hostile, status: .failed(failure), steps: 1, seconds: 0)])]
         let parser = XMLParser(data: Data(JUnitReport.xml(for: results).utf8))
         let collector = Collector()
         parser.delegate = collector

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCore
 import Testing
 @testable import ParleyFlowTest
 
@@ -6,21 +7,21 @@ import Testing
 /// clear failure.
 @Suite struct LimitsTests {
     /// An engine that never becomes idle, to prove the cap holds whatever the engine does.
-    struct NeverIdleHost: FlowTestBotHost {
-        struct Session: FlowTestBotSession {
+    struct NeverIdleHost: TestBotHost {
+        struct Session: TestBotSession {
             func waitUntilIdle() async throws {
                 await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
             }
             func stop() async {}
         }
-        func start(_ environment: FlowTestEnvironment) async throws -> any FlowTestBotSession { Session() }
+        func start(_ run: TestRun, in stage: any StageSession, transport: any Transport) async throws -> any TestBotSession { Session() }
     }
 
     @Test func wallClockCapFailsAStuckTestAtItsStep() async throws {
         let harness = try FlowTestHarness()
         defer { harness.remove() }
         let failure = try await harness.failure(steps: ["- send: /ping", "- expect: { text: pong }"],
-                                                limits: FlowTestLimits(wallClock: .milliseconds(100)), host: NeverIdleHost())
+                                                limits: TestLimits(wallClock: .milliseconds(100)), host: NeverIdleHost())
         #expect(failure.line == FlowTestHarness.firstStepLine)
         #expect(failure.details == ["the test took longer than its wall-clock cap of 0.1 seconds (the bot never became idle?)"])
     }
@@ -29,7 +30,7 @@ import Testing
         let harness = try FlowTestHarness()
         defer { harness.remove() }
         let failure = try await harness.failure(steps: ["- send: /ping", "- expect: { text: pong }", "- expect: { none: true }"],
-                                                limits: FlowTestLimits(maxSteps: 2))
+                                                limits: TestLimits(maxSteps: 2))
         #expect(failure.line == FlowTestHarness.firstStepLine - 2)
         #expect(failure.step == "setup")
         #expect(failure.details == ["the test has 3 steps, more than the budget of 2"])
@@ -40,7 +41,7 @@ import Testing
         defer { harness.remove() }
         // Each `wait` is one wake-up; a budget of 1 cannot cover the wait plus the flow timeout.
         let failure = try await harness.failure(steps: ["- send: /later", "- send: /survey", "- advance: 10m"],
-                                                limits: FlowTestLimits(maxWakeupsPerAdvance: 1))
+                                                limits: TestLimits(maxWakeupsPerAdvance: 1))
         #expect(failure.line == FlowTestHarness.firstStepLine + 2)
         #expect(failure.details == ["more than 1 clock wake-ups in one advance (does the bot re-arm a timer forever?)"])
     }

@@ -25,7 +25,7 @@ import ParleyCore
         let own = try #require(try CompiledBot(id: bot.id, definition: bot.definition, file: bot.file).cards["ticket"])
         output(try CardContent(definition: own, values: ["id": .string("9"), "state": .string("open")]))
 
-        let yaml = FlowTestWriter.yaml(from: recorder, botID: "helper", start: time, definition: bot.definition)
+        let yaml = TestFileWriter.yaml(from: recorder, botID: "helper", start: time, definition: bot.definition)
         #expect(yaml.contains(#"""
                   # a "ticket" card, which a test cannot name: expected by its text
                   - expect: { to: "group:desk", text: "Ticket #1 from Alice Liddell: Help\n/take 1 · /reply 1 <text> · /resolve 1" }
@@ -34,8 +34,8 @@ import ParleyCore
                   - expect: { card: "vcard", fields: { name: "Bob Stone", user: "bob" } }
                   - expect: { card: "ticket", fields: { id: "9", state: "open" } }
             """#), "\(yaml)")
-        let file = try YAMLDecoder(environment: [:]).decode(FlowTestFile.self, from: yaml, file: "recorded.test.yaml")
-        #expect(FlowTestValidator.validate(file, source: SourceFile(name: "recorded.test.yaml", text: yaml), bots: harness.bots)
+        let file = try YAMLDecoder(environment: [:]).decode(TestFile.self, from: yaml, file: "recorded.test.yaml")
+        #expect(TestFileValidator.validate(file, source: SourceFile(name: "recorded.test.yaml", text: yaml), bots: harness.bots)
                     .map(\.description) == [])
     }
 }

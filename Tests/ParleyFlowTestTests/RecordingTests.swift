@@ -49,6 +49,6 @@ import ParleyHub
         let file = try harness.write(yaml, as: "recorded.test.yaml")
         let results = await harness.run([file])
         #expect(results.first?.errors == [])
-        #expect(FlowTestReport.text(for: results) == "ok    recorded.test.yaml: recorded session\n1 passed, 0 failed\n")
+        #expect(TextReport.text(for: results) == "ok    recorded.test.yaml: recorded session\n1 passed, 0 failed\n")
     }
 }

@@ -4,21 +4,21 @@ import YAMLCoding
 @testable import ParleyFlowTest
 
 @Suite struct ReportTests {
-    static let failure = FlowTestFailure(file: "bots/a.test.yaml", line: 7, column: 9, test: "tom & \"jerry\"",
-                                         step: #"expect: { text: "<b>" }"#, details: ["expected: x", "actual: y"],
-                                         transcript: ["clock starts at 2026-01-01T00:00:00Z", "00:00:00  tester: \"hi\""])
+    static let failure = TestFailure(file: "bots/a.test.yaml", line: 7, column: 9, test: "tom & \"jerry\"",
+                                     step: #"expect: { text: "<b>" }"#, details: ["expected: x", "actual: y"],
+                                     transcript: ["clock starts at 2026-01-01T00:00:00Z", "00:00:00  tester: \"hi\""])
 
     static let results = [
-        FlowTestFileResult(file: "bots/a.test.yaml", tests: [
-            FlowTestResult(name: "passes", status: .passed, steps: 3, seconds: 0.0014),
-            FlowTestResult(name: "tom & \"jerry\"", status: .failed(failure), steps: 2, seconds: 0.5),
-            FlowTestResult(name: "left out", status: .skipped, steps: 0, seconds: 0),
+        TestFileResult(file: "bots/a.test.yaml", tests: [
+            TestResult(name: "passes", status: .passed, steps: 3, seconds: 0.0014),
+            TestResult(name: "tom & \"jerry\"", status: .failed(failure), steps: 2, seconds: 0.5),
+            TestResult(name: "left out", status: .skipped, steps: 0, seconds: 0),
         ]),
-        FlowTestFileResult(file: "bots/b.test.yaml", errors: ["bots/b.test.yaml:1:6: unknown bot 'x'"]),
+        TestFileResult(file: "bots/b.test.yaml", errors: ["bots/b.test.yaml:1:6: unknown bot 'x'"]),
     ]
 
     @Test func textReportListsTestsThenFailuresThenTotals() {
-        #expect(FlowTestReport.text(for: Self.results) == """
+        #expect(TextReport.text(for: Self.results) == """
             ok    bots/a.test.yaml: passes
             FAIL  bots/a.test.yaml: tom & "jerry"
             FAIL  bots/b.test.yaml (cannot run: 1 error)
@@ -38,8 +38,8 @@ import YAMLCoding
     }
 
     @Test func summaryLeavesOutSkippedWhenNoneWere() {
-        let results = [FlowTestFileResult(file: "f", tests: [FlowTestResult(name: "t", status: .passed, steps: 1, seconds: 0)])]
-        #expect(FlowTestSummary(results).line == "1 passed, 0 failed")
+        let results = [TestFileResult(file: "f", tests: [TestResult(name: "t", status: .passed, steps: 1, seconds: 0)])]
+        #expect(TestSummary(results).line == "1 passed, 0 failed")
     }
 
     @Test func junitCountsAndEscapes() {

@@ -79,12 +79,12 @@ import Testing
     @Test func parallelRunsReportLikeSerialOnes() async throws {
         let harness = try FlowTestHarness()
         defer { harness.remove() }
-        var files = [FlowTestDiscovery.Found(file: "bots/helper.test.yaml", path: FlowTestHarness.fixtures + "/bots/helper.test.yaml")]
+        var files = [TestDiscovery.Found(file: "bots/helper.test.yaml", path: FlowTestHarness.fixtures + "/bots/helper.test.yaml")]
         for (index, example) in Self.failing.enumerated() {
             files.append(try harness.write(FlowTestHarness.file(steps: example.steps), as: "case\(index).test.yaml"))
         }
-        let serial = FlowTestReport.text(for: await harness.run(files, jobs: 1))
-        let parallel = FlowTestReport.text(for: await harness.run(files, jobs: 4))
+        let serial = TextReport.text(for: await harness.run(files, jobs: 1))
+        let parallel = TextReport.text(for: await harness.run(files, jobs: 4))
         #expect(serial == parallel)
         #expect(serial.hasSuffix("9 passed, 12 failed\n"))
     }
@@ -92,8 +92,8 @@ import Testing
     @Test func filterSkipsOtherTests() async throws {
         let harness = try FlowTestHarness()
         defer { harness.remove() }
-        let file = FlowTestDiscovery.Found(file: "helper.test.yaml", path: FlowTestHarness.fixtures + "/bots/helper.test.yaml")
+        let file = TestDiscovery.Found(file: "helper.test.yaml", path: FlowTestHarness.fixtures + "/bots/helper.test.yaml")
         let results = await harness.run([file], filter: "flow")
-        #expect(FlowTestSummary(results).line == "2 passed, 0 failed, 7 skipped")
+        #expect(TestSummary(results).line == "2 passed, 0 failed, 7 skipped")
     }
 }

@@ -8,9 +8,9 @@ import Testing
     @Test func schedulesFireInTimeOrderUnderAdvance() async throws {
         let harness = try FlowTestHarness()
         defer { harness.remove() }
-        let file = FlowTestDiscovery.Found(file: "ticker.test.yaml", path: FlowTestHarness.fixtures + "/schedules/ticker.test.yaml")
+        let file = TestDiscovery.Found(file: "ticker.test.yaml", path: FlowTestHarness.fixtures + "/schedules/ticker.test.yaml")
         let results = await harness.run([file])
-        #expect(FlowTestReport.text(for: results) == """
+        #expect(TextReport.text(for: results) == """
             ok    ticker.test.yaml: schedules fire in time order with other timers
             1 passed, 0 failed
 

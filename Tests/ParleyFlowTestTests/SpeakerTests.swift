@@ -22,7 +22,7 @@ import ParleyCore
         ]))
         let results = await harness.run([file])
         #expect(results.first?.errors == [])
-        #expect(FlowTestReport.text(for: results) == "ok    case.test.yaml: case\n1 passed, 0 failed\n")
+        #expect(TextReport.text(for: results) == "ok    case.test.yaml: case\n1 passed, 0 failed\n")
     }
 
     @Test func transcriptNamesWhoSpoke() async throws {
@@ -50,7 +50,7 @@ import ParleyCore
         let harness = try FlowTestHarness()
         defer { harness.remove() }
         let file = try harness.write(FlowTestHarness.file(steps: ["- send: /ping", "- send: { text: /ping, as: bob }"]))
-        let results = await FlowTestSuite(bots: harness.bots, host: BotFlowTestHost(), stage: TestUserOnlyStage(), jobs: 1).run([file])
+        let results = await TestSuite(bots: harness.bots, host: InProcessBotHost(), stage: TestUserOnlyStage(), jobs: 1).run([file])
         guard case .failed(let failure)? = results.first?.tests.first?.status else {
             Issue.record("expected the test to fail: \(results)")
             return
@@ -61,12 +61,17 @@ import ParleyCore
     }
 
     /// The hub stage without its `connect`, as a stage that only has the test user's connection.
-    private struct TestUserOnlyStage: FlowTestStage {
+    private struct TestUserOnlyStage: TestStage {
         var supportsVirtualTime: Bool { true }
-        func prepare(_ request: FlowTestStageRequest) async throws -> FlowTestScene {
-            let scene = try await HubFlowTestStage().prepare(request)
-            return FlowTestScene(botTransport: scene.botTransport, user: scene.user,
-                                 deliveredEventCount: scene.deliveredEventCount, hub: scene.hub)
+        func open(_ run: TestRun) async throws -> any StageSession {
+            TestUserOnly(hub: try await HubTestStage().open(run))
+        }
+
+        struct TestUserOnly: StageSession {
+            let hub: any StageSession
+            var botTransport: any Transport { hub.botTransport }
+            var userTransport: any Transport { hub.userTransport }
+            var deliveredEventCount: Int { hub.deliveredEventCount }
         }
     }
 }

@@ -67,10 +67,10 @@ public struct LocalTransportProvider: TransportProvider {
         func close() async { try? hub.close() }
     }
 
-    public func flowTestSetup(target: String?, environment: [String: String]) throws -> FlowTestSetup {
+    public func testSetup(target: String?, environment: [String: String]) throws -> TestSetup {
         if target != nil {
             throw ParleyError(.invalidArgument, "option '--target' needs a config with 'transport: {kind: matrix}'")
         }
-        return FlowTestSetup(stage: HubFlowTestStage(), host: BotFlowTestHost())
+        return TestSetup(stage: HubTestStage(), host: InProcessBotHost())
     }
 }

@@ -9,7 +9,7 @@ final class ConfiguredLogins: Sendable {
     private let accounts = Mutex<[String: MatrixRegistrar.Account]>([:])
 
     /// The account of `configured`, logging in on first use.
-    func account(_ configured: MatrixFlowTestStage.ConfiguredAccount, homeserver: URL) async throws -> MatrixRegistrar.Account {
+    func account(_ configured: MatrixTestStage.ConfiguredAccount, homeserver: URL) async throws -> MatrixRegistrar.Account {
         if let known = accounts.withLock({ $0[configured.userID] }) { return known }
         let account: MatrixRegistrar.Account
         switch configured.credentials {

@@ -7,7 +7,7 @@ struct MatrixTargetWatcher: Sendable {
     let botID: String
     let userID: String
     let recorder: OutputRecorder
-    let clock: FlowTestClock
+    let clock: VirtualClock
     let activity: MatrixQuietTracker
 
     func take(_ event: TransportEvent) {

@@ -81,27 +81,27 @@ public struct MatrixTransportProvider: TransportProvider {
         func close() async {}
     }
 
-    public func flowTestSetup(target: String?, environment: [String: String]) throws -> FlowTestSetup {
+    public func testSetup(target: String?, environment: [String: String]) throws -> TestSetup {
         if let target, !MatrixSettings.isUserID(target) {
             throw ParleyError(.invalidArgument, "option '--target' needs a Matrix user id like @bot:server, got '\(target)'")
         }
         let homeserver = try MatrixBotAccounts.homeserver(settings)
-        let stage: MatrixFlowTestStage
+        let stage: MatrixTestStage
         if let secret = environment["PARLEY_MATRIX_SHARED_SECRET"], !secret.isEmpty {
-            stage = MatrixFlowTestStage(homeserver: homeserver, sharedSecret: secret, target: target)
+            stage = MatrixTestStage(homeserver: homeserver, sharedSecret: secret, target: target)
         } else {
             // A server whose secret you do not have: the test users are the config's accounts.
-            var configured: [String: MatrixFlowTestStage.ConfiguredAccount] = [:]
+            var configured: [String: MatrixTestStage.ConfiguredAccount] = [:]
             for entry in settings.accounts?.entries ?? [] {
                 guard let credentials = settings.credentials(of: entry.name) else { continue }
-                configured[entry.name] = MatrixFlowTestStage.ConfiguredAccount(userID: entry.value.user.value, credentials: credentials)
+                configured[entry.name] = MatrixTestStage.ConfiguredAccount(userID: entry.value.user.value, credentials: credentials)
             }
             guard !configured.isEmpty else {
                 throw ParleyError(.invalidArgument, "testing against Matrix needs test users: set PARLEY_MATRIX_SHARED_SECRET to the "
                                   + "homeserver's registration_shared_secret, or give the test users' accounts in transport.accounts")
             }
-            stage = MatrixFlowTestStage(homeserver: homeserver, accounts: configured, target: target)
+            stage = MatrixTestStage(homeserver: homeserver, accounts: configured, target: target)
         }
-        return FlowTestSetup(stage: stage, host: target == nil ? BotFlowTestHost() : MatrixTargetBotHost())
+        return TestSetup(stage: stage, host: target == nil ? InProcessBotHost() : MatrixTargetBotHost())
     }
 }

@@ -1,7 +1,34 @@
+import ParleyBots
 import YAMLCoding
 
+/// A conversation-flow test file (`bots/<anything>.test.yaml`): which bot, who talks, the
+/// virtual start time, optional profiles, and the tests.
+public struct TestFile: Decodable, Sendable {
+    /// Id of the bot under test.
+    public var bot: Located<String>
+    /// The user who talks; default "tester".
+    public var user: Located<String>?
+    /// Virtual clock start (ISO 8601), optional.
+    public var now: Located<String>?
+    /// Profiles of this test's users.
+    public var profiles: OrderedMap<ProfileEntry>?
+    /// The tests, each starting from fresh state.
+    public var tests: [TestCase]
+
+    /// The talking user's id.
+    public var userID: String { user?.value ?? "tester" }
+}
+
+/// One test: a name and its steps.
+public struct TestCase: Decodable, Sendable {
+    /// Shown in reports.
+    public var name: Located<String>
+    /// Steps in order.
+    public var steps: [TestStep]
+}
+
 /// One step of a flow test, with the line it is on (failures print it).
-public struct FlowTestStep: Decodable, Sendable {
+public struct TestStep: Decodable, Sendable {
     /// What the step does.
     public enum Kind: Sendable {
         /// The test user, or the user `as`, sends `text`: in a group (`in`, a group target) or
@@ -22,6 +49,12 @@ public struct FlowTestStep: Decodable, Sendable {
 
     /// The step's line in the file.
     public var line: Int { mark.line }
+
+    /// True for an `advance` step (which needs virtual time).
+    var isAdvance: Bool {
+        if case .advance? = kind { return true }
+        return false
+    }
 
     enum CodingKeys: String, CodingKey { case send, expect, advance }
 
@@ -69,5 +102,45 @@ public struct FlowTestStep: Decodable, Sendable {
                 `as` = nil
             }
         }
+    }
+}
+
+/// `expect:` — what the next output of a channel must be.
+public struct Expectation: Decodable, Sendable {
+    /// Exact text.
+    public var text: Located<String>?
+    /// Substring of the text.
+    public var contains: Located<String>?
+    /// Regex the text must match.
+    public var matches: Located<String>?
+    /// Card name.
+    public var card: Located<String>?
+    /// Card fields that must have these values.
+    public var fields: OrderedMap<Located<String>>?
+    /// `last`: the message quotes the user's last message.
+    public var quote: Located<String>?
+    /// A reaction (emoji) rather than a message.
+    public var reaction: Located<String>?
+    /// The channel (`user:ID` / `group:ID`); default: the direct conversation.
+    public var to: Located<String>?
+    /// `true`: nothing is left in the channel once the bot is idle.
+    public var none: Located<Bool>?
+    /// Where the expectation starts.
+    public var mark: Mark
+
+    enum CodingKeys: String, CodingKey { case text, contains, matches, card, fields, quote, reaction, to, none }
+
+    public init(from decoder: any Decoder) throws {
+        mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        text = try container.decodeIfPresent(Located<String>.self, forKey: .text)
+        contains = try container.decodeIfPresent(Located<String>.self, forKey: .contains)
+        matches = try container.decodeIfPresent(Located<String>.self, forKey: .matches)
+        card = try container.decodeIfPresent(Located<String>.self, forKey: .card)
+        fields = try container.decodeIfPresent(OrderedMap<Located<String>>.self, forKey: .fields)
+        quote = try container.decodeIfPresent(Located<String>.self, forKey: .quote)
+        reaction = try container.decodeIfPresent(Located<String>.self, forKey: .reaction)
+        to = try container.decodeIfPresent(Located<String>.self, forKey: .to)
+        none = try container.decodeIfPresent(Located<Bool>.self, forKey: .none)
     }
 }

@@ -2,6 +2,66 @@ import Foundation
 import ParleyCore
 import Synchronization
 
+/// One thing the bot did, as the runner saw it on the bot's transport.
+public struct BotOutput: Sendable {
+    /// What was done.
+    public enum Kind: Sendable {
+        /// A message with its wire payload; `replyTo` is the id of the quoted message.
+        case message(payload: JSONValue, messageID: String, replyTo: String?)
+        /// A reaction added (or, with `added == false`, removed) on a message.
+        case reaction(emoji: String, messageID: String, added: Bool)
+    }
+
+    /// The channel as the bot names it (`user:alice` is the direct conversation with alice).
+    public var channel: Channel
+    /// A message or a reaction.
+    public var kind: Kind
+    /// Virtual time of the output.
+    public var time: Date
+    /// The id of the test user's latest message in this channel when the output was made
+    /// (what `quote: last` compares with).
+    public var lastUserMessageID: String?
+    /// The number of that message in the recorder (its id may arrive after the output).
+    var lastUserMessage: Int?
+
+    /// An output; the recorder fills in which user message it followed.
+    public init(channel: Channel, kind: Kind, time: Date) {
+        self.channel = channel
+        self.kind = kind
+        self.time = time
+    }
+
+    /// The text that `text`, `contains` and `matches` look at: a text message's text, a card's
+    /// `text` field, else the card's fallback. Nil for reactions.
+    public var text: String? {
+        guard case .message(let payload, _, _) = kind, let object = payload.objectValue else { return nil }
+        return object["text"]?.stringValue ?? object["fallback"]?.stringValue
+    }
+
+    /// The card name (`greeting`, `order`, …); nil for plain text and reactions.
+    public var cardName: String? {
+        guard case .message(let payload, _, _) = kind else { return nil }
+        return payload.objectValue?["card"]?.stringValue
+    }
+
+    /// A card's fields as text (strings as they are, other values as compact JSON), without
+    /// the reserved `type`, `fallback` and `card`.
+    public var fields: [String: String] {
+        guard case .message(let payload, _, _) = kind, let object = payload.objectValue else { return [:] }
+        var fields: [String: String] = [:]
+        for (key, value) in object where !Self.reservedKeys.contains(key) {
+            switch value {
+            case .string(let text): fields[key] = text
+            case .null: continue
+            default: fields[key] = value.jsonString()
+            }
+        }
+        return fields
+    }
+
+    static let reservedKeys: Set<String> = ["type", "fallback", "card"]
+}
+
 /// Collects one test's conversation: what the user said, what the bot did (one ordered queue
 /// per channel that `expect` steps consume), clock moves and failed sends, for matching and
 /// for the failure transcript. Thread-safe: the bot's transport records from any task.
@@ -114,4 +174,66 @@ public final class OutputRecorder: Sendable {
 
     /// The text of a recorded message (the user's or the bot's), for showing what a reaction is on.
     public func text(ofMessage id: String) -> String? { state.withLock { $0.texts[id] } }
+}
+
+/// One line of a test's transcript.
+public enum TranscriptEntry: Sendable {
+    /// The test user, or another user who speaks in the test (`sender`), sent a message.
+    case userMessage(text: String, channel: Channel, time: Date, sender: String)
+    /// The bot's output number `index` (into `OutputRecorder.outputs`).
+    case output(index: Int)
+    /// A send of the bot failed.
+    case sendFailed(message: String, channel: Channel, time: Date)
+    /// A line of the engine's log.
+    case log(line: String, time: Date)
+    /// An `advance` step moved the clock.
+    case advanced(duration: String, from: Date, to: Date)
+}
+
+/// The bot's transport in a flow test: passes everything to the hub's transport and records
+/// each accepted send and reaction (and each failed one) in an `OutputRecorder`.
+public final class RecordingTransport: ForwardingTransport {
+    /// The real connection.
+    public let base: any Transport
+    /// Where outputs go.
+    public let recorder: OutputRecorder
+    private let clock: any ParleyClock
+
+    /// Wraps `base`; reactions are stamped with `clock` (sends with the server's time).
+    public init(base: any Transport, recorder: OutputRecorder, clock: any ParleyClock) {
+        self.base = base
+        self.recorder = recorder
+        self.clock = clock
+    }
+
+    public func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
+        do {
+            let receipt = try await base.send(message)
+            recorder.record(BotOutput(channel: message.channel,
+                                      kind: .message(payload: message.payload, messageID: receipt.messageID,
+                                                     replyTo: message.replyTo?.messageID),
+                                      time: receipt.timestamp),
+                            clientMessageID: message.clientMessageID)
+            return receipt
+        } catch {
+            recorder.recordFailure("send failed: \(error)", in: message.channel, at: clock.now())
+            throw error
+        }
+    }
+
+    /// One by one through `send` above, so every message is recorded.
+    public func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        await sendEachInOrder(messages)
+    }
+
+    public func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
+        do {
+            try await base.setReaction(emoji, on: messageID, in: channel, added: added)
+            recorder.record(BotOutput(channel: channel, kind: .reaction(emoji: emoji, messageID: messageID, added: added),
+                                      time: clock.now()))
+        } catch {
+            recorder.recordFailure("reaction \(emoji) failed: \(error)", in: channel, at: clock.now())
+            throw error
+        }
+    }
 }

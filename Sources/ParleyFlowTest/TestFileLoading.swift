@@ -1,13 +1,43 @@
 import Foundation
-import YAMLCoding
 import ParleyBots
 import ParleyCore
+import YAMLCoding
+
+/// A flow-test file that decoded: its path as shown, the tests and its text.
+public struct LoadedTestFile: Sendable {
+    /// Path as shown in messages (`bots/support.test.yaml`).
+    public var file: String
+    /// The decoded file.
+    public var definition: TestFile
+    /// The file's text, for positioned messages.
+    public var source: SourceFile
+
+    /// Reads, decodes and validates one test file against the host's bots (what `parley check`
+    /// and `parley test` both do). The test is returned when it decoded, even with validation
+    /// errors: run it only when `errors` is empty.
+    public static func load(file: String, path: String, bots: [LoadedBot],
+                            environment: [String: String]) -> (test: LoadedTestFile?, errors: [YAMLError]) {
+        let text: String
+        switch TextFile.read(path, displayPath: file) {
+        case .failure(let error): return (nil, [error])
+        case .success(let value): text = value
+        }
+        let source = SourceFile(name: file, text: text)
+        do {
+            let definition = try YAMLDecoder(environment: environment).decode(TestFile.self, from: text, file: file)
+            return (LoadedTestFile(file: file, definition: definition, source: source),
+                    TestFileValidator.validate(definition, source: source, bots: bots))
+        } catch {
+            return (nil, error.errors)
+        }
+    }
+}
 
 /// Checks a decoded test file against the host's bots: the bot exists, cards and targets are
 /// valid, durations and regexes parse, each step is one thing.
-public enum FlowTestValidator {
+public enum TestFileValidator {
     /// Every problem in `file` (read from `source`), given the host's loaded bots.
-    public static func validate(_ file: FlowTestFile, source: SourceFile, bots: [LoadedBot]) -> [YAMLError] {
+    public static func validate(_ file: TestFile, source: SourceFile, bots: [LoadedBot]) -> [YAMLError] {
         var errors: [YAMLError] = []
         func fail(_ mark: Mark, _ message: String) { errors.append(source.error(at: mark, message)) }
         let bot = bots.first { $0.id == file.bot.value }

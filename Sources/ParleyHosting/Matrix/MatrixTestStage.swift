@@ -13,7 +13,7 @@ import ParleyMatrix
 /// Idle stays exact without sleeping: the bot's connection counts every event it relays
 /// except the test user's messages, and the user's connection counts the messages it sent, so
 /// the engine waits until the server has delivered each of them to the bot.
-public struct MatrixFlowTestStage: FlowTestStage {
+public struct MatrixTestStage: TestStage {
     /// The homeserver base URL.
     public let homeserver: URL
     /// Where the test's accounts come from.
@@ -88,51 +88,51 @@ public struct MatrixFlowTestStage: FlowTestStage {
     /// Registering two accounts (bcrypt) and a dozen HTTP round trips on a busy machine.
     public var minimumWallClock: Duration? { .seconds(120) }
 
-    public func prepare(_ request: FlowTestStageRequest) async throws -> FlowTestScene {
+    public func open(_ run: TestRun) async throws -> any StageSession {
         let tag = String(UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(10))
         let folder = directory.appendingPathComponent(tag)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // Admins, only to lift their own message rate limits: Synapse's default (0.2/s, burst 10)
         // answers a longer test's replies with 429, and the outbox's retry waits on the test's
         // virtual clock, which does not move on a live server.
-        let user = try await account(request.userID, tag: tag)
-        if let target { return try await prepareTarget(target, request: request, user: user, folder: folder) }
-        let bot = request.botID == request.userID ? user : try await account(request.botID, tag: tag)
+        let user = try await account(run.userID, tag: tag)
+        if let target { return try await openTarget(target, run: run, user: user, folder: folder) }
+        let bot = run.bot.id == run.userID ? user : try await account(run.bot.id, tag: tag)
         // Everyone else who speaks (`as:`) is a real account too: an agent in a queue's room.
         var speakers: [String: MatrixRegistrar.Account] = [:]
-        for speaker in request.speakers where speaker != request.userID && speaker != request.botID {
+        for speaker in run.cast.speakers where speaker != run.userID && speaker != run.bot.id {
             speakers[speaker] = try await account(speaker, tag: tag)
         }
         let userTransport = try transport(user, database: folder.appendingPathComponent("user.db").path) { _ in false }
-        try await showProfile(of: request, on: userTransport)
+        try await showProfile(of: run, on: userTransport)
         var groups: [String: String] = [:]
         var everyone = speakers
-        everyone[request.userID] = user
-        everyone[request.botID] = bot
-        for group in request.groups {
-            let invited = (request.members[group] ?? []).compactMap { everyone[$0]?.userID }.filter { $0 != user.userID }
+        everyone[run.userID] = user
+        everyone[run.bot.id] = bot
+        for group in run.cast.groups {
+            let invited = (run.cast.members[group] ?? []).compactMap { everyone[$0]?.userID }.filter { $0 != user.userID }
             let room = try await MatrixClient(homeserver: homeserver, accessToken: user.accessToken).createRoom([
                 "preset": "private_chat", "name": .string(group), "invite": .array(Set(invited + [bot.userID]).sorted().map { .string($0) }),
             ])
             // As in the hub, the test's groups exist with their members before the bot starts:
             // joined now, the bot's first sync takes the joins as history, not as live `joined`
             // events (which would run its group greeting).
-            for member in (request.members[group] ?? []) + [request.botID] {
+            for member in (run.cast.members[group] ?? []) + [run.bot.id] {
                 guard let account = everyone[member], account.userID != user.userID else { continue }
                 _ = try? await MatrixClient(homeserver: homeserver, accessToken: account.accessToken).join(room)
             }
             groups[group] = room
         }
-        var users = [request.userID: user.userID, request.botID: bot.userID]
+        var users = [run.userID: user.userID, run.bot.id: bot.userID]
         for (speaker, account) in speakers { users[speaker] = account.userID }
         let names = RenamingTransport.Names(users: users, groups: groups)
-        let counters = MatrixFlowTestCounters()
-        let people = Set([request.userID] + Array(speakers.keys))
+        let counters = MatrixIdleCounters()
+        let people = Set([run.userID] + Array(speakers.keys))
         let invitedBy = Set([user.userID] + speakers.values.map(\.userID))
         let botTransport = try transport(bot, database: folder.appendingPathComponent("bot.db").path) {
             invitedBy.contains($0.inviter)
         }
-        let botSide = RenamingTransport(base: botTransport, names: names, profiles: request.users) { event in
+        let botSide = RenamingTransport(base: botTransport, names: names, profiles: run.cast.users) { event in
             // People's messages are counted as they send them (below), so idle waits for each.
             if case .message(let envelope) = event, people.contains(envelope.sender) { return }
             counters.otherEvents.add(1, ordering: .sequentiallyConsistent)
@@ -142,28 +142,47 @@ public struct MatrixFlowTestStage: FlowTestStage {
                 counters.userMessages.add(1, ordering: .sequentiallyConsistent)
             }
         }
+        return Session(stage: self, folder: folder, counters: counters, speakerAccounts: speakers, botSide: botSide,
+                       userSide: countingSends(userTransport), countingSends: countingSends,
+                       userMatrix: userTransport, botMatrix: botTransport)
+    }
+
+    /// A test's world on the homeserver: the bot's and the people's accounts, connected.
+    private struct Session: StageSession {
+        let stage: MatrixTestStage
+        let folder: URL
+        let counters: MatrixIdleCounters
+        let speakerAccounts: [String: MatrixRegistrar.Account]
+        let botSide: any Transport
+        let userSide: any Transport
+        /// A speaker's connection as the test sees it: renamed, its sends counted.
+        let countingSends: @Sendable (any Transport) -> any Transport
+        let userMatrix: MatrixTransport
+        let botMatrix: MatrixTransport
         let opened = OpenedTransports()
-        let stage = self, speakerAccounts = speakers
-        return FlowTestScene(
-            botTransport: botSide, user: countingSends(userTransport),
-            deliveredEventCount: {
-                counters.otherEvents.load(ordering: .sequentiallyConsistent)
-                    + counters.userMessages.load(ordering: .sequentiallyConsistent)
-            },
-            connect: { speaker in
-                guard let account = speakerAccounts[speaker] else {
-                    throw ParleyError(.invalidArgument, "'\(speaker)' is not a speaker of this test")
-                }
-                let transport = try stage.transport(account, database: folder.appendingPathComponent("\(speaker).db").path) { _ in false }
-                opened.add(transport)
-                return countingSends(transport)
-            },
-            close: {
-                await userTransport.disconnect()
-                await botTransport.disconnect()
-                for transport in opened.all { await transport.disconnect() }
-                try? FileManager.default.removeItem(at: folder)
-            })
+
+        var botTransport: any Transport { botSide }
+        var userTransport: any Transport { userSide }
+
+        var deliveredEventCount: Int {
+            counters.otherEvents.load(ordering: .sequentiallyConsistent) + counters.userMessages.load(ordering: .sequentiallyConsistent)
+        }
+
+        func connect(_ speaker: String) async throws -> any Transport {
+            guard let account = speakerAccounts[speaker] else {
+                throw ParleyError(.invalidArgument, "'\(speaker)' is not a speaker of this test")
+            }
+            let transport = try stage.transport(account, database: folder.appendingPathComponent("\(speaker).db").path) { _ in false }
+            opened.add(transport)
+            return countingSends(transport)
+        }
+
+        func close() async {
+            await userMatrix.disconnect()
+            await botMatrix.disconnect()
+            for transport in opened.all { await transport.disconnect() }
+            try? FileManager.default.removeItem(at: folder)
+        }
     }
 
     /// The account of the test's id `id`: a fresh one allowed to send as fast as it likes, or
@@ -185,8 +204,8 @@ public struct MatrixFlowTestStage: FlowTestStage {
 
     /// Gives the test user the display name (and `mxc://` avatar) its profile in the test
     /// declares, so any bot, hosted or not, greets them by that name.
-    func showProfile(of request: FlowTestStageRequest, on transport: MatrixTransport) async throws {
-        guard let profile = request.users.first(where: { $0.id == request.userID }), profile.name != nil else { return }
+    func showProfile(of run: TestRun, on transport: MatrixTransport) async throws {
+        guard let profile = run.cast.users.first(where: { $0.id == run.userID }), profile.name != nil else { return }
         try await transport.setOwnProfile(name: profile.name, avatar: profile.avatar.flatMap { $0.hasPrefix("mxc://") ? $0 : nil })
     }
 

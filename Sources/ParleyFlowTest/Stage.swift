@@ -1,0 +1,168 @@
+import Foundation
+import ParleyBots
+import ParleyCore
+import ParleyHub
+import Synchronization
+
+/// Where a test's conversation takes place: by default a fresh embedded hub per test
+/// (`HubTestStage`); a live server (Matrix) is another stage. The runner asks the stage for
+/// two connections — the bot's and the test user's — and, through `StageSession.connect`, one
+/// per other speaker (`send: {…, as: USER}`), all speaking the ids the test file uses.
+public protocol TestStage: Sendable {
+    /// Whether time is virtual. A live server runs on real time, so tests with `advance`
+    /// steps are skipped there (with `virtualTimeSkipReason`).
+    var supportsVirtualTime: Bool { get }
+    /// The least wall-clock time a test needs here (a live server registers accounts and
+    /// talks over HTTP); nil keeps the suite's limit.
+    var minimumWallClock: Duration? { get }
+    /// The most tests that may run at once here; nil: as many as the suite's `jobs`. A stage
+    /// whose tests share accounts runs them one at a time.
+    var maximumJobs: Int? { get }
+    /// Sets up the world of `run`: its cast's users (with their profiles) and groups (with
+    /// their members), and the connections the test speaks through.
+    func open(_ run: TestRun) async throws -> any StageSession
+}
+
+extension TestStage {
+    /// Why a test with `advance` steps is skipped on a stage without virtual time.
+    public var virtualTimeSkipReason: String { "uses `advance` (virtual time), which a live server cannot do" }
+
+    /// No minimum by default.
+    public var minimumWallClock: Duration? { nil }
+
+    /// No limit by default.
+    public var maximumJobs: Int? { nil }
+}
+
+/// One test's world, as a stage set it up.
+public protocol StageSession: Sendable {
+    /// The bot's connection (the runner records its sends).
+    var botTransport: any Transport { get }
+    /// The test user's connection; it sends to `.person(botID)` and the test's groups.
+    var userTransport: any Transport { get }
+    /// Events the server has handed the bot's connection so far (what makes idle exact).
+    var deliveredEventCount: Int { get }
+    /// Another user's connection (`send: {…, as: USER}`), asked for once per speaker when
+    /// they first speak; it sends to `.person(botID)` and the groups the speaker is a member
+    /// of (`Cast.members`). Idle stays exact only if every message sent through it is counted
+    /// by `deliveredEventCount` once the server has delivered it to the bot, as the test
+    /// user's are. The session closes these connections in `close`. A stage that cannot
+    /// connect other users throws; the error becomes the step's failure.
+    func connect(_ user: String) async throws -> any Transport
+    /// Tears the world down after the test.
+    func close() async
+}
+
+extension StageSession {
+    /// A stage that only has the test user's connection: a test with `as:` fails at its first
+    /// such step.
+    public func connect(_ user: String) async throws -> any Transport {
+        throw ParleyError(.invalidArgument, "this stage has no connection for another user ('\(user)'): run the test on the embedded hub")
+    }
+
+    /// Nothing to tear down.
+    public func close() async {}
+}
+
+/// The default stage: a fresh in-memory hub per test on the test's virtual clock, with the
+/// cast's users (and profiles) and groups (the test user, the bot and the group's other
+/// speakers as members).
+public struct HubTestStage: TestStage {
+    /// Creates the stage.
+    public init() {}
+
+    public var supportsVirtualTime: Bool { true }
+
+    public func open(_ run: TestRun) async throws -> any StageSession {
+        let hub = try Hub(clock: run.clock)
+        for user in run.cast.users { try hub.addUser(user) }
+        let members = run.userID == run.bot.id ? [run.userID] : [run.userID, run.bot.id]
+        for group in run.cast.groups { try hub.createGroup(group, members: run.cast.members[group] ?? members, by: run.bot.id) }
+        return Session(hub: hub, bot: try hub.connect(user: run.bot.id), user: try hub.connect(user: run.userID))
+    }
+
+    private struct Session: StageSession {
+        let hub: Hub
+        let bot: HubTransport
+        let user: HubTransport
+        var botTransport: any Transport { bot }
+        var userTransport: any Transport { user }
+        /// In memory a send returns once the hub has handed the message to the bot's stream,
+        /// whoever sent it: the bot's own count already covers other speakers.
+        var deliveredEventCount: Int { bot.deliveredEventCount }
+        func connect(_ user: String) async throws -> any Transport { try hub.connect(user: user) }
+    }
+}
+
+/// Runs the bot under test for the flow-test runner: the bot engine behind a small seam, so
+/// the runner knows nothing of routers or flows, only "start", "idle" and "stop".
+public protocol TestBotHost: Sendable {
+    /// Starts the bot of `run` in `stage`'s world on the run's clock, ready for the first step.
+    /// The bot talks through `transport` (the stage's bot connection, recording every send and
+    /// reaction for the runner), never through a transport of its own.
+    func start(_ run: TestRun, in stage: any StageSession, transport: any Transport) async throws -> any TestBotSession
+}
+
+/// One running bot for one test.
+public protocol TestBotSession: Sendable {
+    /// Returns once the bot has no work in flight and nothing due at the clock's now: every
+    /// message delivered to it is handled and every output has reached the transport.
+    func waitUntilIdle() async throws
+    /// Stops the bot; it sends nothing afterwards.
+    func stop() async
+    /// The earliest deadline the bot keeps (a flow timeout, a `wait`, a schedule), if it
+    /// knows; the runner moves the clock there next.
+    func nextDeadline() async -> Date?
+}
+
+extension TestBotSession {
+    /// Unknown: the runner relies on what sleeps on the clock.
+    public func nextDeadline() async -> Date? { nil }
+}
+
+/// Runs the real bot engine (`BotHost`) in this process for flow tests: one host per test with
+/// fresh in-memory state, the bot compiled once per definition and shared by every test.
+public final class InProcessBotHost: TestBotHost {
+    private let compiled = Mutex<[String: CompiledBot]>([:])
+
+    /// Creates the host adapter.
+    public init() {}
+
+    public func start(_ run: TestRun, in stage: any StageSession, transport: any Transport) async throws -> any TestBotSession {
+        let bot = try compile(run.bot)
+        // Warnings and errors of the engine belong in the transcript: they explain failures.
+        let logger = BotLogger(level: .warn, sink: { line in run.log(line) })
+        // As `parley run` does: broadcasts are stored jobs and schedules run on the host clock,
+        // here in memory and on the test's virtual clock. Jobs wait on their own time (see
+        // `JobLocalClock`); the jitter is fixed, so runs repeat.
+        // A bot that never says `broadcast` has no broadcast schedules or actions, and the two
+        // stores would only cost time.
+        var options = BotHostOptions()
+        if run.bot.source.text.contains("broadcast") {
+            options.broadcasts = BroadcastService(store: try BroadcastStore(path: ":memory:"), clock: JobLocalClock(base: run.clock),
+                                                  configuration: BroadcastConfiguration(random: { 0.5 }))
+            options.schedules = try SchedulerStore(path: ":memory:")
+        }
+        let host = BotHost(store: MemoryBotStore(), clock: run.clock, logger: logger, options: options)
+        try host.add(bot, connection: BotConnection(transport: transport, deliveredEventCount: { stage.deliveredEventCount }))
+        let started = await host.start()
+        guard started.contains(bot.id) else {
+            throw BotError("the bot '\(bot.id)' did not start (see the log lines in the transcript)")
+        }
+        return Session(host: host)
+    }
+
+    private func compile(_ loaded: LoadedBot) throws -> CompiledBot {
+        if let bot = compiled.withLock({ $0[loaded.file + "\u{0}" + loaded.id] }) { return bot }
+        let bot = try CompiledBot(id: loaded.id, definition: loaded.definition, file: loaded.file)
+        compiled.withLock { $0[loaded.file + "\u{0}" + loaded.id] = bot }
+        return bot
+    }
+
+    private struct Session: TestBotSession {
+        let host: BotHost
+        func waitUntilIdle() async throws { await host.waitUntilIdle() }
+        func stop() async { await host.stop() }
+        func nextDeadline() async -> Date? { await host.nextDeadline() }
+    }
+}
