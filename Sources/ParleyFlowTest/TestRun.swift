@@ -86,12 +86,8 @@ public struct Cast: Sendable {
             }
         }
         addUser(file.userID)
-        addUser(bot.id, Profile(id: bot.id, name: bot.definition.name?.value, avatar: bot.definition.avatar?.value))
-        for entry in file.profiles?.entries ?? [] {
-            let value = entry.value
-            addUser(entry.name, Profile(id: entry.name, name: value.name, avatar: value.avatar, phone: value.phone,
-                                        email: value.email, org: value.org, title: value.title))
-        }
+        addUser(bot.id, bot.definition.profile(id: bot.id))
+        for entry in file.profiles?.entries ?? [] { addUser(entry.name, entry.value.profile(id: entry.name)) }
         var speakers: [String] = []
         var groupSpeakers: [String: [String]] = [:]
         for test in file.tests {

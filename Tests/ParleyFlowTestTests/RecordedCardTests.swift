@@ -8,7 +8,7 @@ import ParleyCore
 /// A recorded file names only cards `parley test` knows: the built-ins and the bot's own.
 @Suite struct RecordedCardTests {
     @Test func cardsATestCannotNameAreExpectedByTheirText() throws {
-        let harness = try FlowTestHarness()
+        let harness = try TestFileHarness()
         defer { harness.remove() }
         let bot = try #require(harness.bots.first { $0.id == "helper" })
         let recorder = OutputRecorder(userID: "alice")

@@ -9,7 +9,7 @@ import ParleyHub
 /// A session recorded as `parley chat --record` does (real engine, real hub) replays green.
 @Suite struct RecordingTests {
     @Test func recordedSessionReplaysGreen() async throws {
-        let harness = try FlowTestHarness()
+        let harness = try TestFileHarness()
         defer { harness.remove() }
         let bot = try #require(harness.bots.first { $0.id == "helper" })
         let clock = ManualClock(start: Date(timeIntervalSince1970: 1_796_119_200))  // 2026-12-01T10:00:00Z

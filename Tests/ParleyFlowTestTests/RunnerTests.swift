@@ -44,17 +44,17 @@ import Testing
 
     @Test(arguments: failing)
     func failingExpectationFailsAtItsLine(_ example: FailingCase) async throws {
-        let harness = try FlowTestHarness()
+        let harness = try TestFileHarness()
         defer { harness.remove() }
         let failure = try await harness.failure(steps: example.steps)
-        #expect(failure.line == FlowTestHarness.firstStepLine + example.failingStep)
+        #expect(failure.line == TestFileHarness.firstStepLine + example.failingStep)
         #expect(failure.column == 9)
         #expect(failure.test == "case")
         #expect(failure.details.contains(example.detail), "\(failure.details)")
     }
 
     @Test func failureReportShowsExpectedActualAndTranscript() async throws {
-        let harness = try FlowTestHarness()
+        let harness = try TestFileHarness()
         defer { harness.remove() }
         let failure = try await harness.failure(steps: [
             "- send: /ack", #"- expect: { reaction: "👍" }"#, "- expect: { quote: last }", "- advance: 1m", "- send: /card bob",
@@ -77,11 +77,11 @@ import Testing
     }
 
     @Test func parallelRunsReportLikeSerialOnes() async throws {
-        let harness = try FlowTestHarness()
+        let harness = try TestFileHarness()
         defer { harness.remove() }
-        var files = [TestDiscovery.Found(file: "bots/helper.test.yaml", path: FlowTestHarness.fixtures + "/bots/helper.test.yaml")]
+        var files = [TestDiscovery.Found(file: "bots/helper.test.yaml", path: TestFileHarness.fixtures + "/bots/helper.test.yaml")]
         for (index, example) in Self.failing.enumerated() {
-            files.append(try harness.write(FlowTestHarness.file(steps: example.steps), as: "case\(index).test.yaml"))
+            files.append(try harness.write(TestFileHarness.file(steps: example.steps), as: "case\(index).test.yaml"))
         }
         let serial = TextReport.text(for: await harness.run(files, jobs: 1))
         let parallel = TextReport.text(for: await harness.run(files, jobs: 4))
@@ -90,9 +90,9 @@ import Testing
     }
 
     @Test func filterSkipsOtherTests() async throws {
-        let harness = try FlowTestHarness()
+        let harness = try TestFileHarness()
         defer { harness.remove() }
-        let file = TestDiscovery.Found(file: "helper.test.yaml", path: FlowTestHarness.fixtures + "/bots/helper.test.yaml")
+        let file = TestDiscovery.Found(file: "helper.test.yaml", path: TestFileHarness.fixtures + "/bots/helper.test.yaml")
         let results = await harness.run([file], filter: "flow")
         #expect(TestSummary(results).line == "2 passed, 0 failed, 7 skipped")
     }

@@ -6,9 +6,9 @@ import Testing
 /// the window (not just the latest), exactly at their minute.
 @Suite struct ScheduleTests {
     @Test func schedulesFireInTimeOrderUnderAdvance() async throws {
-        let harness = try FlowTestHarness()
+        let harness = try TestFileHarness()
         defer { harness.remove() }
-        let file = TestDiscovery.Found(file: "ticker.test.yaml", path: FlowTestHarness.fixtures + "/schedules/ticker.test.yaml")
+        let file = TestDiscovery.Found(file: "ticker.test.yaml", path: TestFileHarness.fixtures + "/schedules/ticker.test.yaml")
         let results = await harness.run([file])
         #expect(TextReport.text(for: results) == """
             ok    ticker.test.yaml: schedules fire in time order with other timers

@@ -6,10 +6,10 @@ import ParleyCore
 /// `send: {…, as: USER}`: another user speaks, in a group or in their own direct conversation.
 @Suite struct SpeakerTests {
     @Test func otherUsersSpeakInGroupsAndInTheirOwnConversation() async throws {
-        let harness = try FlowTestHarness()
+        let harness = try TestFileHarness()
         defer { harness.remove() }
         // bob is no member of group:team until he speaks there: the hub would refuse his message.
-        let file = try harness.write(FlowTestHarness.file(steps: [
+        let file = try harness.write(TestFileHarness.file(steps: [
             #"- send: { text: /ping, in: "group:team", as: bob }"#,
             #"- expect: { to: "group:team", text: pong }"#,
             "- send: { text: hello, as: bob }",
@@ -26,7 +26,7 @@ import ParleyCore
     }
 
     @Test func transcriptNamesWhoSpoke() async throws {
-        let harness = try FlowTestHarness()
+        let harness = try TestFileHarness()
         defer { harness.remove() }
         let failure = try await harness.failure(steps: [
             #"- send: { text: /ping, in: "group:team", as: bob }"#, "- send: { text: /ping, as: carol }",
@@ -47,15 +47,15 @@ import ParleyCore
     }
 
     @Test func aStageThatCannotConnectOthersFailsTheStep() async throws {
-        let harness = try FlowTestHarness()
+        let harness = try TestFileHarness()
         defer { harness.remove() }
-        let file = try harness.write(FlowTestHarness.file(steps: ["- send: /ping", "- send: { text: /ping, as: bob }"]))
+        let file = try harness.write(TestFileHarness.file(steps: ["- send: /ping", "- send: { text: /ping, as: bob }"]))
         let results = await TestSuite(bots: harness.bots, host: InProcessBotHost(), stage: TestUserOnlyStage(), jobs: 1).run([file])
         guard case .failed(let failure)? = results.first?.tests.first?.status else {
             Issue.record("expected the test to fail: \(results)")
             return
         }
-        #expect(failure.line == FlowTestHarness.firstStepLine + 1)
+        #expect(failure.line == TestFileHarness.firstStepLine + 1)
         #expect(failure.step == #"send: "/ping" as bob"#)
         #expect(failure.details == ["cannot speak as bob: invalidArgument: this stage has no connection for another user ('bob'): run the test on the embedded hub"])
     }

@@ -71,7 +71,7 @@ actor BotRuntime {
         transport = ObservedTransport(connection.transport, deliveredEventCount: connection.deliveredEventCount)
         var configuration = ChatClientConfiguration(
             registry: bot.registry, storage: connection.storage, clock: clock, profileProvider: connection.profileProvider,
-            cacheLimits: Self.cacheLimits, senderProfile: Profile(id: connection.transport.userID, name: bot.name, avatar: bot.avatar),
+            cacheLimits: Self.cacheLimits, senderProfile: bot.profile(as: connection.transport.userID),
             // The runtime never reads its client's history (hand-off tickets keep their own
             // lines, `remember`): in memory, where it would not outlive the process anyway,
             // only ids are kept, for dropping repeats. A SQLite history stays complete.

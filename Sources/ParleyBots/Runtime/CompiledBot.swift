@@ -29,6 +29,10 @@ public struct CompiledBot: Sendable {
     /// Schedules with a `broadcast:`, for the host's cron scheduler.
     let broadcastSchedules: [BroadcastSchedule]
 
+    /// The bot's own profile as user `userID` (its id on the transport: a Matrix account's
+    /// full id; the bot's id on the embedded hub).
+    public func profile(as userID: String) -> Profile { Profile(id: userID, name: name, avatar: avatar) }
+
     /// How much a person trying the bot gets from it: 2 with a greeting, 1 with commands only,
     /// 0 without either (a bot that only broadcasts). A console opens on the most welcoming.
     public var welcome: Int {

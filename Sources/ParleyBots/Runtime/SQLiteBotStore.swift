@@ -31,10 +31,11 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
         CREATE TABLE engine_inbox (position INTEGER PRIMARY KEY AUTOINCREMENT, bot TEXT NOT NULL,
                                    message_id TEXT NOT NULL, message TEXT NOT NULL, UNIQUE (bot, message_id));
         """,
-        // Ticket numbers per queue instead of per bot (two bots on one queue both had a #1, and
-        // an agent's `reply 1` reached both customers). The table is rebuilt keyed by queue and
-        // number; the bot stays in the key only because tickets numbered before may share a
-        // number in a queue: they keep it. Each queue's sequence continues after its highest.
+        // Ticket numbers per queue, not per bot: two bots on one queue would otherwise each have
+        // a #1, and an agent's `reply 1` would reach both customers. The table is keyed by queue
+        // and number; the bot stays in the key because tickets numbered per bot by an older
+        // store may share a number in a queue: they keep it. Each queue's sequence continues
+        // after its highest.
         """
         CREATE TABLE engine_tickets_by_queue (queue TEXT NOT NULL, number INTEGER NOT NULL, bot TEXT NOT NULL,
                                               ticket TEXT NOT NULL, channel TEXT, unresolved INTEGER NOT NULL DEFAULT 0,

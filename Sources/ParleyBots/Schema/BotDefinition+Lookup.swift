@@ -40,3 +40,8 @@ extension BotDefinition {
     /// The names a `send:` may give as `card`, for messages: the built-ins, then this bot's own.
     public var cardNames: [String] { BuiltInCard.all.map(\.name) + cards.names }
 }
+
+extension BotDefinition {
+    /// The bot's profile as the file gives it, as user `id` (no name when the file has none).
+    public func profile(id: String) -> Profile { Profile(id: id, name: name?.value, avatar: avatar?.value) }
+}

@@ -41,7 +41,7 @@ public struct Schedule: YAMLNodeDecodable, Sendable {
     /// The time zone (UTC when not given), if it exists.
     public var timeZone: TimeZone? { TimeZone(identifier: timezone?.value ?? "UTC") }
     /// The catch-up policy: `once` when not given (a run missed by less than the window fires
-    /// once at start, as the contract says); `none` also for an invalid value, which
+    /// once at start, so a host restarted shortly after a run's time still sends it); `none` also for an invalid value, which
     /// validation reports.
     public var catchUpPolicy: CatchUp {
         guard let catchUp else { return .once }

@@ -32,7 +32,7 @@ public struct LocalTransportProvider: TransportProvider {
         let hub = try Hub(path: run.storage.sibling("hub"), clock: run.clock)
         for profile in run.profiles.entries { try hub.addUser(profile) }
         for user in run.extraUsers where hub.user(user) == nil { try hub.addUser(Profile(id: user, name: user)) }
-        for bot in run.bots { try hub.addUser(Profile(id: bot.id, name: bot.name, avatar: bot.avatar)) }
+        for bot in run.bots { try hub.addUser(bot.profile(as: bot.id)) }
         for queue in Set(run.bots.flatMap(\.queues)).sorted() {
             let members = run.bots.filter { $0.queues.contains(queue) }.map(\.id) + run.extraUsers
             // A stored hub may know the group from an earlier run.

@@ -4,7 +4,7 @@ import YAMLCoding
 import ParleyBots
 import ParleyFlowTest
 
-@Suite struct FlowTestFileTests {
+@Suite struct TestFileTests {
     static let yaml = """
         bot: support
         now: "2026-12-01T08:59:00Z"
@@ -27,7 +27,7 @@ import ParleyFlowTest
     }
 
     @Test func decodesEveryStepKindWithItsLine() throws {
-        let file = try YAMLDecoder(environment: [:]).decode(TestFile.self, from: FlowTestFileTests.yaml, file: "t.test.yaml")
+        let file = try YAMLDecoder(environment: [:]).decode(TestFile.self, from: TestFileTests.yaml, file: "t.test.yaml")
         #expect(file.bot.value == "support")
         #expect(file.userID == "tester")
         #expect(file.profiles?["bob"]?.name == "Bob Stone")
@@ -45,8 +45,8 @@ import ParleyFlowTest
         #expect(card.fields?["name"]?.value == "Bob Stone")
         #expect(duration.value == "2m")
         #expect(none.none?.value == true && none.to?.value == "group:lobby")
-        let source = SourceFile(name: "t.test.yaml", text: FlowTestFileTests.yaml)
-        #expect(TestFileValidator.validate(file, source: source, bots: [try FlowTestFileTests.supportBot()]).isEmpty)
+        let source = SourceFile(name: "t.test.yaml", text: TestFileTests.yaml)
+        #expect(TestFileValidator.validate(file, source: source, bots: [try TestFileTests.supportBot()]).isEmpty)
     }
 
     @Test func reportsEveryProblem() throws {
@@ -69,7 +69,7 @@ import ParleyFlowTest
             """
         let file = try YAMLDecoder(environment: [:]).decode(TestFile.self, from: yaml, file: "t.test.yaml")
         let errors = TestFileValidator.validate(file, source: SourceFile(name: "t.test.yaml", text: yaml),
-                                                bots: [try FlowTestFileTests.supportBot()])
+                                                bots: [try TestFileTests.supportBot()])
         #expect(errors.map(\.description).joined(separator: "\n") == #"""
             t.test.yaml:2:7: error: invalid user 'two words': expected a user id without spaces
             user: "two words"
@@ -125,7 +125,7 @@ import ParleyFlowTest
         }
         #expect(channel.value == "group:agents" && speaker.value == "nina" && speaker.mark.line == 5)
         let errors = TestFileValidator.validate(file, source: SourceFile(name: "t.test.yaml", text: yaml),
-                                                bots: [try FlowTestFileTests.supportBot()])
+                                                bots: [try TestFileTests.supportBot()])
         #expect(errors.map(\.description).joined(separator: "\n") == #"""
             t.test.yaml:6:31: error: invalid 'as' user 'two words': expected a user id without spaces
                   - send: { text: hi, as: "two words" }
@@ -150,7 +150,7 @@ import ParleyFlowTest
         let yaml = "bot: support\ntests:\n  - name: t\n    steps:\n      - expect: { card: vcard, fields: { nme: Bob } }\n"
         let file = try YAMLDecoder(environment: [:]).decode(TestFile.self, from: yaml, file: "t.test.yaml")
         let errors = TestFileValidator.validate(file, source: SourceFile(name: "t.test.yaml", text: yaml),
-                                                bots: [try FlowTestFileTests.supportBot()])
+                                                bots: [try TestFileTests.supportBot()])
         #expect(errors.map(\.description) == ["""
             t.test.yaml:5:42: error: card 'vcard' has no field 'nme': its fields are user, name, avatar, phone, email, org, title
                   - expect: { card: vcard, fields: { nme: Bob } }

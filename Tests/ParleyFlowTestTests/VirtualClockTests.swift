@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import ParleyFlowTest
 
-@Suite struct FlowTestClockTests {
+@Suite struct VirtualClockTests {
     final class Woken: Sendable { let list = Mutex<[Int]>([]) }
 
     static let start = Date(timeIntervalSince1970: 1_796_119_200)

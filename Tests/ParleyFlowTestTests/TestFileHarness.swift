@@ -6,7 +6,7 @@ import Testing
 
 /// Runs test files against the fixture host (`Fixtures/config.yaml`, bot `helper`) with the
 /// real engine on the embedded hub. Generated files go to a fresh temporary folder.
-struct FlowTestHarness {
+struct TestFileHarness {
     static let fixtures = TestFixtures.flowHost
     static let firstStepLine = FlowHostFile.firstStepLine
 
