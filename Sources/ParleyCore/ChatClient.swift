@@ -41,13 +41,10 @@ public actor ChatClient {
     var batchSubscribers: [BatchQueue<ChatEvent>] = []
     var nextSubscriber = 0
     /// The consumer the receiving task calls itself (`setEventHandler(_:)`), the events it
-    /// has not had yet, and whether a delivery to it is under way.
+    /// has not had yet, and who delivers them.
     var eventHandler: EventHandler?
     var handlerEvents: [ChatEvent] = []
-    var handlerBusy = false
-    /// True while the receiving task handles a transport batch (its events go to the
-    /// handler together, once the batch is done).
-    var receiving = false
+    var delivery = HandlerDelivery()
     var errorHandler: (@Sendable (ParleyError) -> Void)?
     var filter: (@Sendable (Message) -> FilterDecision)?
 
