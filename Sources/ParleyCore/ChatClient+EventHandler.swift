@@ -21,23 +21,22 @@ extension ChatClient {
 
     /// Handles one transport batch, then gives its events to the handler.
     func receiveBatch(_ batch: [TransportEvent]) async {
-        receiving = true
+        delivery.batchStarted()
         for event in batch { handle(event) }
-        receiving = false
+        delivery.batchHandled()
         await deliverToHandler()
     }
 
     func queueForHandler(_ event: ChatEvent) {
         handlerEvents.append(event)
         // The receiving task delivers its batch's events itself; others need a task.
-        if !receiving, !handlerBusy { Task { await self.deliverToHandler() } }
+        if delivery.needsDeliveryTask { Task { await self.deliverToHandler() } }
     }
 
     /// Gives the handler what is pending until nothing is; at once if a delivery runs (it
     /// takes these too, in order).
     func deliverToHandler() async {
-        guard !handlerBusy else { return }
-        handlerBusy = true
+        guard delivery.deliveryStarting() else { return }
         // Bounded by the events raised meanwhile: each round takes all that are pending.
         // The handler's array comes back as the next pending one (emptied, its buffer kept
         // when the handler kept no copy): no new buffer per batch.
@@ -48,6 +47,6 @@ extension ChatClient {
             spare.removeAll(keepingCapacity: true)
         }
         if handlerEvents.isEmpty { swap(&spare, &handlerEvents) }
-        handlerBusy = false
+        delivery.deliveryEnded()
     }
 }

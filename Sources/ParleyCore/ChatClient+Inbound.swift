@@ -8,7 +8,7 @@ extension ChatClient {
         case .message(let envelope): receive(envelope)
         case .reaction(let reaction): emit(.reaction(reaction, applyReaction(reaction)))
         case .membership(let membership): emit(.membership(membership))
-        case .connection(let newState): setState(newState)
+        case .connection(let reported): transition { $0.transportReported(reported) }
         }
     }
 

@@ -3,44 +3,51 @@ import Foundation
 // MARK: - Reconnecting after a dropped connection
 
 extension ChatClient {
-    /// Starts the reconnect loop (once), if the configuration asks for one.
+    /// Starts the reconnect loop (the state machine is `reconnecting` already).
     func startReconnecting() {
-        guard reconnecting == nil, let policy = configuration.reconnect else { return }
-        setState(.reconnecting)
+        guard let policy = configuration.reconnect else { return }
+        emit(.connectionState(.reconnecting))
         reconnecting = Task { await self.reconnect(policy) }
     }
 
     /// Attempts at once, then after each failure waits the policy's backoff on the client's
-    /// clock. Every failure is reported (an `.error` event whose context has `attempt` and
-    /// `retry_in`); catch-up on the new stream delivers what was missed meanwhile. Ends when
-    /// connected, when `disconnect()` cancels it, or after `maxAttempts` failures in a row.
+    /// clock. Every failure is reported (an `.error` event whose `reconnectFailure` says
+    /// which attempt failed and how long until the next); catch-up on the new stream delivers
+    /// what was missed meanwhile. Ends when connected, when `disconnect()` cancels it, or
+    /// after `maxAttempts` failures in a row.
     private func reconnect(_ policy: RetryPolicy) async {
         defer { reconnecting = nil }
-        for attempt in 1...policy.maxAttempts {
-            guard keepsConnection, !Task.isCancelled else { return }
+        // Bounded: every failed attempt counts, and the state machine gives up at `maxAttempts`.
+        while connection.isReconnecting, !Task.isCancelled {
             do {
                 try await open()
-                // `disconnect()` ran while the attempt was under way: undo what it opened.
-                if !keepsConnection { await disconnect() }
                 return
             } catch {
                 let failure = ParleyError.wrapping(error, as: .networkUnavailable)
-                guard attempt < policy.maxAttempts else {
-                    keepsConnection = false
-                    setState(.disconnected)
-                    report(ParleyError(failure.code, "reconnect gave up after \(attempt) attempts: \(failure.message)",
-                                       context: ["attempt": String(attempt)]))
+                switch transition({ $0.attemptFailed(maxAttempts: policy.maxAttempts) }) {
+                case .stop:
                     return
-                }
-                let delay = policy.delay(afterAttempt: attempt, retryAfter: failure.retryAfter, random: configuration.outbox.random())
-                report(ParleyError(failure.code, "reconnect attempt \(attempt) failed: \(failure.message)",
-                                   context: ["attempt": String(attempt), "retry_in": String(format: "%.1fs", delay.timeInterval)]))
-                do {
-                    try await configuration.clock.sleep(until: configuration.clock.now().addingTimeInterval(delay.timeInterval))
-                } catch {
+                case .giveUp(let attempt):
+                    report(Self.reconnectError(failure, "reconnect gave up after \(attempt) attempts",
+                                               ReconnectFailure(attempt: attempt, retryIn: nil)))
                     return
+                case .retry(let attempt):
+                    let delay = policy.delay(afterAttempt: attempt, retryAfter: failure.retryAfter, random: configuration.outbox.random())
+                    report(Self.reconnectError(failure, "reconnect attempt \(attempt) failed",
+                                               ReconnectFailure(attempt: attempt, retryIn: delay)))
+                    do {
+                        try await configuration.clock.sleep(until: configuration.clock.now().addingTimeInterval(delay.timeInterval))
+                    } catch {
+                        return
+                    }
                 }
             }
         }
+    }
+
+    /// The error reporting a failed attempt: `failure`'s code, `summary` and its message, the
+    /// attempt typed (what code decides on) and in the context (what people read).
+    static func reconnectError(_ failure: ParleyError, _ summary: String, _ attempt: ReconnectFailure) -> ParleyError {
+        ParleyError(failure.code, "\(summary): \(failure.message)", context: attempt.context, reconnectFailure: attempt)
     }
 }

@@ -31,26 +31,20 @@ public actor ChatClient {
     /// message sent without extra extensions, instead of a dictionary per message.
     let senderExtensions: [String: JSONValue]
 
-    var state: ConnectionState = .disconnected
-    /// True from a successful `connect()` until `disconnect()`: a dropped connection is then
-    /// reconnected.
-    var keepsConnection = false
+    /// The connection's life cycle (the tasks below are its I/O).
+    var connection = ConnectionStateMachine()
     /// The reconnect loop while one runs.
     var reconnecting: Task<Void, Never>?
     var inbound: Task<Void, Never>?
-    var outboxStarted = false
     var subscribers: [Int: AsyncStream<ChatEvent>.Continuation] = [:]
     /// Subscribers that take events in batches (`eventBatches()`).
     var batchSubscribers: [BatchQueue<ChatEvent>] = []
     var nextSubscriber = 0
     /// The consumer the receiving task calls itself (`setEventHandler(_:)`), the events it
-    /// has not had yet, and whether a delivery to it is under way.
+    /// has not had yet, and who delivers them.
     var eventHandler: EventHandler?
     var handlerEvents: [ChatEvent] = []
-    var handlerBusy = false
-    /// True while the receiving task handles a transport batch (its events go to the
-    /// handler together, once the batch is done).
-    var receiving = false
+    var delivery = HandlerDelivery()
     var errorHandler: (@Sendable (ParleyError) -> Void)?
     var filter: (@Sendable (Message) -> FilterDecision)?
 
@@ -96,21 +90,17 @@ public actor ChatClient {
     // MARK: - Connection
 
     /// The connection state.
-    public var connectionState: ConnectionState { state }
+    public var connectionState: ConnectionState { connection.published }
 
     /// Connects, starts the outbox (sending what a previous run left queued) and starts
     /// receiving: catch-up first, then live events. From then on a dropped connection is
     /// reconnected by the client itself (`configuration.reconnect`) until `disconnect()`.
     public func connect() async throws {
-        guard state == .disconnected else { return }
-        setState(.connecting)
-        // Set first: a stream that ends at once is already a drop to reconnect from.
-        keepsConnection = true
+        guard transition({ $0.connect() }) else { return }
         do {
             try await open()
         } catch {
-            keepsConnection = false
-            setState(.disconnected)
+            transition { $0.connectFailed() }
             throw error
         }
     }
@@ -125,18 +115,22 @@ public actor ChatClient {
             } else {
                 stream = .single(try await transport.connect())
             }
-            if !outboxStarted {
+            if !connection.outboxStarted {
                 await outbox.setOrphanHandler { [weak self] item, result in
                     Task { await self?.recordRecovered(item, result) }
                 }
                 try await outbox.start()
-                outboxStarted = true
+                connection.outboxDidStart()
             }
         } catch {
             await transport.disconnect()
             throw ParleyError.wrapping(error, as: .networkUnavailable)
         }
-        setState(.connected)
+        guard transition({ $0.opened() }) == .receive else {
+            // `disconnect()` ran while the transport opened: the new stream is not wanted.
+            await transport.disconnect()
+            return
+        }
         inbound = Task {
             switch stream {
             case .single(let events):
@@ -155,11 +149,10 @@ public actor ChatClient {
     /// Closes the event stream (and stops reconnecting). Queued sends stay queued (and keep
     /// being retried).
     public func disconnect() async {
-        keepsConnection = false
+        let wasOpen = transition { $0.disconnect() }
         reconnecting?.cancel()
         reconnecting = nil
-        guard state != .disconnected else { return }
-        setState(.disconnected)
+        guard wasOpen else { return }
         await transport.disconnect()
         inbound?.cancel()
         await inbound?.value
@@ -172,7 +165,7 @@ public actor ChatClient {
     public func close() async {
         await disconnect()
         await outbox.stop()
-        outboxStarted = false
+        connection.outboxDidStop()
         flushWrites()
         for continuation in subscribers.values { continuation.finish() }
         subscribers.removeAll()
@@ -181,15 +174,21 @@ public actor ChatClient {
     }
 
     func streamEnded() {
-        // The transport ended the stream: a dropped connection, unless `disconnect()` asked.
-        if state != .disconnected { setState(.disconnected) }
-        if keepsConnection { startReconnecting() }
+        let before = connection.published
+        let action = connection.streamEnded(reconnects: configuration.reconnect != nil)
+        guard action != .none else { return }
+        // The drop is told first, then the reconnecting that follows it.
+        if before != .disconnected { emit(.connectionState(.disconnected)) }
+        if action == .reconnect { startReconnecting() }
     }
 
-    func setState(_ newState: ConnectionState) {
-        guard newState != state else { return }
-        state = newState
-        emit(.connectionState(newState))
+    /// Feeds an event to the connection's state machine and publishes the state it leads to.
+    @discardableResult
+    func transition<Action>(_ event: (inout ConnectionStateMachine) -> Action) -> Action {
+        let before = connection.published
+        let action = event(&connection)
+        if connection.published != before { emit(.connectionState(connection.published)) }
+        return action
     }
 
     // MARK: - Events and hooks

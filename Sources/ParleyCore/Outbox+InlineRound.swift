@@ -9,7 +9,7 @@ extension Outbox {
     /// lanes blocked or not taken, rows to delete) is the worker's, as are timers and retries.
     func runRoundInline() async {
         let width = max(1, transport.concurrentSends)
-        guard running, roundsInFlight < width else {
+        guard machine.hasRoom(forRoundsOf: width) else {
             signal()
             return
         }
@@ -36,7 +36,7 @@ extension Outbox {
     /// reply of a `ChatClient` submits one item.
     func submitOne(_ item: OutboxItem) async -> Result<OutboxResult, ParleyError> {
         await yieldNowAndThen()
-        guard running else { return .failure(Self.notRunning) }
+        guard machine.isRunning else { return .failure(Self.notRunning) }
         if let result = await sendAlone(item) { return result }
         return await submitQueued([item], at: clock.now())[0]
     }
@@ -48,7 +48,7 @@ extension Outbox {
     /// as of then: the clock is read only on that path).
     func sendAlone(_ item: OutboxItem) async -> Result<OutboxResult, ParleyError>? {
         let limits = configuration.rateLimits
-        guard !storeKeepsItems, roundsInFlight == 0, incoming.isEmpty, lanes.isEmpty, accountBlockedUntil == nil,
+        guard !storeKeepsItems, machine.roundsInFlight == 0, incoming.isEmpty, lanes.isEmpty, accountBlockedUntil == nil,
               limits.perChannel == nil, limits.perAccount == nil, limits.global == nil,
               case .message(let envelope) = item.operation else { return nil }
         var item = item
@@ -68,14 +68,11 @@ extension Outbox {
     }
 
     /// Runs `body` as a round in flight: counted against `concurrentSends`, and waited for
-    /// by `stop()`.
+    /// by `stop()`. Called only while running (checked with no `await` since).
     func inlineRound<Value>(_ body: () async -> Value) async -> Value {
-        roundsInFlight += 1
-        inlineRounds += 1
+        machine.roundStarted(inline: true)
         let value = await body()
-        roundsInFlight -= 1
-        inlineRounds -= 1
-        if inlineRounds == 0, !inlineRoundsDone.isEmpty {
+        if machine.roundFinished(inline: true), !inlineRoundsDone.isEmpty {
             let waiters = inlineRoundsDone
             inlineRoundsDone.removeAll()
             for waiter in waiters { waiter.resume() }

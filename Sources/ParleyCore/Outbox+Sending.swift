@@ -65,7 +65,7 @@ extension Outbox {
                 if error.code == .rateLimited, entry.rateLimitedSince == nil { entry.rateLimitedSince = now }
                 let waited = Duration.seconds(now.timeIntervalSince(entry.rateLimitedSince ?? now))
                 if configuration.retry.shouldRetry(error, attempts: entry.item.attempts, waited: waited) {
-                    guard running else {
+                    guard machine.isRunning else {
                         // Stopping: the caller hears of it, the row stays for the next start.
                         finish(entry, .failure(error))
                         continue

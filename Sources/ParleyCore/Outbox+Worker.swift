@@ -7,27 +7,26 @@ extension Outbox {
         let width = max(1, transport.concurrentSends)
         // Rounds in flight are children of this group: `stop()` waits for them through `worker`.
         await withDiscardingTaskGroup { group in
-            // Bounded by `running`: every round either sends, persists, or waits for a signal.
-            while running {
+            // Bounded by the life cycle: every round either sends, persists, or waits for a signal.
+            while machine.isRunning {
                 persistPending()
                 let now = clock.now()
                 releaseBlockedLanes(at: now)
-                let batch = roundsInFlight < width ? takeBatch(at: now, maxLanes: width == 1 ? .max : 1) : []
+                let batch = machine.hasRoom(forRoundsOf: width) ? takeBatch(at: now, maxLanes: width == 1 ? .max : 1) : []
                 if batch.isEmpty {
                     if !incoming.isEmpty || !completedIDs.isEmpty { continue }
                     await waitForWork()
                     continue
                 }
+                machine.roundStarted(inline: false)
                 if width == 1 {
-                    roundsInFlight += 1
                     await send(batch)
-                    roundsInFlight -= 1
+                    _ = machine.roundFinished(inline: false)
                     continue
                 }
                 // One lane per round: the lane stays out of `ready` until its round is applied,
                 // so its next items never overtake these.
                 for (key, _) in batch { lanesInFlight.insert(key) }
-                roundsInFlight += 1
                 group.addTask { await self.sendConcurrently(batch) }
             }
         }
@@ -35,7 +34,7 @@ extension Outbox {
 
     private func sendConcurrently(_ batch: [(LaneKey, [Queued])]) async {
         await send(batch)
-        roundsInFlight -= 1
+        _ = machine.roundFinished(inline: false)
         signal()
     }
 
@@ -206,19 +205,15 @@ extension Outbox {
     }
 
     func waitForWork() async {
-        if wakePending {
-            wakePending = false
-            return
-        }
+        guard machine.workerWaits() else { return }
         await withCheckedContinuation { wake = $0 }
-        wakePending = false
+        machine.workerWoke()
     }
 
     /// Makes sure the worker wakes at `deadline` (one timer: the earliest one needed).
     func scheduleTimer(at deadline: Date) {
-        if let current = timerDeadline, current <= deadline, timer != nil { return }
+        guard machine.timerNeeded(at: deadline) else { return }
         timer?.cancel()
-        timerDeadline = deadline
         timer = Task { [clock] in
             do { try await clock.sleep(until: deadline) } catch { return }
             self.timerFired(deadline)
@@ -226,10 +221,7 @@ extension Outbox {
     }
 
     func timerFired(_ deadline: Date) {
-        if timerDeadline == deadline {
-            timer = nil
-            timerDeadline = nil
-        }
+        if machine.timerFired(deadline) { timer = nil }
         signal()
     }
 }

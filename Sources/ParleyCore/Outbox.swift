@@ -106,21 +106,17 @@ public actor Outbox {
     var accountBucket: TokenBucket?
     /// Lanes whose round is being sent (only when the transport sends channels concurrently).
     var lanesInFlight: Set<LaneKey> = []
-    /// Rounds being sent, by the worker or by submitters (at most `concurrentSends`).
-    var roundsInFlight = 0
-    /// Rounds run by submitters; `stop()` waits for them through `inlineRoundsDone`.
-    var inlineRounds = 0
     /// Submits so far (now and then the submitter yields first).
     var submitsSoFar = 0
-    var inlineRoundsDone: [CheckedContinuation<Void, Never>] = []
 
-    // MARK: - Worker state
-    var running = false
+    // MARK: - Life cycle: the state machine decides, the actor holds the handles
+    var machine = StateMachine()
     var worker: Task<Void, Never>?
+    /// The waiting worker's continuation.
     var wake: CheckedContinuation<Void, Never>?
-    var wakePending = false
     var timer: Task<Void, Never>?
-    var timerDeadline: Date?
+    /// `stop()` waiting for the submitters' rounds to end.
+    var inlineRoundsDone: [CheckedContinuation<Void, Never>] = []
 
     /// An outbox over `transport`, keeping items in `store`; call `start()`.
     public init(transport: any Transport, store: any OutboxStore, clock: any ParleyClock,
@@ -137,32 +133,39 @@ public actor Outbox {
     public func setOrphanHandler(_ handler: Completion?) { orphanHandler = handler }
 
     /// Loads the items a previous run left in the store and starts sending.
+    /// Throws `conflict` while a `stop()` is under way.
     public func start() throws {
-        guard !running else { return }
-        let recovered = try store.pending()
+        switch machine.start() {
+        case .none: return
+        case .refuse: throw ParleyError(.conflict, "the outbox is stopping; start it once stop() returned")
+        case .startWorker: break
+        }
+        let recovered: [OutboxItem]
+        do { recovered = try store.pending() } catch {
+            machine.startFailed()
+            throw error
+        }
         for var item in recovered {
             nextSequence = max(nextSequence, item.sequence + 1)
             // The previous run may have sent it and died before the answer.
             item.operation = item.operation.resent
             appendToLane(Queued(item: item, slot: nil))
         }
-        running = true
         worker = Task { await self.run() }
     }
 
     /// Stops sending. Items not yet accepted stay in the store (for the next start); their
     /// callers get `cancelled`.
     public func stop() async {
-        guard running else { return }
-        running = false
+        guard machine.stop() == .stopWorker else { return }
         timer?.cancel()
         timer = nil
-        timerDeadline = nil
         signal()
         await worker?.value
         worker = nil
-        // Bounded: no round starts once `running` is false, and each ending round resumes these.
-        while inlineRounds > 0 { await withCheckedContinuation { inlineRoundsDone.append($0) } }
+        // Bounded: no round starts once stopping, and the last ending round resumes these.
+        while machine.inlineRounds > 0 { await withCheckedContinuation { inlineRoundsDone.append($0) } }
+        machine.stopFinished()
         persistCompleted()
         let stopped = ParleyError(.cancelled, "the outbox stopped before the transport accepted this item; a durable store keeps it for the next start")
         for queued in incoming { finish(queued, .failure(stopped)) }
@@ -182,7 +185,7 @@ public actor Outbox {
     public func submit(_ items: [OutboxItem]) async -> [Result<OutboxResult, ParleyError>] {
         guard items.count > 1 else { return items.isEmpty ? [] : [await submitOne(items[0])] }
         await yieldNowAndThen()
-        guard running else { return items.map { _ in .failure(Self.notRunning) } }
+        guard machine.isRunning else { return items.map { _ in .failure(Self.notRunning) } }
         return await submitQueued(items, at: clock.now())
     }
 
@@ -254,11 +257,8 @@ public actor Outbox {
 
     /// Wakes the worker (new items, a timer that fired, a stop).
     func signal() {
-        if let wake {
-            self.wake = nil
-            wake.resume()
-        } else {
-            wakePending = true
-        }
+        guard machine.signal(), let wake else { return }
+        self.wake = nil
+        wake.resume()
     }
 }

@@ -31,14 +31,22 @@ public struct ParleyError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// For `rateLimited` (and any server that says so): wait this long before trying again.
     public var retryAfter: Duration?
-    /// Which message, field, channel or user the error is about.
+    /// Which message, field, channel or user the error is about: for people (logs and
+    /// messages); code decides on the typed fields instead.
     public var context: [String: String]
+    /// The server's own code for the error (a Matrix `errcode`), when it gave one.
+    public var serverCode: String?
+    /// Set when the error is a failed attempt of a client's own reconnect loop.
+    public var reconnectFailure: ReconnectFailure?
 
-    public init(_ code: Code, _ message: String, retryAfter: Duration? = nil, context: [String: String] = [:]) {
+    public init(_ code: Code, _ message: String, retryAfter: Duration? = nil, context: [String: String] = [:],
+                serverCode: String? = nil, reconnectFailure: ReconnectFailure? = nil) {
         self.code = code
         self.message = message
         self.retryAfter = retryAfter
         self.context = context
+        self.serverCode = serverCode
+        self.reconnectFailure = reconnectFailure
     }
 
     /// Transient errors are worth retrying with backoff; the others fail at once.

@@ -8,30 +8,28 @@ extension MatrixClient {
     /// Maps a non-2xx answer to a `ParleyError`: 429 → `rateLimited` (wait from the `Retry-After`
     /// header first, `retry_after_ms` second), 401 → `unauthorized`, 403 → `permissionDenied`,
     /// 404 / `M_NOT_FOUND` → `notFound`, 413 / `M_TOO_LARGE` → `messageTooLarge`, 5xx → `serverError`,
-    /// other 4xx → `invalidArgument`. The context carries `errcode`, `status` and `path`.
+    /// other 4xx → `invalidArgument`. The errcode is kept as `serverCode` (see `matrixErrcode`);
+    /// the context carries `errcode`, `status` and `path` for people.
     public static func error(status: Int, body: JSONValue?, retryAfterHeader: String?, path: String) -> ParleyError {
         let errcode = body?["errcode"]?.stringValue ?? ""
         let text = body?["error"]?.stringValue ?? HTTPURLResponse.localizedString(forStatusCode: status)
         var context = ["status": String(status), "path": path]
         if !errcode.isEmpty { context["errcode"] = errcode }
         let message = errcode.isEmpty ? text : "\(errcode): \(text)"
+        let code: ParleyError.Code
+        var retryAfter: Duration?
         switch (status, errcode) {
         case (429, _), (_, "M_LIMIT_EXCEEDED"):
-            return ParleyError(.rateLimited, message,
-                               retryAfter: retryAfter(header: retryAfterHeader, body: body), context: context)
-        case (401, _), (_, "M_UNKNOWN_TOKEN"), (_, "M_MISSING_TOKEN"):
-            return ParleyError(.unauthorized, message, context: context)
-        case (404, _), (_, "M_NOT_FOUND"):
-            return ParleyError(.notFound, message, context: context)
-        case (403, _), (_, "M_FORBIDDEN"):
-            return ParleyError(.permissionDenied, message, context: context)
-        case (413, _), (_, "M_TOO_LARGE"):
-            return ParleyError(.messageTooLarge, message, context: context)
-        case (500..., _):
-            return ParleyError(.serverError, message, context: context)
-        default:
-            return ParleyError(.invalidArgument, message, context: context)
+            code = .rateLimited
+            retryAfter = Self.retryAfter(header: retryAfterHeader, body: body)
+        case (401, _), (_, "M_UNKNOWN_TOKEN"), (_, "M_MISSING_TOKEN"): code = .unauthorized
+        case (404, _), (_, "M_NOT_FOUND"): code = .notFound
+        case (403, _), (_, "M_FORBIDDEN"): code = .permissionDenied
+        case (413, _), (_, "M_TOO_LARGE"): code = .messageTooLarge
+        case (500..., _): code = .serverError
+        default: code = .invalidArgument
         }
+        return ParleyError(code, message, retryAfter: retryAfter, context: context, serverCode: errcode.isEmpty ? nil : errcode)
     }
 
     /// The wait a 429 asks for: the `Retry-After` header (seconds) wins over `retry_after_ms`.
@@ -59,4 +57,19 @@ extension MatrixClient {
         }
         return ParleyError(.networkUnavailable, "cannot reach the homeserver: \(error.localizedDescription)", context: context)
     }
+}
+
+/// A Matrix `errcode` (`M_FORBIDDEN`, …), as the homeserver spells it: what transport code
+/// decides on, typed, instead of reading an error's context.
+public struct MatrixErrcode: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// The same reaction (sender, key, event) already exists.
+    public static let duplicateAnnotation = MatrixErrcode(rawValue: "M_DUPLICATE_ANNOTATION")
+}
+
+extension ParleyError {
+    /// The homeserver's errcode of a Matrix answer (`MatrixClient.error`); nil for any other error.
+    public var matrixErrcode: MatrixErrcode? { serverCode.map(MatrixErrcode.init(rawValue:)) }
 }

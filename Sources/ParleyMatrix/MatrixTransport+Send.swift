@@ -66,7 +66,7 @@ extension MatrixTransport {
                 // A fresh txn id: a reaction removed and added again is a new event.
                 let id = try await client.send(room: room, type: "m.reaction", txnID: UUID().uuidString, content: content)
                 try await store.recordReaction(eventID: id, room: room, target: messageID, key: emoji, sender: userID)
-            } catch let error as ParleyError where error.context["errcode"] == "M_DUPLICATE_ANNOTATION" {
+            } catch let error as ParleyError where error.matrixErrcode == .duplicateAnnotation {
                 return  // Already there (sent by an earlier run): done.
             }
         } else if let existing {

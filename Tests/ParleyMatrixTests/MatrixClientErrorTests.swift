@@ -31,6 +31,13 @@ import Testing
         #expect(error.description == "rateLimited: M_LIMIT_EXCEEDED: Too Many Requests (retry after 2.0 seconds) [errcode=M_LIMIT_EXCEEDED, path=/p, status=429]")
     }
 
+    @Test func theErrcodeIsTyped() {
+        let duplicate = MatrixClient.error(status: 400, body: ["errcode": "M_DUPLICATE_ANNOTATION", "error": "dup"],
+                                           retryAfterHeader: nil, path: "/p")
+        #expect(duplicate.matrixErrcode == .duplicateAnnotation)
+        #expect(MatrixClient.error(status: 502, body: nil, retryAfterHeader: nil, path: "/p").matrixErrcode == nil)
+    }
+
     @Test func pathComponentsArePercentEncoded() {
         #expect(MatrixClient.clientPath("rooms", "!abc:localhost", "event", "$e/v+t") ==
             "/_matrix/client/v3/rooms/%21abc%3Alocalhost/event/%24e%2Fv%2Bt")

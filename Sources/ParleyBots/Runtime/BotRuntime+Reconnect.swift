@@ -28,12 +28,12 @@ extension BotRuntime {
         }
     }
 
-    /// A failed attempt (the client's error carries `attempt`): the client waits its backoff
-    /// on the clock, during which the host may be idle. True if `error` was one.
+    /// A failed attempt (the client's error carries a `reconnectFailure`): the client waits its
+    /// backoff on the clock, during which the host may be idle. True if `error` was one.
     func reconnectFailed(_ error: ParleyError) -> Bool {
-        guard reconnecting, error.context["attempt"] != nil else { return false }
+        guard reconnecting, let failure = error.reconnectFailure else { return false }
         reconnectFailures += 1
-        log(.warn, "reconnect failed", ["error": error.description, "retry_in": error.context["retry_in"] ?? "-"])
+        log(.warn, "reconnect failed", ["error": error.description, "retry_in": failure.retryInText ?? "-"])
         countReconnect(false)
         return true
     }
