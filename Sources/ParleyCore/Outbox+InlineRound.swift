@@ -84,7 +84,7 @@ extension Outbox {
     /// submitter that sends in a loop keep its thread for as long as it likes: now and then
     /// it lets the tasks queued behind it (the receivers of its messages) run first.
     /// Every `configuration.submitsBetweenYields` submits (the default, every other one:
-    /// with 8, the bots bench's 100 senders still outran the bot they wrote to).
+    /// yielding more rarely lets many senders outrun the bot they write to).
     func yieldNowAndThen() async {
         let every = configuration.submitsBetweenYields
         guard every > 0 else { return }
