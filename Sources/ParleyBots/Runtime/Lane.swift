@@ -71,31 +71,27 @@ struct Lane: Sendable {
     /// Queues `item`, stamping the lane as used at `stamp`.
     mutating func push(_ item: WorkItem, stamp: Int) -> PushAction {
         lastUsed = stamp
-        switch phase {
-        case .idle(var queue):
-            phase = .idle(spare: LaneQueue())
-            queue.append(item)
-            phase = .draining(queue, handling: nil)
-            return .startDrain
-        case .draining(var queue, let handling):
-            phase = .idle(spare: LaneQueue())
-            queue.append(item)
-            phase = .draining(queue, handling: handling)
-            return .queued
-        }
+        return enqueue { $0.append(item) }
     }
 
     /// Queues `first` ahead of what waits (messages a previous run left unhandled).
     mutating func pushFirst(_ first: [WorkItem]) -> PushAction {
+        enqueue { $0.prepend(first) }
+    }
+
+    /// Changes the queue in place (moved out of the enum first, so its buffer is never shared
+    /// and never copied) and says whether a drain must start.
+    @inline(__always)
+    private mutating func enqueue(_ change: (inout LaneQueue) -> Void) -> PushAction {
         switch phase {
         case .idle(var queue):
             phase = .idle(spare: LaneQueue())
-            queue.prepend(first)
+            change(&queue)
             phase = .draining(queue, handling: nil)
             return .startDrain
         case .draining(var queue, let handling):
             phase = .idle(spare: LaneQueue())
-            queue.prepend(first)
+            change(&queue)
             phase = .draining(queue, handling: handling)
             return .queued
         }
