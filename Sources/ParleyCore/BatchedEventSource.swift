@@ -10,8 +10,8 @@ public protocol BatchedEventSource: Transport {
     func connectBatched() async throws -> AsyncStream<[TransportEvent]>
 
     /// Like `connectBatched()`, but hands over the queue itself: a wrapper can take from it
-    /// directly (no relay task, so no extra wake-up per batch) and push events of its own
-    /// behind those already delivered. The default relays `connectBatched()` into a new queue.
+    /// directly (no relay task, so no extra wake-up per batch). The default relays
+    /// `connectBatched()` into a new queue.
     func connectQueue() async throws -> BatchQueue<TransportEvent>
 
     /// Like `connectBatched()`, but the consumer takes each batch itself, on its own

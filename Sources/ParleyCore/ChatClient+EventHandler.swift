@@ -23,6 +23,7 @@ extension ChatClient {
     func receiveBatch(_ batch: [TransportEvent]) async {
         delivery.batchStarted()
         for event in batch { handle(event) }
+        handledEvents += batch.count
         delivery.batchHandled()
         await deliverToHandler()
     }
@@ -48,5 +49,6 @@ extension ChatClient {
         }
         if handlerEvents.isEmpty { swap(&spare, &handlerEvents) }
         delivery.deliveryEnded()
+        handlerCaughtUp()
     }
 }

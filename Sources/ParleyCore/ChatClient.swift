@@ -45,6 +45,11 @@ public actor ChatClient {
     var eventHandler: EventHandler?
     var handlerEvents: [ChatEvent] = []
     var delivery = HandlerDelivery()
+    /// Transport events the receiving task has handled (their chat events raised), those of
+    /// them the handler has also had, and who waits for the latter (`waitUntilProcessed(_:)`).
+    var handledEvents = 0
+    var processedEvents = 0
+    var processedWaiters = CountWaiters()
     var errorHandler: (@Sendable (ParleyError) -> Void)?
     var filter: (@Sendable (Message) -> FilterDecision)?
 
@@ -171,6 +176,7 @@ public actor ChatClient {
         subscribers.removeAll()
         for queue in batchSubscribers { queue.finish() }
         batchSubscribers.removeAll()
+        for waiter in processedWaiters.removeAll() { waiter.resume() }
     }
 
     func streamEnded() {

@@ -71,45 +71,45 @@ import Testing
         return events
     }
 
-    /// Taken by the consumer (`connectPulled`, what a `ChatClient` uses) as from the stream:
-    /// markers in place, server events counted.
-    @Test func pulledBatchesAreCountedAndMarkedAsStreamedOnes() async throws {
+    /// Taken by the consumer (`connectPulled`, what a `ChatClient` uses) as from the stream,
+    /// counted as the hub counts them.
+    @Test func pulledBatchesAreCountedAsStreamedOnes() async throws {
         let (inner, observed, alice) = try Self.unconnectedBot()
         let pulled = try await observed.connectPulled()
         _ = try await alice.send(Self.text("m1"))
-        #expect(observed.sendMarker(7))
-        let events = await Self.take(3) { await pulled.nextBatch() }
-        #expect(events.count == 3)
+        let events = await Self.take(2) { await pulled.nextBatch() }
+        #expect(events.count == 2)
         #expect(events.first == .connection(.connected))
-        #expect(events.last == .membership(MembershipEvent(channel: ObservedTransport.markerChannel, user: "7", change: .joined)))
-        // Two server events taken, as the hub counts them: the marker is not one.
         #expect(inner.deliveredEventCount == 2)
+        #expect(observed.relayedEventCount == 2)
         #expect(observed.isCaughtUp)
+        await observed.waitUntilRelayed()
+    }
+
+    /// A new connection's events add to the count: what the client processed over both
+    /// connections is compared with it.
+    @Test func theCountGoesOnAcrossConnections() async throws {
+        let (inner, observed, alice) = try Self.unconnectedBot()
+        let first = try await observed.connectPulled()
+        _ = try await alice.send(Self.text("m1"))
+        #expect(await Self.take(2) { await first.nextBatch() }.count == 2)
+        let second = try await observed.connectPulled()
+        _ = try await alice.send(Self.text("m2"))
+        // The new stream's connection event, its catch-up (if any), then m2.
+        var taken = 0
+        for _ in 0..<4 {
+            guard let batch = await second.nextBatch() else { break }
+            taken += batch.count
+            if batch.contains(where: { if case .message(let envelope) = $0 { envelope.payload["text"] == "m2" } else { false } }) { break }
+        }
+        #expect(taken >= 2)
+        #expect(observed.relayedEventCount == 2 + taken)
+        #expect(observed.relayedEventCount == inner.deliveredEventCount)
         await observed.waitUntilRelayed()
     }
 
     static func text(_ text: String) -> OutgoingEnvelope {
         OutgoingEnvelope(channel: .person("bot"), payload: ["type": 1, "text": .string(text)])
-    }
-
-    @Test func markersFollowDeliveredEventsInTheServersQueueAndAreNotCounted() async throws {
-        let bot = try await Self.observedBot()
-        _ = try await bot.alice.send(Self.text("m1"))
-        #expect(bot.observed.sendMarker(1))
-        _ = try await bot.alice.send(Self.text("m2"))
-        let texts = await Self.take(4, from: bot.batches).map { event -> String in
-            switch event {
-            case .message(let envelope): envelope.payload["text"]?.stringValue ?? "?"
-            case .membership(let membership): membership.channel == ObservedTransport.markerChannel ? "marker" : "membership"
-            case .connection: "connection"
-            case .reaction: "reaction"
-            }
-        }
-        #expect(texts == ["connection", "m1", "marker", "m2"])
-        // Three server events taken, as the hub counts them: the marker is not one.
-        #expect(bot.inner.deliveredEventCount == 3)
-        #expect(bot.observed.isCaughtUp)
-        await bot.observed.waitUntilRelayed()
     }
 
     @Test func aBacklogIsHandedOverInPartsInOrderAndCounted() async throws {

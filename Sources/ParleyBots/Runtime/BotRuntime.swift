@@ -24,8 +24,6 @@ actor BotRuntime {
     /// When `greeted` was last emptied.
     var greetedSince = Date.distantPast
     var stopping = false
-    var nextMarker = 0
-    var markerWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     /// Items queued in the lanes and not yet handled, and the receiving task waiting for
     /// them to drop (see `dispatch(_:)`).
     var backlog = 0
@@ -131,8 +129,6 @@ actor BotRuntime {
         releaseBacklogWaiter()
         await client.close()
         await client.setEventHandler(nil)
-        for waiter in markerWaiters.values { waiter.resume() }
-        markerWaiters.removeAll()
     }
 
     // MARK: - Inbound
@@ -163,9 +159,7 @@ actor BotRuntime {
             }
             accept(.message(message), in: message.channel)
         case .membership(let membership):
-            if membership.channel == ObservedTransport.markerChannel {
-                markerWaiters.removeValue(forKey: Int(membership.user) ?? -1)?.resume()
-            } else if membership.user == client.userID, membership.change == .joined, membership.channel.kind == .group {
+            if membership.user == client.userID, membership.change == .joined, membership.channel.kind == .group {
                 accept(.joined, in: membership.channel)
             }
         case .error(let error):
@@ -230,24 +224,14 @@ actor BotRuntime {
     }
 
     /// Returns once every event the server delivered so far has been dispatched (queued
-    /// and counted) — the first half of the host's idle check.
+    /// and counted) — the first half of the host's idle check: the client has taken them
+    /// (`waitUntilRelayed`), and has finished with as many as it took, this runtime's
+    /// `dispatch` included (its event handler). A taken event may still be decoding or on
+    /// its way to `dispatch`; the client's count covers that stretch.
     func drainInbound() async {
         await transport.waitUntilRelayed()
         guard !stopping else { return }
-        nextMarker += 1
-        let number = nextMarker
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                markerWaiters[number] = continuation
-                if Task.isCancelled || !transport.sendMarker(number) { markerWaiters.removeValue(forKey: number)?.resume() }
-            }
-        } onCancel: {
-            Task { await self.releaseMarker(number) }
-        }
-    }
-
-    private func releaseMarker(_ number: Int) {
-        markerWaiters.removeValue(forKey: number)?.resume()
+        await client.waitUntilProcessed(transport.relayedEventCount)
     }
 
     nonisolated var isCaughtUp: Bool { transport.isCaughtUp }

@@ -3,23 +3,18 @@ import Synchronization
 
 /// Wraps a bot's transport so the host can tell when every event the server sent has been
 /// taken: the consumer takes the server's event queue directly (the hub's own, so no relay
-/// task stands between them), counting events as it takes them, and a marker can be put
-/// into that queue behind them. With the server's own count (`deliveredEventCount`), "idle"
-/// needs no sleeping.
+/// task stands between them), counting events as it takes them. With the server's own count
+/// (`deliveredEventCount`), "taken" needs no sleeping; the client's own count of events it
+/// finished with (`ChatClient.waitUntilProcessed`) then tells when they were handled.
 final class ObservedTransport: BatchedEventSource {
-    /// The channel of marker events; never a real conversation.
-    static let markerChannel = Channel(kind: .local, id: "parley.idle-marker")
-
     private struct State {
-        /// Server events the consumer has taken (markers not counted).
+        /// Events the consumer has taken, over every connection: the client takes them all
+        /// (a taken batch is always handled), so its processed count reaches this.
         var relayed = 0
-        /// Markers pushed and not yet taken: only while there are some is a batch scanned.
-        var markersQueued = 0
         var output: BatchQueue<TransportEvent>?
         /// The rest of a batch taken from the queue past `largestBatch` events.
         var held: ArraySlice<TransportEvent> = []
-        var waiters: [Int: (count: Int, continuation: CheckedContinuation<Void, Never>)] = [:]
-        var nextWaiter = 0
+        var waiters = CountWaiters()
     }
 
     let inner: any Transport
@@ -87,7 +82,7 @@ final class ObservedTransport: BatchedEventSource {
         let old = state.withLock { state -> BatchQueue<TransportEvent>? in
             defer {
                 state.output = queue
-                state.markersQueued = 0
+                // Not taken, so not counted: the old connection's rest is not handed over.
                 state.held = []
             }
             return state.output
@@ -133,18 +128,9 @@ final class ObservedTransport: BatchedEventSource {
 
     private func took(_ batch: [TransportEvent]) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            var events = batch.count
-            if state.markersQueued > 0 {
-                let markers = batch.count { if case .membership(let event) = $0 { event.channel == Self.markerChannel } else { false } }
-                state.markersQueued -= markers
-                events -= markers
-            }
-            state.relayed += events
+            state.relayed += batch.count
             // The usual case: nobody waits for the count (only idle checks do).
-            guard !state.waiters.isEmpty else { return [] }
-            let ready = state.waiters.filter { $0.value.count <= state.relayed }
-            for id in ready.keys { state.waiters.removeValue(forKey: id) }
-            return ready.values.map(\.continuation)
+            return state.waiters.reached(state.relayed)
         }
         for waiter in ready { waiter.resume() }
     }
@@ -154,8 +140,7 @@ final class ObservedTransport: BatchedEventSource {
         let all = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             guard state.output === queue else { return [] }
             state.output = nil
-            defer { state.waiters.removeAll() }
-            return state.waiters.values.map(\.continuation)
+            return state.waiters.removeAll()
         }
         for waiter in all { waiter.resume() }
     }
@@ -165,42 +150,29 @@ final class ObservedTransport: BatchedEventSource {
     func waitUntilRelayed() async {
         guard let deliveredEventCount else { return }
         let target = deliveredEventCount()
-        let id = state.withLock { state in
-            state.nextWaiter += 1
-            return state.nextWaiter
-        }
+        let id = state.withLock { $0.waiters.newID() }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let done = state.withLock { state in
                     if state.relayed >= target || state.output == nil || Task.isCancelled { return true }
-                    state.waiters[id] = (target, continuation)
+                    state.waiters.add(id, target: target, continuation)
                     return false
                 }
                 if done { continuation.resume() }
             }
         } onCancel: {
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
+            state.withLock { $0.waiters.remove(id) }?.resume()
         }
     }
+
+    /// Events the consumer has taken so far, over every connection.
+    var relayedEventCount: Int { state.withLock { $0.relayed } }
 
     /// True when the server has delivered nothing the consumer has not taken.
     var isCaughtUp: Bool {
         guard let deliveredEventCount else { return true }
         let target = deliveredEventCount()
         return state.withLock { $0.relayed >= target }
-    }
-
-    /// Puts marker `number` into the event queue, behind every event delivered so far.
-    /// Returns false if there is no stream (or its queue is full).
-    func sendMarker(_ number: Int) -> Bool {
-        let event = TransportEvent.membership(MembershipEvent(channel: Self.markerChannel, user: String(number), change: .joined))
-        return state.withLock { state in
-            // Under the lock that `took` counts under: the consumer may take the marker
-            // at once, but cannot count it before it is known to be one.
-            guard let output = state.output, output.push(event) else { return false }
-            state.markersQueued += 1
-            return true
-        }
     }
 
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt { try await inner.send(message) }
