@@ -15,21 +15,18 @@ extension Outbox {
         }
         persistPending()
         let now = clock.now()
-        releaseBlockedLanes(at: now)
+        releaseBlocks(at: now)
         // The same pick as the worker's: with one round at a time every ready lane, else
         // one lane that stays out of `ready` until its round is applied.
-        let batch = takeBatch(at: now, maxLanes: width == 1 ? .max : 1)
+        let round = takeRound(at: now, concurrent: width > 1)
         // Nothing may go now: rate limits and backoff armed a timer that wakes the worker.
-        guard !batch.isEmpty else { return }
+        guard !round.isEmpty else { return }
         await inlineRound {
-            if width > 1 {
-                for (key, _) in batch { lanesInFlight.insert(key) }
-                // Other lanes need not wait for this round: the worker sends them meanwhile.
-                if hasQueuedWork { signal() }
-            }
-            await send(batch)
+            // Other lanes need not wait for this round: the worker sends them meanwhile.
+            if width > 1, queue.hasWork { signal() }
+            await send(round)
         }
-        if hasQueuedWork { signal() }
+        if queue.hasWork { signal() }
     }
 
     /// What `submit([item])[0]` answers, without an array on either side: every send and
@@ -47,23 +44,20 @@ extension Outbox {
     /// a round's result would be: the item then waits first in its lane for its retry (queued
     /// as of then: the clock is read only on that path).
     func sendAlone(_ item: OutboxItem) async -> Result<OutboxResult, ParleyError>? {
-        let limits = configuration.rateLimits
-        guard !storeKeepsItems, machine.roundsInFlight == 0, incoming.isEmpty, lanes.isEmpty, accountBlockedUntil == nil,
-              limits.perChannel == nil, limits.perAccount == nil, limits.global == nil,
+        guard !storeKeepsItems, machine.roundsInFlight == 0, queue.isEmptyAndUnlimited,
               case .message(let envelope) = item.operation else { return nil }
         var item = item
-        item.sequence = nextSequence
-        nextSequence += 1
+        item.sequence = queue.takeSequence()
         let answers = await inlineRound { await transport.sendBatch([envelope]) }
         if answers.count == 1, case .success(let receipt) = answers[0] {
-            if hasQueuedWork { signal() }
+            if queue.hasWork { signal() }
             return .success(.sent(receipt))
         }
         let outcome = answers.count == 1 ? answers[0] : .failure(ParleyError(.notSent, "the transport answered \(answers.count) of 1"))
         item.enqueuedAt = clock.now()
         let batchID = registerBatch(count: 1)
-        apply([outcome.map(OutboxResult.sent)], to: [Queued(item: item, slot: Slot(batch: batchID, index: 0))], lane: Self.laneKey(of: item))
-        if hasQueuedWork { signal() }
+        apply([outcome.map(OutboxResult.sent)], to: [Queued(item: item, slot: Slot(batch: batchID, index: 0))], lane: LaneKey(of: item))
+        if queue.hasWork { signal() }
         return await results(ofBatch: batchID, count: 1)[0]
     }
 
@@ -92,16 +86,10 @@ extension Outbox {
         if submitsSoFar % every == 0 { await Task.yield() }
     }
 
-    /// True when the worker has something to do: items to persist, rows to delete, ready lanes.
-    var hasQueuedWork: Bool {
-        !incoming.isEmpty || !completedIDs.isEmpty || ready.indices.contains { readyHead[$0] < ready[$0].count }
-    }
-
     /// Deletes the rows of items already accepted (at stop: nothing else will).
     func persistCompleted() {
-        guard !completedIDs.isEmpty else { return }
-        let deleting = completedIDs
-        completedIDs.removeAll()
+        guard !queue.completedIDs.isEmpty else { return }
+        let deleting = queue.takeCompletedIDs()
         // On failure the rows stay: the next start resends them and the server deduplicates them.
         _ = try? store.commit(inserting: [], deleting: deleting)
     }

@@ -5,7 +5,7 @@ import Foundation
 extension Outbox {
     /// Sends a batch: the messages of every lane in one `sendBatch` call (one hop to the
     /// transport, not one per message), reactions one by one. Results are applied per lane.
-    func send(_ batch: [(LaneKey, [Queued])]) async {
+    func send(_ batch: Round) async {
         var envelopes: [OutgoingEnvelope] = []
         for (key, entries) in batch where !key.isReaction {
             for entry in entries {
@@ -37,7 +37,7 @@ extension Outbox {
     /// Applies a lane's results in order. From the first item to retry on, the rest of the
     /// lane goes back to its front (order holds); a transient error delays the lane.
     func apply(_ outcomes: [Result<OutboxResult, ParleyError>], to entries: [Queued], lane key: LaneKey) {
-        if !lanesInFlight.isEmpty { lanesInFlight.remove(key) }
+        queue.roundDone(lane: key)
         var requeue: [Queued] = []
         var delay: Duration?
         for (entry, outcome) in zip(entries, outcomes) {
@@ -48,7 +48,7 @@ extension Outbox {
             }
             switch outcome {
             case .success(let result):
-                if storeKeepsItems { completedIDs.append(entry.item.id) }
+                if storeKeepsItems { queue.completed(entry.item.id) }
                 finish(entry, .success(result))
             case .failure(let error) where error.code == .notSent:
                 requeue.append(entry)
@@ -74,29 +74,17 @@ extension Outbox {
                                                       random: configuration.random())
                     requeue.append(entry)
                 } else {
-                    if storeKeepsItems { completedIDs.append(entry.item.id) }
+                    if storeKeepsItems { queue.completed(entry.item.id) }
                     finish(entry, .failure(error))
                 }
             }
         }
         if requeue.isEmpty {
-            enqueueIfReady(key)
+            queue.laneDone(key)
         } else {
-            putBack(requeue, lane: key, until: delay.map { clock.now().addingTimeInterval($0.timeInterval) })
-        }
-    }
-
-    func putBack(_ entries: [Queued], lane key: LaneKey, until: Date?) {
-        var lane = lanes[key] ?? Lane()
-        lane.items = entries + lane.items[lane.head...]
-        lane.head = 0
-        lane.blockedUntil = until
-        lanes[key] = lane
-        if let until {
-            blocked.insert(key)
-            scheduleTimer(at: until)
-        } else {
-            enqueueIfReady(key)
+            let until = delay.map { clock.now().addingTimeInterval($0.timeInterval) }
+            queue.putBack(requeue, lane: key, until: until)
+            if let until { scheduleTimer(at: until) }
         }
     }
 

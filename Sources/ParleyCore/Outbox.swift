@@ -39,14 +39,6 @@ public actor Outbox {
     /// Told the outcome of items nobody waits for (those recovered from the store at start).
     public typealias Completion = @Sendable (OutboxItem, Result<OutboxResult, ParleyError>) -> Void
 
-    /// Items are ordered per channel and priority; reactions have lanes of their own, since
-    /// messages go to the transport in batches and reactions one by one.
-    struct LaneKey: Hashable {
-        var channel: Channel
-        var priority: SendPriority
-        var isReaction: Bool
-    }
-
     /// Where an item's result goes: a slot of a waiting `submit`, or none (recovered items).
     struct Slot {
         var batch: Int
@@ -59,14 +51,6 @@ public actor Outbox {
         var slot: Slot?
         /// When the transport first answered `rateLimited` for this item.
         var rateLimitedSince: Date?
-    }
-
-    struct Lane {
-        var items: [Queued] = []
-        var head = 0
-        var blockedUntil: Date?
-        var queued = false
-        var isEmpty: Bool { head >= items.count }
     }
 
     struct BatchWaiter {
@@ -91,21 +75,12 @@ public actor Outbox {
     let configuration: Configuration
     var orphanHandler: Completion?
 
-    // MARK: - Queue state
-    var incoming: [Queued] = []
-    var lanes: [LaneKey: Lane] = [:]
-    var ready: [[LaneKey]] = Array(repeating: [], count: SendPriority.allCases.count)
-    var readyHead: [Int] = Array(repeating: 0, count: SendPriority.allCases.count)
-    var blocked: Set<LaneKey> = []
-    var accountBlockedUntil: Date?
-    var completedIDs: [UUID] = []
-    var nextSequence: Int64 = 1
+    /// The items, their lanes and rate limits: the queue decides, the actor does the I/O.
+    var queue: SendQueue
+
+    // MARK: - Waiters: the submitters' results and continuations
     var batches: [Int: BatchWaiter] = [:]
     var nextBatchID = 0
-    var channelBuckets = TokenBuckets<Channel>()
-    var accountBucket: TokenBucket?
-    /// Lanes whose round is being sent (only when the transport sends channels concurrently).
-    var lanesInFlight: Set<LaneKey> = []
     /// Submits so far (now and then the submitter yields first).
     var submitsSoFar = 0
 
@@ -126,7 +101,7 @@ public actor Outbox {
         storeKeepsItems = !(store is VolatileOutboxStore)
         self.clock = clock
         self.configuration = configuration
-        self.accountBucket = configuration.rateLimits.perAccount.map(TokenBucket.init(rate:))
+        queue = SendQueue(rateLimits: configuration.rateLimits, maxBatch: configuration.maxBatch)
     }
 
     /// Sets the handler for results nobody waits for (recovered items).
@@ -145,12 +120,7 @@ public actor Outbox {
             machine.startFailed()
             throw error
         }
-        for var item in recovered {
-            nextSequence = max(nextSequence, item.sequence + 1)
-            // The previous run may have sent it and died before the answer.
-            item.operation = item.operation.resent
-            appendToLane(Queued(item: item, slot: nil))
-        }
+        for item in recovered { queue.recover(item) }
         worker = Task { await self.run() }
     }
 
@@ -168,15 +138,7 @@ public actor Outbox {
         machine.stopFinished()
         persistCompleted()
         let stopped = ParleyError(.cancelled, "the outbox stopped before the transport accepted this item; a durable store keeps it for the next start")
-        for queued in incoming { finish(queued, .failure(stopped)) }
-        incoming.removeAll()
-        for lane in lanes.values {
-            for queued in lane.items[lane.head...] { finish(queued, .failure(stopped)) }
-        }
-        lanes.removeAll()
-        ready = ready.map { _ in [] }
-        readyHead = readyHead.map { _ in 0 }
-        blocked.removeAll()
+        for queued in queue.removeAllItems() { finish(queued, .failure(stopped)) }
     }
 
     /// Queues `items` and returns when each has been accepted by the transport or failed,
@@ -196,13 +158,7 @@ public actor Outbox {
     /// waits for their results.
     func submitQueued(_ items: [OutboxItem], at now: Date) async -> [Result<OutboxResult, ParleyError>] {
         let batchID = registerBatch(count: items.count)
-        incoming.reserveCapacity(incoming.count + items.count)
-        for (index, var item) in items.enumerated() {
-            item.sequence = nextSequence
-            nextSequence += 1
-            item.enqueuedAt = now
-            incoming.append(Queued(item: item, slot: Slot(batch: batchID, index: index)))
-        }
+        queue.submit(items, batch: batchID, at: now)
         // The submitter sends a round itself when one may start: waking the worker task
         // (and being woken by it) would cost two thread hand-offs per send.
         await runRoundInline()
@@ -233,7 +189,7 @@ public actor Outbox {
     }
 
     /// Items queued and not yet accepted (submitted, waiting or being retried).
-    public var queuedCount: Int { incoming.count + lanes.values.reduce(0) { $0 + $1.items.count - $1.head } }
+    public var queuedCount: Int { queue.count }
 
     // MARK: - Completion
 
