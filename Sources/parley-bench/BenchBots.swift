@@ -43,13 +43,17 @@ struct BotBench {
     let clients: [ChatClient]
     let answers: [AsyncStream<ChatEvent>.AsyncIterator.Box]
 
-    init(users: Int) async throws {
+    /// `echo` is the template of the `/echo` command's answer: the workload expects the text
+    /// sent back as it came, so any other template is a wrong answer the bench must catch; so
+    /// is any `fallback` answer to the unrelated messages.
+    init(users: Int, echo: String = "{{args.text}}", fallback: String? = nil) async throws {
         hub = try Hub()
-        var yaml = "id: bench\ncommands:\n  echo:\n    args: [text]\n    reply: \"{{args.text}}\"\n"
+        var yaml = "id: bench\ncommands:\n  echo:\n    args: [text]\n    reply: \"\(echo)\"\n"
         for index in 1..<50 { yaml += "  cmd\(index):\n    reply: \"command \(index)\"\n" }
         yaml += "triggers:\n"
         for index in 0..<25 { yaml += "  - contains: \"keyword\(index)\"\n    reply: \"k\(index)\"\n" }
         for index in 0..<25 { yaml += "  - match: \"^pattern\(index) (?<rest>.+)$\"\n    reply: \"{{match.rest}}\"\n" }
+        if let fallback { yaml += "fallback:\n  - reply: \"\(fallback)\"\n" }
         let definition = try YAMLDecoder(environment: [:]).decode(BotDefinition.self, from: yaml, file: "bench.yaml")
         let bot = try CompiledBot(id: "bench", definition: definition)
         try hub.addUser(Profile(id: "bench", name: "Bench"))
@@ -82,8 +86,8 @@ struct BotBench {
                     latencies.reserveCapacity(each)
                     for round in 0..<each {
                         let sent = clock.now
-                        _ = try await client.send(TextContent("/echo \(round)"), to: .person("bench"))
-                        try await answers.nextAnswer(from: "bench")
+                        _ = try await client.send(TextContent("/echo \(index) \(round)"), to: .person("bench"))
+                        try await answers.nextAnswer(from: "bench", expecting: "\(index) \(round)")
                         let elapsed = clock.now - sent
                         latencies.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
                     }
@@ -102,6 +106,9 @@ struct BotBench {
     }
 
     /// Messages no command or trigger matches (no fallback): how fast the bot gets through them.
+    /// Any answer to one of them is wrong, and fails the run: after them each user sends one
+    /// more `/echo`, whose answer must be the next message it gets (a conversation's answers
+    /// keep its order).
     func unrelated(count: Int) async throws -> Double {
         let clock = ContinuousClock()
         let start = clock.now
@@ -116,6 +123,10 @@ struct BotBench {
         }
         await host.waitUntilIdle()
         let total = clock.now - start
+        for (index, client) in clients.enumerated() {
+            _ = try await client.send(TextContent("/echo \(index) end"), to: .person("bench"))
+            try await answers[index].nextAnswer(from: "bench", expecting: "\(index) end")
+        }
         return Double(perUser * clients.count) / (Double(total.components.seconds) + Double(total.components.attoseconds) / 1e18)
     }
 
@@ -148,11 +159,16 @@ extension AsyncStream<ChatEvent>.AsyncIterator {
         var iterator: AsyncStream<ChatEvent>.AsyncIterator
         init(_ iterator: AsyncStream<ChatEvent>.AsyncIterator) { self.iterator = iterator }
 
-        /// Waits for the next message from `sender`.
-        func nextAnswer(from sender: String) async throws {
+        /// Waits for the next message from `sender` and checks that it is the text `expected`.
+        func nextAnswer(from sender: String, expecting expected: String) async throws {
             // Bounded by the stream: it ends when the client closes.
             while let event = await iterator.next() {
-                if case .message(let message) = event, message.sender == sender { return }
+                guard case .message(let message) = event, message.sender == sender else { continue }
+                let text = (message.content as? TextContent)?.text
+                guard text == expected else {
+                    throw BenchFailure("bots: expected the answer \"\(expected)\", got \(text.map { "\"\($0)\"" } ?? "a \(type(of: message.content))")")
+                }
+                return
             }
             throw ParleyError(.notConnected, "the event stream ended")
         }

@@ -20,6 +20,8 @@ let areas: KeyValuePairs<String, () async throws -> Void> = [
 let tools: KeyValuePairs<String, () async throws -> Void> = [
     "yaml-decode": benchYAMLDecode,
     "yaml-profile": { try benchYAMLProfile(Array(CommandLine.arguments.dropFirst(2))) },
+    // The `bots` workload, small, with every answer checked (run by scripts/test).
+    "bots-check": benchBotsCheck,
     // The Matrix broadcast and the bare client's ceiling alone.
     "matrix-broadcast": benchMatrixBroadcastOnly,
 ]
@@ -32,5 +34,11 @@ if let requested, !known.contains(where: { $0.key == requested }) {
     exit(help ? 0 : 64)
 }
 for (name, run) in known where requested == name || (requested == nil && areas.contains { $0.key == name }) {
-    try await run()
+    do {
+        try await run()
+    } catch {
+        // A wrong answer or a failed set-up: the figures before it stand, none after it.
+        FileHandle.standardError.write(Data("parley-bench \(name): error: \(error)\n".utf8))
+        exit(1)
+    }
 }
