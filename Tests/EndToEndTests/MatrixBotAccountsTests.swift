@@ -47,7 +47,7 @@ struct MatrixBotAccountsTests {
     @Test func prepareSetsTheDisplayNameFromTheBotFile() async throws {
         let account = try await TestSynapse.register("support")
         let config = try MatrixBotServer.config(bot: "support", user: account.userID, token: account.accessToken)
-        let folder = MatrixBotServer.temporaryFolder()
+        let folder = try MatrixBotServer.temporaryFolder()
         let accounts = try MatrixBotAccounts(config: config, bots: [try support()], storagePath: folder + "/parley.db", log: { _ in })
         #expect(await accounts.prepare().isEmpty)
         let profile = try await MatrixClient(homeserver: try TestSynapse.url()).profile(userID: account.userID)
@@ -60,7 +60,7 @@ struct MatrixBotAccountsTests {
         let account = try await TestSynapse.register("support")
         let config = try MatrixBotServer.config(bot: "support", user: account.userID, token: "not-a-token")
         let accounts = try MatrixBotAccounts(config: config, bots: [try support()],
-                                             storagePath: MatrixBotServer.temporaryFolder() + "/parley.db", log: { _ in })
+                                             storagePath: try MatrixBotServer.temporaryFolder() + "/parley.db", log: { _ in })
         let problems = await accounts.prepare()
         #expect(problems.count == 1)
         #expect(problems.first?.problem.contains("cannot log in") == true, "\(problems)")
@@ -71,7 +71,7 @@ struct MatrixBotAccountsTests {
         let config = try MatrixBotServer.config(bot: "support", user: "@support:localhost", token: "t",
                                                 homeserver: "http://127.0.0.1:9")
         let accounts = try MatrixBotAccounts(config: config, bots: [try support()],
-                                             storagePath: MatrixBotServer.temporaryFolder() + "/parley.db", log: { _ in })
+                                             storagePath: try MatrixBotServer.temporaryFolder() + "/parley.db", log: { _ in })
         let problems = await accounts.prepare()
         #expect(problems.first?.problem.contains("networkUnavailable") == true, "\(problems)")
     }
@@ -81,7 +81,7 @@ struct MatrixBotAccountsTests {
                                                 homeserver: "http://127.0.0.1:9")
         #expect(throws: ParleyError.self) {
             _ = try MatrixBotAccounts(config: config, bots: [try support()],
-                                      storagePath: MatrixBotServer.temporaryFolder() + "/parley.db", log: { _ in })
+                                      storagePath: try MatrixBotServer.temporaryFolder() + "/parley.db", log: { _ in })
         }
     }
 }

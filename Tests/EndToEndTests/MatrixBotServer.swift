@@ -40,7 +40,7 @@ enum MatrixBotServer {
         let account = try await TestSynapse.register(id)
         try await TestSynapse.setRateLimit(of: account.userID)
         let config = try config(bot: id, user: account.userID, token: account.accessToken)
-        let accounts = try MatrixBotAccounts(config: config, bots: [loaded], storagePath: temporaryFolder() + "/parley.db",
+        let accounts = try MatrixBotAccounts(config: config, bots: [loaded], storagePath: try temporaryFolder() + "/parley.db",
                                              log: { _ in })
         let problems = await accounts.prepare()
         #expect(problems.isEmpty, "\(problems)")
@@ -53,10 +53,5 @@ enum MatrixBotServer {
     }
 
     /// A new temporary folder.
-    static func temporaryFolder() -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-matrix-bot-tests")
-            .appendingPathComponent(UUID().uuidString)
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.path
-    }
+    static func temporaryFolder() throws -> String { try TemporaryFolder("parley-matrix-bot").path }
 }

@@ -36,7 +36,7 @@ struct MatrixBroadcastCommandTests {
         let news = try await TestSynapse.register("news")
         let alice = try await TestSynapse.register("alice")
         let bob = try await TestSynapse.register("bob")
-        let folder = MatrixBotServer.temporaryFolder()
+        let folder = try MatrixBotServer.temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try """
         transport:
@@ -64,7 +64,7 @@ struct MatrixBroadcastCommandTests {
     }
 
     @Test func aBotWithoutAnAccountIsAClearError() async throws {
-        let folder = MatrixBotServer.temporaryFolder()
+        let folder = try MatrixBotServer.temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try """
         transport:

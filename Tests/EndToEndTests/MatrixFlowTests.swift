@@ -11,7 +11,7 @@ import Testing
 struct MatrixFlowTests {
     private func stage() throws -> MatrixTestStage {
         MatrixTestStage(homeserver: try TestSynapse.url(), sharedSecret: try TestSynapse.sharedSecret(),
-                        directory: URL(fileURLWithPath: MatrixBotServer.temporaryFolder()))
+                        directory: URL(fileURLWithPath: try MatrixBotServer.temporaryFolder()))
     }
 
     @Test func exampleFlowTestsPassOverMatrixAndVirtualTimeOnesAreSkipped() async throws {
@@ -38,7 +38,7 @@ struct MatrixFlowTests {
 
     @Test func aWrongExpectationFailsWithTheActualOutput() async throws {
         let catalog = try MatrixBotServer.catalog()
-        let folder = MatrixBotServer.temporaryFolder()
+        let folder = try MatrixBotServer.temporaryFolder()
         let path = folder + "/wrong.test.yaml"
         try Data("""
         bot: support

@@ -13,7 +13,7 @@ struct MatrixRunningHostTests {
     /// A folder with a config for `bot` (its account's token) whose `agents` room is `room`,
     /// and a bot that hands off to `agents`.
     private func folder(bot: MatrixRegistrar.Account, room: String) throws -> String {
-        let folder = MatrixBotServer.temporaryFolder()
+        let folder = try MatrixBotServer.temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
         try """
             transport:

@@ -38,7 +38,7 @@ struct MatrixSerialTests {
         try await TestSynapse.setRateLimit(of: bot.userID, perSecond: 8, burst: 10)
 
         var config = MatrixConfiguration(homeserver: url, userID: bot.userID, credentials: .accessToken(bot.accessToken),
-                                         databasePath: MatrixBotServer.temporaryFolder() + "/batch.db")
+                                         databasePath: try MatrixBotServer.temporaryFolder() + "/batch.db")
         config.log = { _ in }
         let counter = RateLimitCounter(try MatrixTransport(configuration: config), concurrentRooms: 8)
         let client = try ChatClient(transport: counter)
@@ -77,7 +77,7 @@ struct MatrixSerialTests {
                                     // Generous: an outside bot gives no idle signal, and a loaded
                                     // machine can pause it for seconds between two answers.
                                     target: account.userID, quietPeriod: .seconds(5),
-                                    directory: URL(fileURLWithPath: MatrixBotServer.temporaryFolder()))
+                                    directory: URL(fileURLWithPath: try MatrixBotServer.temporaryFolder()))
         let suite = TestSuite(bots: catalog.bots, host: MatrixTargetBotHost(), stage: stage, jobs: 4)
         let results = await suite.run(files)
         await host.stop()

@@ -14,7 +14,7 @@ struct MatrixTargetAccountsTests {
     @Test func theTestUserComesFromTheConfigsAccounts() async throws {
         let (host, bot) = try await MatrixBotServer.host("support")
         let alice = try await TestSynapse.register("alice")
-        let folder = MatrixBotServer.temporaryFolder()
+        let folder = try MatrixBotServer.temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
         // The bot's file, as the team that runs it elsewhere has it (tests name its cards).
         try FileManager.default.copyItem(atPath: MatrixBotServer.root.path + "/bots/support.yaml", toPath: folder + "/bots/support.yaml")
@@ -57,7 +57,7 @@ struct MatrixTargetAccountsTests {
     }
 
     @Test func withoutASecretOrAnAccountTheProblemIsNamed() async throws {
-        let folder = MatrixBotServer.temporaryFolder()
+        let folder = try MatrixBotServer.temporaryFolder()
         try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
         try """
             transport: { kind: matrix, homeserver: "http://127.0.0.1:9" }

@@ -11,21 +11,18 @@ struct TestFileHarness {
     static let firstStepLine = FlowHostFile.firstStepLine
 
     let bots: [LoadedBot]
-    let folder: URL
+    let folder: TemporaryFolder
 
     init() throws {
         let catalog = HostCatalog.load(configFile: Self.fixtures + "/config.yaml", resolve: { $0 }, environment: [:])
         try #require(catalog.errors.isEmpty, "\(catalog.errors)")
         bots = catalog.bots
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("flowtest-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder("flowtest")
     }
 
     /// Writes `text` as `name` in the temporary folder; returns it as a test file.
     func write(_ text: String, as name: String = "case.test.yaml") throws -> TestDiscovery.Found {
-        let url = folder.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return TestDiscovery.Found(file: name, path: url.path)
+        TestDiscovery.Found(file: name, path: try folder.write(text, as: name))
     }
 
     /// One test named `case` with `steps` (one step a line, without indentation).
@@ -48,5 +45,5 @@ struct TestFileHarness {
         return failure
     }
 
-    func remove() { try? FileManager.default.removeItem(at: folder) }
+    func remove() { folder.remove() }
 }
