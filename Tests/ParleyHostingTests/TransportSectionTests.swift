@@ -36,6 +36,28 @@ import YAMLCoding
         #expect(Self.errors("transport: { kind: local }") == "")
     }
 
+    /// Synapse creates rooms of version 12 by default: their ids are `!` and a 43-character
+    /// hash, without a server name. A config naming one must load; a malformed one still fails.
+    @Test func roomVersion12IDsAreRooms() {
+        func config(_ room: String) -> String {
+            """
+            transport:
+              kind: matrix
+              homeserver: http://127.0.0.1:8008
+              accounts:
+                support: { user: "@support:localhost", access_token: "t" }
+              rooms:
+                agents: "\(room)"
+            """
+        }
+        #expect(Self.errors(config("!BHtWj1saFfHslQnYUXNkc9p6gwnsa7IrTAVmHVUJavg"), bots: ["support": "name: Support"]) == "")
+        #expect(Self.errors(config("!old:localhost"), bots: ["support": "name: Support"]) == "")
+        #expect(Self.errors(config("!BHtWj1saFfHslQnYUXNkc9p6gwnsa7IrTAVmHVUJav"), bots: ["support": "name: Support"])
+            .contains("invalid room '!BHtWj1saFfHslQnYUXNkc9p6gwnsa7IrTAVmHVUJav' for 'agents'"))
+        #expect(Self.errors(config("!BHtWj1saFfHslQnYUXNkc9p6gwnsa7IrTAVmHVUJa/g"), bots: ["support": "name: Support"])
+            .contains("invalid room"))
+    }
+
     @Test func everyMatrixProblem() {
         let yaml = """
             transport:
@@ -64,7 +86,7 @@ import YAMLCoding
             config.yaml:5:11: error: account 'news' needs 'password' or 'access_token'
                 news: { user: "@news:localhost" }
                       ^
-            config.yaml:7:13: error: invalid room 'agents' for 'agents': expected a room id like !AbCdEf:localhost or an alias like #agents:localhost
+            config.yaml:7:13: error: invalid room 'agents' for 'agents': expected a room id like !AbCdEf:localhost (or, from room version 12, ! and 43 characters of base64) or an alias like #agents:localhost
                 agents: "agents"
                         ^
             config.yaml:9:12: error: invalid Matrix user 'alice' for 'alice': expected @name:server

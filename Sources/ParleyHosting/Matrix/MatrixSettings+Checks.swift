@@ -37,7 +37,7 @@ extension MatrixSettings {
             }
         }
         for entry in rooms?.entries ?? [] where !Self.isRoom(entry.value.value) {
-            fail(entry.value.mark, "invalid room '\(entry.value.value)' for '\(entry.name)': expected a room id like !AbCdEf:localhost or an alias like #\(entry.name):localhost")
+            fail(entry.value.mark, "invalid room '\(entry.value.value)' for '\(entry.name)': expected a room id like !AbCdEf:localhost (or, from room version 12, ! and 43 characters of base64) or an alias like #\(entry.name):localhost")
         }
         for entry in users?.entries ?? [] where !Self.isUserID(entry.value.value) {
             fail(entry.value.mark, "invalid Matrix user '\(entry.value.value)' for '\(entry.name)': expected @name:server")
@@ -87,7 +87,12 @@ extension MatrixSettings {
         id.hasPrefix("@") && id.dropFirst().contains(":") && !id.hasPrefix("@:")
     }
 
+    /// A room id or alias. Room ids of room version 12 and later carry no server name: they
+    /// are `!` and the create event's hash, 43 characters of unpadded URL-safe base64.
     static func isRoom(_ id: String) -> Bool {
-        (id.hasPrefix("!") || id.hasPrefix("#")) && id.dropFirst().contains(":") && id.count > 3
+        if id.hasPrefix("!"), id.count == 44, id.dropFirst().allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+            return true
+        }
+        return (id.hasPrefix("!") || id.hasPrefix("#")) && id.dropFirst().contains(":") && id.count > 3
     }
 }
