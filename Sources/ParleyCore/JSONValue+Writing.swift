@@ -1,8 +1,8 @@
 // MARK: - Fast compact JSON writing
 
 extension JSONValue {
-    /// Compact JSON with sorted keys, like `jsonData()` but written by hand: the hot paths
-    /// (outbox rows, stored messages, size checks) run per message, where `JSONEncoder` is slow.
+    /// Compact JSON with sorted keys, written by hand: the hot paths (outbox rows, stored
+    /// messages, size checks, request bodies) run per message, where `JSONEncoder` is slow.
     /// Strings escape `"`, `\` and control characters; `/` and non-ASCII are written as is.
     public func compactJSON() -> String {
         var bytes: [UInt8] = []
@@ -69,7 +69,7 @@ extension JSONValue {
         }
     }
 
-    /// Non-finite doubles have no JSON form and are written as null, as `jsonData()` does.
+    /// Non-finite doubles have no JSON form and are written as null.
     private static func doubleText(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }

@@ -78,32 +78,9 @@ extension JSONValue: Codable {
 }
 
 extension JSONValue {
-    /// Compact JSON with sorted keys: stable bytes for storage, size checks and comparisons.
-    public func jsonData() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSONValue cannot fail: every case maps to a JSON value (non-finite
-        // doubles are the one exception and are written as null by `finiteOrNull`).
-        return (try? encoder.encode(self.finiteOrNull)) ?? Data("null".utf8)
-    }
+    /// Compact JSON with sorted keys: stable bytes for storage, size checks, comparisons and
+    /// request bodies (written by `compactJSON()`; non-finite doubles are written as null).
+    public func jsonData() -> Data { Data(compactJSON().utf8) }
 
-    public func jsonString() -> String { String(decoding: jsonData(), as: UTF8.self) }
-
-    /// Parses JSON bytes; invalid JSON throws `ParleyError.invalidContent`.
-    public static func parse(_ data: Data) throws -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            throw ParleyError(.invalidContent, "invalid JSON: \(error)")
-        }
-    }
-
-    private var finiteOrNull: JSONValue {
-        switch self {
-        case .double(let value) where !value.isFinite: return .null
-        case .array(let values): return .array(values.map(\.finiteOrNull))
-        case .object(let object): return .object(object.mapValues(\.finiteOrNull))
-        default: return self
-        }
-    }
+    public func jsonString() -> String { compactJSON() }
 }
