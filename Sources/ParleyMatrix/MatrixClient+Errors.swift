@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ParleyCore
+import ParleyHTTP
 
 extension MatrixClient {
     /// Maps a non-2xx answer to a `ParleyError`: 429 → `rateLimited` (wait from the `Retry-After`
@@ -41,21 +42,21 @@ extension MatrixClient {
         return nil
     }
 
-    /// Maps a `URLSession` failure: a timeout → `timeout`, a cancelled task → `cancelled`,
-    /// anything else (refused, reset, DNS) → `networkUnavailable`.
-    static func transportError(_ error: any Error, path: String) -> ParleyError {
-        if error is CancellationError {
-            return ParleyError(.cancelled, "request cancelled", context: ["path": path])
-        }
+    /// Maps a failure without an answer: a timeout → `timeout`, a cancelled task →
+    /// `cancelled`, an answer over `limit` → `messageTooLarge` (naming the request and the
+    /// limit), anything else (refused, reset, DNS) → `networkUnavailable`.
+    static func transportError(_ error: HTTPFailure, method: String, path: String, limit: Int) -> ParleyError {
         let context = ["path": path]
-        if let urlError = error as? URLError {
-            switch urlError.code {
-            case .timedOut: return ParleyError(.timeout, "the homeserver did not answer in time", context: context)
-            case .cancelled: return ParleyError(.cancelled, "request cancelled", context: context)
-            default: break
-            }
+        switch error {
+        case .timeout: return ParleyError(.timeout, "the homeserver did not answer in time", context: context)
+        case .cancelled: return ParleyError(.cancelled, "request cancelled", context: context)
+        case .tooLarge:
+            return ParleyError(.messageTooLarge,
+                               "the homeserver's answer to \(method) \(path) is larger than \(limit) bytes: refused without reading the rest",
+                               context: ["path": path, "limit": String(limit)])
+        case .network(let reason):
+            return ParleyError(.networkUnavailable, "cannot reach the homeserver: \(reason)", context: context)
         }
-        return ParleyError(.networkUnavailable, "cannot reach the homeserver: \(error.localizedDescription)", context: context)
     }
 }
 

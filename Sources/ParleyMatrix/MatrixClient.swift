@@ -1,11 +1,10 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ParleyCore
+import ParleyHTTP
 
-/// A small Matrix Client-Server API client over `URLSession`: one JSON request at a time,
-/// every request with a timeout, errors mapped to `ParleyError` codes.
+/// A small Matrix Client-Server API client over `HTTPClient` (libcurl, connections kept
+/// alive): every request with a timeout and an answer-size limit, errors mapped to
+/// `ParleyError` codes, redirects followed only within the homeserver's origin.
 ///
 /// It knows the wire, not the semantics: `MatrixTransport` builds on it, and tests use it as an
 /// independent second user.
@@ -25,22 +24,15 @@ public struct MatrixClient: Sendable {
     /// maximum-size ones in ten. A sync refused for its size is retried like any failed one
     /// (with backoff and a log line that names the limit).
     public var syncResponseLimit = 32 << 20
-    private let session: URLSession
-    private let bodies: BoundedBodies
+    /// Copies of this client share its connections (and the thread that drives them).
+    private let http: HTTPClient
 
     /// A client for `homeserver`; `accessToken` may be set later (after a login).
     public init(homeserver: URL, accessToken: String? = nil, requestTimeout: Duration = .seconds(30)) {
         self.homeserver = homeserver
         self.accessToken = accessToken
         self.requestTimeout = requestTimeout
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = requestTimeout.timeInterval
-        configuration.httpMaximumConnectionsPerHost = 16
-        // Without the delegate a redirect to another host would receive the bearer token, and
-        // an answer would be read whole however large.
-        let bodies = BoundedBodies()
-        self.bodies = bodies
-        self.session = URLSession(configuration: configuration, delegate: bodies, delegateQueue: nil)
+        http = HTTPClient(maxConnectionsPerHost: 16)
     }
 
     /// A path under `/_matrix/client/v3/` with every component percent-encoded
@@ -100,65 +92,42 @@ public struct MatrixClient: Sendable {
         guard let url = URL(string: text) else {
             throw ParleyError(.invalidArgument, "not a valid URL: \(text)", context: ["path": path])
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.timeoutInterval = (timeout ?? requestTimeout).timeInterval
-        if let accessToken { request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization") }
-        if let body {
-            request.setValue(contentType ?? "application/octet-stream", forHTTPHeaderField: "Content-Type")
-            request.httpBody = body
-        }
-        let (data, http) = try await perform(request, path: path, limit: limit ?? responseLimit)
-        if (300..<400).contains(http.statusCode) {
-            // Only a redirect SameOriginRedirects refused ends here (others were followed).
-            let target = http.value(forHTTPHeaderField: "Location") ?? "?"
-            throw ParleyError(.permissionDenied,
-                              "the homeserver redirected to another origin (\(target)): not followed, so the access token and password stay with \(homeserver.absoluteString)",
-                              context: ["path": path, "status": String(http.statusCode), "location": target])
-        }
-        guard (200..<300).contains(http.statusCode) else {
-            throw Self.error(status: http.statusCode, body: data.isEmpty ? .object([:]) : (try? JSONValue.parse(data)),
-                             retryAfterHeader: http.value(forHTTPHeaderField: "Retry-After"), path: path)
-        }
-        return data
-    }
-
-    /// Runs the request as a data task that is cancelled with the calling Swift task, so a
-    /// `disconnect()` does not wait for a 30-second long-poll to end; its body is collected by
-    /// `bodies`, at most `limit` bytes.
-    private func perform(_ request: URLRequest, path: String, limit: Int) async throws -> (Data, HTTPURLResponse) {
-        let box = DataTaskBox()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
-                let task = session.dataTask(with: request)
-                bodies.expect(task, limit: limit, method: request.httpMethod ?? "GET", path: path, continuation: continuation)
-                box.start(task)
+        var headers: [(name: String, value: String)] = []
+        if let accessToken { headers.append(("Authorization", "Bearer \(accessToken)")) }
+        if body != nil { headers.append(("Content-Type", contentType ?? "application/octet-stream")) }
+        var request = HTTPRequest(method: method, url: url.absoluteString, headers: headers, body: body,
+                                  timeout: timeout ?? requestTimeout, responseLimit: limit ?? responseLimit)
+        for _ in 0...Self.maxRedirects {
+            let answer = try await send(request, path: path)
+            if (300..<400).contains(answer.status), let location = answer.header("location") {
+                guard let next = SameOriginRedirects.follow(request, status: answer.status, location: location, homeserver: homeserver)
+                else {
+                    // Requests carry the bearer token (and a login the password): another origin gets neither.
+                    throw ParleyError(.permissionDenied,
+                                      "the homeserver redirected to another origin (\(location)): not followed, so the access token and password stay with \(homeserver.absoluteString)",
+                                      context: ["path": path, "status": String(answer.status), "location": location])
+                }
+                request = next
+                continue
             }
-        } onCancel: {
-            box.cancel()
+            guard (200..<300).contains(answer.status) else {
+                throw Self.error(status: answer.status, body: answer.body.isEmpty ? .object([:]) : (try? JSONValue.parse(answer.body)),
+                                 retryAfterHeader: answer.header("retry-after"), path: path)
+            }
+            return answer.body
         }
-    }
-}
-
-/// Hands a data task to the cancellation handler, which may run before or after it exists.
-private final class DataTaskBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: URLSessionDataTask?
-    private var cancelled = false
-
-    func start(_ task: URLSessionDataTask) {
-        lock.lock()
-        self.task = task
-        let cancelled = self.cancelled
-        lock.unlock()
-        if cancelled { task.cancel() } else { task.resume() }
+        throw ParleyError(.serverError, "the homeserver redirected more than \(Self.maxRedirects) times", context: ["path": path])
     }
 
-    func cancel() {
-        lock.lock()
-        cancelled = true
-        let task = self.task
-        lock.unlock()
-        task?.cancel()
+    /// Redirects followed in a row before giving up.
+    static let maxRedirects = 5
+
+    /// One exchange; a failure without an answer mapped to `ParleyError` (see `transportError`).
+    private func send(_ request: HTTPRequest, path: String) async throws -> HTTPResponse {
+        do {
+            return try await http.send(request)
+        } catch {
+            throw Self.transportError(error, method: request.method, path: path, limit: request.responseLimit)
+        }
     }
 }
