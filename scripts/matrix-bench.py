@@ -3,7 +3,7 @@
 HTTP client measures how fast Synapse itself creates events (the ceiling).
 
     matrix-bench.py bot     --homeserver URL --secret S --admin-token T --bot @support:localhost [--result-file F]
-    matrix-bench.py reference --homeserver URL --user @ref:localhost --token T [--seconds 900]
+    matrix-bench.py reference --homeserver URL --user @ref:localhost --token T [--seconds 900] [--ready-file F]
     matrix-bench.py ceiling --homeserver URL --token T --rooms-file FILE --count 5000 [--result-file F]
 
 `bot` prints one line per figure: command round trip p50/p99 one at a time, a 300-command burst
@@ -114,7 +114,8 @@ async def bot_figures(args):
             latencies.append((answered - began) * 1000)
         latencies.sort()
         p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
-        print(f"{args.label} round trip: p50 {statistics.median(latencies):.0f} ms, p99 {p99:.0f} ms "
+        p50 = statistics.median(latencies)
+        print(f"{args.label} round trip: p50 {p50:.0f} ms, p99 {p99:.0f} ms "
               f"({len(latencies)} commands one at a time)", flush=True)
 
         # 2. A burst in one room.
@@ -125,8 +126,10 @@ async def bot_figures(args):
             await driver.order(room, n)
         done, pending = await asyncio.wait(futures, timeout=300)
         last = max((f.result() for f in done), default=began)
+        burst = len(done) / max(last - began, 1e-9)
+        lost = len(pending)
         print(f"{args.label} burst: {len(done)}/{len(numbers)} answered in one room, last reply after {last - began:.1f} s "
-              f"({len(done) / max(last - began, 1e-9):.1f} replies/s)", flush=True)
+              f"({burst:.1f} replies/s)", flush=True)
 
         # 3. Many rooms at once.
         rooms = [await driver.room(direct=False) for _ in range(args.rooms)]
@@ -147,6 +150,7 @@ async def bot_figures(args):
         done, pending = await asyncio.wait(futures, timeout=300)
         last = max((f.result() for f in done), default=began)
         multi_room = len(done) / max(last - began, 1e-9)
+        lost += len(pending)
         print(f"{args.label} multi-room: {len(done)}/{len(futures)} answered in {args.rooms} rooms x {args.per_room}, "
               f"{len(done) / max(last - began, 1e-9):.1f} replies/s (last after {last - began:.1f} s)", flush=True)
 
@@ -155,8 +159,9 @@ async def bot_figures(args):
         print(f"{args.label} answers: {len(driver.answers)} orders answered, {twice} answered more than once", flush=True)
         if args.result_file:
             with open(args.result_file, "w") as f:
-                json.dump({"answered": len(driver.answers), "multi_room": multi_room}, f)
-        return 0 if twice == 0 and not pending else 1
+                json.dump({"answered": len(driver.answers), "twice": twice, "lost": lost, "p50": p50, "p99": p99,
+                           "burst": burst, "multi_room": multi_room}, f)
+        return 0 if twice == 0 and lost == 0 else 1
     finally:
         driver.task and driver.task.cancel()
         await client.close()
@@ -208,6 +213,9 @@ async def reference_bot(args):
     names = {}
     first = await client.sync(timeout=0, sync_filter={"room": {"timeline": {"limit": 0}}})
     since = first.next_batch
+    if args.ready_file:  # started and synced: the bench measures its CPU from here
+        with open(args.ready_file, "w") as f:
+            f.write("ready\n")
     deadline = time.monotonic() + args.seconds
     try:
         while time.monotonic() < deadline:
@@ -246,6 +254,7 @@ async def main():
     parser.add_argument("--token")
     parser.add_argument("--user", help="reference: the bot's user id (with --token)")
     parser.add_argument("--seconds", type=float, default=900, help="reference: stop after this long")
+    parser.add_argument("--ready-file", help="reference: written once the first sync is done")
     parser.add_argument("--rooms-file")
     parser.add_argument("--count", type=int, default=5000)
     parser.add_argument("--result-file", help="also write the figures to this file (ceiling: events/s; bot: JSON)")

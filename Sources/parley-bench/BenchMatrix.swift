@@ -7,12 +7,18 @@ import ParleyMatrix
 import YAMLCoding
 
 /// `parley-bench matrix`: the example support bot on a live Synapse (`eval "$(scripts/synapse
-/// start)"` first; run from the repository root), driven by a matrix-nio user
-/// (`scripts/matrix-bench.py bot`), then a 5,000-delivery broadcast through the core SDK next
-/// to the rate a bare HTTP client creates events (`scripts/matrix-bench.py ceiling`, before and after). Rate
-/// limits of the bench accounts are lifted with the admin override API. One line per figure.
+/// start)"` first; run from the repository root) beside the matrix-nio yardstick, three drives
+/// each, alternating (`BenchMatrixBot.swift`); then a 5,000-delivery broadcast through the core
+/// SDK next to the rate a bare HTTP client creates events (`scripts/matrix-bench.py ceiling`,
+/// before and after). Rate limits of the bench accounts are lifted with the admin override API.
+/// One line per figure.
 func benchMatrix() async throws {
     try await benchMatrix(bot: true, broadcast: true)
+}
+
+/// `parley-bench matrix-bot`: only the support bot and the yardstick.
+func benchMatrixBotOnly() async throws {
+    try await benchMatrix(bot: true, broadcast: false)
 }
 
 /// `parley-bench matrix-broadcast`: only the broadcast and the ceiling.
@@ -44,64 +50,6 @@ private func benchMatrix(bot: Bool, broadcast: Bool) async throws {
     }
 }
 
-/// The support bot driven by a matrix-nio user: round trips, a burst, many rooms; then the same
-/// drive against the yardstick, a hand-written matrix-nio bot answering one message at a time
-/// (`scripts/matrix-bench.py reference`), so the multi-room ratio comes from one run.
-private func benchMatrixBot(registrar: MatrixRegistrar, secret: String, adminToken: String, python: String, folder: String,
-                            tag: String, environment: [String: String]) async throws {
-    let homeserver = registrar.homeserver
-
-    // The support bot, hosted as `parley run` would host it.
-    let account = try await registrar.register("bench-support-\(tag)", password: "pw-\(tag)")
-    try await registrar.overrideRateLimit(of: account.userID, adminToken: adminToken)
-    let catalog = HostCatalog.load(configFile: "config.yaml", resolve: { $0 }, environment: environment)
-    guard let support = catalog.bots.first(where: { $0.id == "support" }) else {
-        benchLine("matrix: skipped (run from the repository root: bots/support.yaml not found)")
-        return
-    }
-    let config = try YAMLDecoder(environment: [:]).decode(HostConfig.self, from: """
-        transport:
-          kind: matrix
-          homeserver: \(homeserver.absoluteString)
-          accounts:
-            support: { user: "\(account.userID)", access_token: "\(account.accessToken)" }
-        """, file: "bench.yaml")
-    let accounts = try MatrixBotAccounts(config: config, bots: [support], storagePath: folder + "/parley.db", log: { _ in })
-    for problem in await accounts.prepare() { benchLine("matrix: \(problem.problem)") }
-    let host = BotHost(store: MemoryBotStore())
-    try host.add(try CompiledBot(id: support.id, definition: support.definition, file: support.file),
-                 connection: BotConnection(transport: accounts.transport(for: accounts.bots[0])))
-    await host.start()
-    func drive(_ bot: String, label: String) async throws -> [String: Double] {
-        let synapse = SynapseCPU()
-        let cpu = synapse.seconds()
-        let resultFile = folder + "/\(label.replacingOccurrences(of: " ", with: "-")).json"
-        let status = try await runBenchScript([python, "scripts/matrix-bench.py", "bot", "--homeserver", homeserver.absoluteString,
-                                               "--secret", secret, "--admin-token", adminToken, "--bot", bot,
-                                               "--result-file", resultFile, "--label", label], timeout: 900)
-        if status != 0 { benchLine("\(label): the driver reported a problem (exit \(status))") }
-        guard let data = FileManager.default.contents(atPath: resultFile),
-              let figures = try? JSONDecoder().decode([String: Double].self, from: data) else { return [:] }
-        // A round trip is two events (the command and the answer) plus both sides' syncs.
-        synapse.report("\(label), per command round trip", since: cpu, events: Int(figures["answered"] ?? 0))
-        return figures
-    }
-    let parley = try await drive(account.userID, label: "matrix")
-    await host.stop()
-
-    let reference = try await registrar.register("bench-reference-\(tag)", password: "pw-\(tag)")
-    try await registrar.overrideRateLimit(of: reference.userID, adminToken: adminToken)
-    let yardstick = try startBenchScript([python, "scripts/matrix-bench.py", "reference", "--homeserver", homeserver.absoluteString,
-                                          "--user", reference.userID, "--token", reference.accessToken, "--seconds", "900"])
-    let nio = try await drive(reference.userID, label: "matrix reference nio bot")
-    // SIGKILL: a child of a Swift process may have SIGTERM blocked (inherited mask).
-    kill(yardstick.processIdentifier, SIGKILL)
-    yardstick.waitUntilExit()
-    if let ours = parley["multi_room"], let theirs = nio["multi_room"], theirs > 0 {
-        benchLine(String(format: "matrix multi-room vs reference nio bot: %.1f× (%.1f vs %.1f replies/s)", ours / theirs, ours, theirs))
-    }
-}
-
 /// 5,000 deliveries (100 rooms × 50 messages) through `ChatClient.batchSend`, between two
 /// measurements of the ceiling (2,500 events each, to the same rooms): the machine is shared,
 /// so the ratio is taken against the mean of the ceiling right before and right after.
@@ -121,7 +69,7 @@ private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String
     }
     let roomsFile = folder + "/rooms.txt"
     try Data(rooms.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: roomsFile))
-    let synapse = SynapseCPU()
+    let synapse = ProcessCPU.synapse
     let ceilingArguments = [python, "scripts/matrix-bench.py", "ceiling", "--homeserver", registrar.homeserver.absoluteString,
                             "--token", sender.accessToken, "--rooms-file", roomsFile, "--count", "2500"]
     let before = try await benchCeiling(ceilingArguments, name: "before", folder: folder, synapse: synapse)
@@ -173,7 +121,7 @@ private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String
 }
 
 /// One run of the bare client's ceiling (2,500 events); its events/s, and Synapse's CPU per event.
-private func benchCeiling(_ arguments: [String], name: String, folder: String, synapse: SynapseCPU) async throws -> Double? {
+private func benchCeiling(_ arguments: [String], name: String, folder: String, synapse: ProcessCPU) async throws -> Double? {
     let cpu = synapse.seconds()
     let resultFile = folder + "/ceiling-\(name).txt"
     _ = try await runBenchScript(arguments + ["--result-file", resultFile], timeout: 600)
@@ -182,7 +130,7 @@ private func benchCeiling(_ arguments: [String], name: String, folder: String, s
 }
 
 /// Starts a driver script with its output passed through.
-private func startBenchScript(_ arguments: [String]) throws -> Process {
+func startBenchScript(_ arguments: [String]) throws -> Process {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: arguments[0])
     process.arguments = Array(arguments.dropFirst())
@@ -192,7 +140,7 @@ private func startBenchScript(_ arguments: [String]) throws -> Process {
 
 /// Runs a driver script to its end; kills it after `timeout` seconds. Waits without blocking
 /// a thread of the cooperative pool (the bot under test runs in this process).
-private func runBenchScript(_ arguments: [String], timeout: Double) async throws -> Int32 {
+func runBenchScript(_ arguments: [String], timeout: Double) async throws -> Int32 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: arguments[0])
     process.arguments = Array(arguments.dropFirst())
@@ -214,25 +162,4 @@ private func runBenchScript(_ arguments: [String], timeout: Double) async throws
 func benchLine(_ line: String) {
     print(line)
     fflush(nil)
-}
-
-/// Synapse's CPU time (from /proc, by `PARLEY_SYNAPSE_PID`): CPU per event does not depend on
-/// what else the shared machine runs, unlike events per second.
-struct SynapseCPU {
-    let pid = ProcessInfo.processInfo.environment["PARLEY_SYNAPSE_PID"]
-
-    /// User + system seconds so far, or nil without a readable pid.
-    func seconds() -> Double? {
-        guard let pid, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let end = stat.lastIndex(of: ")") else { return nil }
-        // Fields after "(comm)": state is field 3, utime 14 and stime 15 (1-based).
-        let fields = stat[stat.index(after: end)...].split(separator: " ")
-        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
-
-    func report(_ what: String, since start: Double?, events: Int) {
-        guard let start, let now = seconds(), events > 0 else { return }
-        benchLine(String(format: "matrix synapse cpu, %@: %.1f ms per event", what, (now - start) / Double(events) * 1000))
-    }
 }

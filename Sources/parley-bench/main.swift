@@ -24,6 +24,8 @@ let tools: KeyValuePairs<String, () async throws -> Void> = [
     "bots-check": benchBotsCheck,
     // The Matrix broadcast and the bare client's ceiling alone.
     "matrix-broadcast": benchMatrixBroadcastOnly,
+    // The support bot and the yardstick alone.
+    "matrix-bot": benchMatrixBotOnly,
 ]
 
 let requested = CommandLine.arguments.dropFirst().first

@@ -1,0 +1,148 @@
+import Foundation
+import ParleyHosting
+import ParleyMatrix
+
+/// The support bot, hosted as `parley run` hosts it (`RunningHost`: SQLite stores, the Matrix
+/// transport), driven by a matrix-nio user (`scripts/matrix-bench.py bot`); then the same drive
+/// against the yardstick, a hand-written matrix-nio bot answering one message at a time
+/// (`scripts/matrix-bench.py reference`). Three drives each, alternating, so every ratio comes
+/// from one run on this shared machine. Each drive: 100 commands one at a time, a 300-command
+/// burst in one room, 20 rooms × 30 at once — 1,021 commands with the warm-ups, each answered
+/// once with its own order number ("Looking up order N …"), or the bench fails.
+///
+/// Per drive and bot: its process's CPU per answer (from `/proc`: the bench process hosts
+/// Parley and does nothing else meanwhile; the yardstick's own process, measured from its
+/// first sync), Synapse's CPU per answer, and the bot's requests per answer (Synapse's access log).
+func benchMatrixBot(registrar: MatrixRegistrar, secret: String, adminToken: String, python: String, folder: String,
+                    tag: String, environment: [String: String]) async throws {
+    let homeserver = registrar.homeserver
+    let account = try await registrar.register("bench-support-\(tag)", password: "pw-\(tag)")
+    try await registrar.overrideRateLimit(of: account.userID, adminToken: adminToken)
+    guard let host = try await startSupportBot(account: account, homeserver: homeserver, folder: folder, environment: environment)
+    else { return }
+
+    let reference = try await registrar.register("bench-reference-\(tag)", password: "pw-\(tag)")
+    try await registrar.overrideRateLimit(of: reference.userID, adminToken: adminToken)
+    let readyFile = folder + "/reference.ready"
+    let yardstick = try startBenchScript([python, "scripts/matrix-bench.py", "reference", "--homeserver", homeserver.absoluteString,
+                                          "--user", reference.userID, "--token", reference.accessToken, "--seconds", "3600",
+                                          "--ready-file", readyFile])
+    defer {
+        // SIGKILL: a child of a Swift process may have SIGTERM blocked (inherited mask).
+        kill(yardstick.processIdentifier, SIGKILL)
+        yardstick.waitUntilExit()
+    }
+    try await waitForFile(readyFile, seconds: 60)
+
+    let driver = BotDriver(python: python, homeserver: homeserver.absoluteString, secret: secret, adminToken: adminToken,
+                           folder: folder)
+    var ours: [[String: Double]] = [], theirs: [[String: Double]] = []
+    for run in 1...3 {
+        ours.append(try await driver.drive(account.userID, label: "matrix parley run \(run)", cpu: .current))
+        theirs.append(try await driver.drive(reference.userID, label: "matrix nio run \(run)",
+                                             cpu: ProcessCPU(pid: String(yardstick.processIdentifier))))
+    }
+    await host.shutdown()
+    MatrixBotSummary(parley: ours, nio: theirs).print()
+}
+
+/// Writes a config of the matrix transport with the support bot alone and starts it as
+/// `parley run` would; nil (with a line saying why) when run outside the repository root.
+private func startSupportBot(account: MatrixRegistrar.Account, homeserver: URL, folder: String,
+                             environment: [String: String]) async throws -> RunningHost? {
+    guard let bot = FileManager.default.contents(atPath: "bots/support.yaml") else {
+        benchLine("matrix: skipped (run from the repository root: bots/support.yaml not found)")
+        return nil
+    }
+    try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
+    try bot.write(to: URL(fileURLWithPath: folder + "/bots/support.yaml"))
+    // The hand-off queue's room (no order of the drive is handed off; the config needs it).
+    let agents = try await MatrixClient(homeserver: homeserver, accessToken: account.accessToken)
+        .createRoom(["preset": "private_chat"])
+    let configFile = folder + "/config.yaml"
+    try Data("""
+        transport:
+          kind: matrix
+          homeserver: \(homeserver.absoluteString)
+          accounts:
+            support: { user: "\(account.userID)", access_token: "\(account.accessToken)" }
+          rooms:
+            agents: "\(agents)"
+        storage:
+          path: \(folder)/parley.db
+        bots: \(folder)/bots
+        log:
+          level: warn
+        """.utf8).write(to: URL(fileURLWithPath: configFile))
+    let loaded = HostLoader.load(configFile: configFile, resolve: { $0 }, environment: environment, checkTests: false)
+    guard loaded.errors.isEmpty else { throw BenchFailure("the bench config has errors: \(loaded.errors)") }
+    let logger = HostLogging.logger(for: loaded.config) { _, line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    let host = try await RunningHost.make(loaded, options: .init(resolve: { $0 }, logger: logger))
+    guard await host.start() == ["support"] else { throw BenchFailure("the support bot did not start") }
+    return host
+}
+
+/// Runs `scripts/matrix-bench.py bot` against one bot and measures around it.
+private struct BotDriver {
+    let python: String, homeserver: String, secret: String, adminToken: String, folder: String
+
+    /// One drive; its figures (the driver's, plus `cpu_ms`, `synapse_ms`, `requests`, per answer).
+    /// Throws when an order went unanswered or was answered twice.
+    func drive(_ bot: String, label: String, cpu: ProcessCPU) async throws -> [String: Double] {
+        let resultFile = folder + "/\(label.replacingOccurrences(of: " ", with: "-")).json"
+        let log = SynapseAccessLog()
+        let (mark, botStart, synapseStart) = (log.mark(), cpu.seconds(), ProcessCPU.synapse.seconds())
+        let status = try await runBenchScript([python, "scripts/matrix-bench.py", "bot", "--homeserver", homeserver,
+                                               "--secret", secret, "--admin-token", adminToken, "--bot", bot,
+                                               "--result-file", resultFile, "--label", label], timeout: 900)
+        guard let data = FileManager.default.contents(atPath: resultFile),
+              var figures = try? JSONDecoder().decode([String: Double].self, from: data),
+              let answered = figures["answered"].map(Int.init)
+        else { throw BenchFailure("\(label): the driver wrote no figures (exit \(status))") }
+        guard status == 0 else {
+            throw BenchFailure("\(label): \(Int(figures["lost"] ?? 0)) orders unanswered, \(Int(figures["twice"] ?? 0)) answered twice")
+        }
+        figures["cpu_ms"] = cpu.milliseconds(since: botStart, per: answered)
+        figures["synapse_ms"] = ProcessCPU.synapse.milliseconds(since: synapseStart, per: answered)
+        figures["requests"] = log.requests(by: bot, since: mark).map { Double($0) / Double(answered) }
+        benchLine(String(format: "%@: bot cpu %.2f ms, synapse cpu %.1f ms, %.2f bot requests per answer (%d answers)",
+                         label, figures["cpu_ms"] ?? .nan, figures["synapse_ms"] ?? .nan, figures["requests"] ?? .nan, answered))
+        return figures
+    }
+}
+
+/// The three runs of each bot side by side: median and spread of every figure, and the ratio.
+private struct MatrixBotSummary {
+    let parley: [[String: Double]], nio: [[String: Double]]
+
+    func print() {
+        line("bot cpu per answer", "cpu_ms", "%.2f ms")
+        line("round trip p50", "p50", "%.0f ms")
+        line("round trip p99", "p99", "%.0f ms")
+        line("burst", "burst", "%.1f replies/s")
+        line("20 rooms", "multi_room", "%.1f replies/s")
+        line("synapse cpu per answer", "synapse_ms", "%.1f ms")
+        line("bot requests per answer", "requests", "%.2f")
+    }
+
+    private func line(_ name: String, _ key: String, _ format: String) {
+        let ours = parley.compactMap { $0[key] }.sorted(), theirs = nio.compactMap { $0[key] }.sorted()
+        guard !ours.isEmpty, !theirs.isEmpty else { return benchLine("matrix \(name): not measured") }
+        func text(_ values: [Double]) -> String {
+            String(format: format, values[values.count / 2])
+                + String(format: " (%@–%@)", String(format: format, values[0]), String(format: format, values[values.count - 1]))
+        }
+        let ratio = theirs[theirs.count / 2] == 0 ? Double.nan : ours[ours.count / 2] / theirs[theirs.count / 2]
+        benchLine("matrix \(name), median of 3 (spread): parley \(text(ours)) vs nio \(text(theirs)): "
+                  + String(format: "%.2f×", ratio))
+    }
+}
+
+/// Waits (bounded) until a script has written `path`.
+private func waitForFile(_ path: String, seconds: Int) async throws {
+    for _ in 0..<(seconds * 10) {
+        if FileManager.default.fileExists(atPath: path) { return }
+        try await Task.sleep(for: .milliseconds(100))
+    }
+    throw BenchFailure("\(path) was not written within \(seconds) s")
+}
