@@ -13,11 +13,14 @@ extension MatrixTransport {
             if Task.isCancelled { return }
             let started = config.clock.now()
             do {
-                try await syncOnce(timeout: config.syncTimeout)
+                let delivered = try await syncOnce(timeout: config.syncTimeout)
                 setState(.connected)
                 delay = config.reconnectBackoff.initial
+                // After a sync that brought work the next one starts at once: more may be waiting.
+                // One that brought nothing (most often only this account's own echoes, which wake
+                // the long-poll too) is spaced, so the echoes of a run of sends share one sync.
                 let rest = config.minimumSyncInterval.timeInterval - config.clock.now().timeIntervalSince(started)
-                if rest > 0 { try await config.clock.sleep(for: .milliseconds(Int64(rest * 1000))) }
+                if !delivered, rest > 0 { try await config.clock.sleep(for: .milliseconds(Int64(rest * 1000))) }
             } catch {
                 if Task.isCancelled { return }
                 let error = error as? ParleyError ?? ParleyError(.serverError, "\(error)")
@@ -37,17 +40,25 @@ extension MatrixTransport {
     }
 
     /// One `/sync` round: fetch, handle every room, then persist `next_batch`. Without a stored
-    /// position (a fresh start) old messages are marked seen instead of delivered.
-    func syncOnce(timeout: Duration) async throws {
-        let since = try await store.session(userID: userID).since
+    /// position (a fresh start) old messages are marked seen instead of delivered. Returns
+    /// whether it handed the consumer any event.
+    @discardableResult
+    func syncOnce(timeout: Duration) async throws -> Bool {
+        let since: String?
+        switch syncPosition {
+        case .unread: since = try await store.session(userID: userID).since
+        case .known(let saved): since = saved
+        }
+        let emittedBefore = emittedCount
         // Synapse answers a repeated /sync request (same device, since, filter) from a cache for
         // two minutes. A fresh start of the same device within that time would get the stale
         // answer and later deliver everything since then as new; a one-off inline filter
         // (same meaning, new text) makes the fresh start's request unique.
         let filter = since == nil
-            ? SyncFilter.make(timelineLimit: config.timelineLimit, uniqueMarker: UUID().uuidString).jsonString()
+            ? SyncFilter.make(userID: userID, timelineLimit: config.timelineLimit, uniqueMarker: UUID().uuidString).jsonString()
             : filterID
         let response = try await client.sync(filterID: filter, since: since, timeout: timeout, margin: config.syncMargin)
+        syncCount += 1
         try Task.checkCancellation()
         guard let next = response["next_batch"]?.stringValue else {
             throw ParleyError(.serverError, "sync answer lacks next_batch")
@@ -55,6 +66,16 @@ extension MatrixTransport {
         try await handle(response, fresh: since == nil)
         try Task.checkCancellation()
         try await store.saveSince(userID: userID, since: next)
+        syncPosition = .known(next)
+        return emittedCount != emittedBefore
+    }
+
+    /// Where the next `/sync` starts.
+    enum SyncPosition {
+        /// Not read from the store yet.
+        case unread
+        /// The saved `next_batch` (nil: none saved, a fresh start).
+        case known(String?)
     }
 
     private func handle(_ response: JSONValue, fresh: Bool) async throws {
@@ -79,25 +100,47 @@ extension MatrixTransport {
 
     private func handleJoined(room: String, info: JSONValue, fresh: Bool) async throws {
         let timeline = info["timeline"]?["events"]?.arrayValue ?? []
-        for event in (info["state"]?["events"]?.arrayValue ?? []) + timeline
-        where event["type"]?.stringValue == "m.room.encryption" {
+        let state = info["state"]?["events"]?.arrayValue ?? []
+        for event in state + timeline where event["type"]?.stringValue == "m.room.encryption" {
             markEncrypted(room)
         }
+        // The filter leaves this account's own events out of the timeline: its arrival in a
+        // room shows in the `state` section (a newly joined room comes with its state).
+        let ownJoins = state.filter { isOwnMembership($0, "join") }
         if fresh {
-            try await store.markSeen(timeline.compactMap { $0["event_id"]?.stringValue }, room: room)
+            try await store.markSeen((ownJoins + timeline).compactMap { $0["event_id"]?.stringValue }, room: room)
         } else {
             var events = timeline
-            if info["timeline"]?["limited"]?.boolValue == true, let prev = info["timeline"]?["prev_batch"]?.stringValue {
+            if info["timeline"]?["limited"]?.boolValue == true, !reachesBeforeArrival(timeline),
+               let prev = info["timeline"]?["prev_batch"]?.stringValue {
                 events = try await backfill(room: room, from: prev) + events
             }
-            for event in eventsSinceOwnArrival(events) { try await handleEvent(event, room: room) }
+            for event in ownJoins + eventsSinceOwnArrival(events) { try await handleEvent(event, room: room) }
         }
         if !timeline.isEmpty { try await store.pruneSeen(room: room, keep: Self.seenPerRoom) }
     }
 
-    /// In a room this account just joined, drops the history from before its invite (or join
-    /// when it was not invited): a bot joining an old room must not answer old commands.
+    /// This account's membership when `event` was sent (`unsigned.membership`, Matrix 1.11):
+    /// "join", "invite", "leave", …; nil from a server that does not say.
+    private func membership(at event: JSONValue) -> String? {
+        event["unsigned"]?["membership"]?.stringValue
+    }
+
+    /// Whether a limited timeline already starts before this account's arrival (its first event
+    /// was sent while the account was out): then nothing since the arrival is missing.
+    private func reachesBeforeArrival(_ timeline: [JSONValue]) -> Bool {
+        guard let first = timeline.first.flatMap(membership(at:)) else { return false }
+        return first != "join" && first != "invite"
+    }
+
+    /// Drops the history from before this account's invite (or join when it was not invited):
+    /// a bot joining an old room must not answer old commands. By `unsigned.membership` where
+    /// the server gives it; otherwise from this account's last join in `events` (from a
+    /// backfill, which has the account's own events).
     private func eventsSinceOwnArrival(_ events: [JSONValue]) -> [JSONValue] {
+        if events.contains(where: { membership(at: $0) != nil }) {
+            return events.filter { membership(at: $0).map { $0 == "join" || $0 == "invite" } ?? true }
+        }
         guard let join = events.lastIndex(where: { isOwnMembership($0, "join") }) else { return events }
         let start = events[..<join].lastIndex(where: { isOwnMembership($0, "invite") }) ?? join
         return Array(events[start...])

@@ -47,6 +47,12 @@ public actor MatrixTransport: Transport {
     /// The connection's events not yet taken by the consumer (nil while disconnected).
     var backlog: EventBacklog?
     var syncTask: Task<Void, Never>?
+    /// Events handed to the consumer so far: a sync that added none was empty-handed.
+    var emittedCount = 0
+    /// `/sync` answers received so far (each one a request and a computation on the server).
+    public internal(set) var syncCount = 0
+    /// The sync position, read from the store once, then kept here as it is saved.
+    var syncPosition: SyncPosition = .unread
     var state = ConnectionState.disconnected
 
     /// A transport for `configuration.userID`; opens (creating) its SQLite database.
@@ -125,7 +131,7 @@ public actor MatrixTransport: Transport {
     public func connect() async throws -> AsyncStream<TransportEvent> {
         guard backlog == nil else { throw ParleyError(.conflict, "already connected", context: ["user": userID]) }
         try await ensureSession()
-        filterID = try await client.uploadFilter(userID: userID, filter: SyncFilter.make(timelineLimit: config.timelineLimit))
+        filterID = try await client.uploadFilter(userID: userID, filter: SyncFilter.make(userID: userID, timelineLimit: config.timelineLimit))
         try await loadRooms()
         let backlog = EventBacklog(limit: config.eventBufferLimit)
         self.backlog = backlog
@@ -180,6 +186,7 @@ public actor MatrixTransport: Transport {
 
     func emit(_ event: TransportEvent) {
         backlog?.push(event)
+        emittedCount &+= 1
     }
 
     /// Joined rooms and the `m.direct` map, so sends work before the first sync has run.

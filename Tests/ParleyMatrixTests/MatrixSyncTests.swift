@@ -37,6 +37,45 @@ import Testing
         await bot.disconnect()
     }
 
+    /// The sync filter leaves the bot's own events out: its sends do not end its long-poll, so
+    /// a run of answers costs no sync of its own and a command arriving next is not kept
+    /// waiting behind one. Only the command's arrival ends the long-poll here.
+    @Test func ownSendsDoNotEndTheLongPoll() async throws {
+        let (bot, _, alice, room, inbox) = try await TestHomeserver.joinedBot { $0.syncTimeout = .seconds(60) }
+        try await TestHomeserver.say(alice, "ready", in: room)
+        #expect(await inbox.waitForText("ready"))
+        let before = await bot.syncCount
+        for index in 0..<10 {
+            _ = try await bot.send(OutgoingEnvelope(channel: .group(room), payload: ["type": 1, "text": .string("answer \(index)")]))
+        }
+        try await TestHomeserver.say(alice, "next command", in: room)
+        #expect(await inbox.waitForText("next command"))
+        #expect(await bot.syncCount - before == 1)
+        await bot.disconnect()
+    }
+
+    /// A bot invited to a room with history answers what was said since its invite, nothing
+    /// older (told apart by `unsigned.membership`), and sees its own arrival (a greeting's cue)
+    /// though its own events are filtered out.
+    @Test func aRoomJoinedLaterDeliversNothingFromBeforeTheInvite() async throws {
+        let botUser = try await TestHomeserver.register("bot")
+        let alice = try await TestHomeserver.register("alice")
+        let bot = try TestHomeserver.transport(botUser)
+        let inbox = Inbox.start(try await bot.connect())
+        let room = try await TestHomeserver.createRoom(alice, inviting: [])
+        for index in 0..<3 { try await TestHomeserver.say(alice, "old \(index)", in: room) }
+        try await alice.client.invite(room: room, user: botUser.userID)
+        try await TestHomeserver.say(alice, "since the invite", in: room)
+        #expect(await inbox.wait { events in
+            events.contains { if case .membership(let m) = $0 { m.user == botUser.userID && m.change == .joined } else { false } }
+        })
+        try await TestHomeserver.say(alice, "after the join", in: room)
+        #expect(await inbox.waitForText("after the join"))
+        #expect(await inbox.texts == ["since the invite", "after the join"])
+        #expect(await inbox.memberships.filter { $0.user == botUser.userID }.map(\.change) == [.invited, .joined])
+        await bot.disconnect()
+    }
+
     @Test func restartNeitherReplaysNorLoses() async throws {
         let botUser = try await TestHomeserver.register("bot")
         let alice = try await TestHomeserver.register("alice")
