@@ -37,7 +37,9 @@ func benchMatrixBot(registrar: MatrixRegistrar, secret: String, adminToken: Stri
     let driver = BotDriver(python: python, homeserver: homeserver.absoluteString, secret: secret, adminToken: adminToken,
                            folder: folder)
     var ours: [[String: Double]] = [], theirs: [[String: Double]] = []
-    for run in 1...3 {
+    // PARLEY_BENCH_MATRIX_RUNS=1 for a quick look; the figures quoted are from 3.
+    let runs = max(1, Int(environment["PARLEY_BENCH_MATRIX_RUNS"] ?? "") ?? 3)
+    for run in 1...runs {
         ours.append(try await driver.drive(account.userID, label: "matrix parley run \(run)", cpu: .current))
         theirs.append(try await driver.drive(reference.userID, label: "matrix nio run \(run)",
                                              cpu: ProcessCPU(pid: String(yardstick.processIdentifier))))
@@ -133,7 +135,7 @@ private struct MatrixBotSummary {
                 + String(format: " (%@–%@)", String(format: format, values[0]), String(format: format, values[values.count - 1]))
         }
         let ratio = theirs[theirs.count / 2] == 0 ? Double.nan : ours[ours.count / 2] / theirs[theirs.count / 2]
-        benchLine("matrix \(name), median of 3 (spread): parley \(text(ours)) vs nio \(text(theirs)): "
+        benchLine("matrix \(name), median of \(ours.count) (spread): parley \(text(ours)) vs nio \(text(theirs)): "
                   + String(format: "%.2f×", ratio))
     }
 }
