@@ -41,3 +41,24 @@ public struct ReceivedMessage: Sendable, Hashable, Codable {
                        content: content, extensions: senderName.map { ["sender.name": .string($0)] } ?? [:])
     }
 }
+
+extension ReceivedMessage {
+    /// The stored form: the JSON its `Codable` conformance reads (and `JSONEncoder` would
+    /// write), written by hand: every received message is stored once, and `JSONEncoder`
+    /// cost more than the insert.
+    public var storedJSON: String {
+        var fields: [String: JSONValue] = [
+            "id": .string(id),
+            "channel": ["kind": .string(channel.kind.rawValue), "id": .string(channel.id)],
+            "seq": .int(seq),
+            "clientMessageID": .string(clientMessageID.uuidString),
+            "sender": .string(sender),
+            // `Date`'s own encoding: seconds since the 2001 reference date.
+            "timestamp": .double(timestamp.timeIntervalSinceReferenceDate),
+            "payload": payload,
+        ]
+        if let senderName { fields["senderName"] = .string(senderName) }
+        return JSONValue.object(fields).compactJSON()
+    }
+}
+

@@ -122,7 +122,7 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
             try connection.transaction {
                 let insert = try connection.prepare("INSERT OR IGNORE INTO engine_inbox (bot, message_id, message) VALUES (?, ?, ?)")
                 for message in messages {
-                    try insert.run([.text(bot), .text(message.id), .text(String(decoding: try encoder.encode(message), as: UTF8.self))])
+                    try insert.run([.text(bot), .text(message.id), .text(message.storedJSON)])
                 }
             }
         }
