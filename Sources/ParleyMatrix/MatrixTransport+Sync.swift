@@ -117,7 +117,12 @@ extension MatrixTransport {
             }
             for event in ownJoins + eventsSinceOwnArrival(events) { try await handleEvent(event, room: room) }
         }
-        if !timeline.isEmpty { try await store.pruneSeen(room: room, keep: Self.seenPerRoom) }
+        // Pruned once a tenth of the kept ids is new, not after every sync: a prune is a write.
+        unprunedSeen[room, default: 0] += timeline.count
+        if unprunedSeen[room, default: 0] >= Self.seenPerRoom / 10 {
+            try await store.pruneSeen(room: room, keep: Self.seenPerRoom)
+            unprunedSeen[room] = 0
+        }
     }
 
     /// This account's membership when `event` was sent (`unsigned.membership`, Matrix 1.11):

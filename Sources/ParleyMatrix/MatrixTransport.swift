@@ -51,6 +51,8 @@ public actor MatrixTransport: Transport {
     var emittedCount = 0
     /// `/sync` answers received so far (each one a request and a computation on the server).
     public internal(set) var syncCount = 0
+    /// Event ids marked seen per room since its last prune.
+    var unprunedSeen: [String: Int] = [:]
     /// The sync position, read from the store once, then kept here as it is saved.
     var syncPosition: SyncPosition = .unread
     var state = ConnectionState.disconnected

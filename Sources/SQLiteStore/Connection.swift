@@ -90,14 +90,15 @@ public final class Connection {
 
     /// Runs `body` in a transaction (`BEGIN IMMEDIATE` so writers queue instead of failing
     /// later); commits if it returns, rolls back if it throws.
+    /// The three statements are prepared once (cached), not parsed again per transaction.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try run("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            try? run("ROLLBACK")
             throw error
         }
     }

@@ -81,15 +81,18 @@ private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String
     try await client.connect()
     let contents = (0..<50).map { TextContent("news item \($0)") }
     let cpu = synapse.seconds()
+    let ownCPU = ProcessCPU.current.seconds()
     let began = ContinuousClock.now
     let results = await client.batchSend(contents, to: rooms.map(Channel.group))
     let seconds = (ContinuousClock.now - began).timeInterval
+    let ownPerDelivery = ProcessCPU.current.milliseconds(since: ownCPU, per: results.count)
     await client.close()
     let failed = results.filter { if case .failure = $0 { true } else { false } }.count
     let rate = Double(results.count - failed) / seconds
     benchLine(String(format: "matrix broadcast: %d deliveries (100 rooms × 50) in %.1f s: %.0f recipients/s (%d failed, %d rooms at once)",
                  results.count, seconds, rate, failed, configuration.concurrentRooms))
     synapse.report("broadcast", since: cpu, events: results.count)
+    benchLine(String(format: "matrix broadcast cpu (this process): %.2f ms per delivery", ownPerDelivery ?? .nan))
 
     // The same 5,000 deliveries as `parley broadcast` sends them: durable jobs (50 messages,
     // each to the 100 rooms, 16 at once) through the account's transport, which does not sync.
@@ -100,6 +103,7 @@ private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String
     var recipients = BroadcastRecipients()
     try recipients.append(targets: rooms.map { "group:\($0)" })
     let jobCPU = synapse.seconds()
+    let jobOwnCPU = ProcessCPU.current.seconds()
     let jobBegan = ContinuousClock.now
     var jobSent = 0
     for index in 0..<50 {
@@ -111,6 +115,8 @@ private func benchMatrixBroadcast(registrar: MatrixRegistrar, adminToken: String
     benchLine(String(format: "matrix broadcast jobs (as parley broadcast sends them, no sync): %d of 5000 sent, %.0f recipients/s",
                      jobSent, jobRate))
     synapse.report("broadcast jobs", since: jobCPU, events: jobSent)
+    benchLine(String(format: "matrix broadcast jobs cpu (this process): %.2f ms per delivery",
+                     ProcessCPU.current.milliseconds(since: jobOwnCPU, per: jobSent) ?? .nan))
 
     let after = try await benchCeiling(ceilingArguments, name: "after", folder: folder, synapse: synapse)
     if let before, let after {
