@@ -50,6 +50,8 @@ func benchMatrixBot(registrar: MatrixRegistrar, secret: String, adminToken: Stri
 
 /// Writes a config of the matrix transport with the support bot alone and starts it as
 /// `parley run` would; nil (with a line saying why) when run outside the repository root.
+/// `PARLEY_BENCH_MATRIX_STORAGE=memory` keeps nothing on disk: what the stores cost per
+/// answer, by difference (an experiment; the quoted figures are with SQLite).
 private func startSupportBot(account: MatrixRegistrar.Account, homeserver: URL, folder: String,
                              environment: [String: String]) async throws -> RunningHost? {
     guard let bot = FileManager.default.contents(atPath: "bots/support.yaml") else {
@@ -71,7 +73,7 @@ private func startSupportBot(account: MatrixRegistrar.Account, homeserver: URL, 
           rooms:
             agents: "\(agents)"
         storage:
-          path: \(folder)/parley.db
+          path: \(environment["PARLEY_BENCH_MATRIX_STORAGE"] == "memory" ? ":memory:" : folder + "/parley.db")
         bots: \(folder)/bots
         log:
           level: warn
