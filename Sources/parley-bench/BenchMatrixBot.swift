@@ -73,7 +73,7 @@ private func startSupportBot(account: MatrixRegistrar.Account, homeserver: URL, 
           rooms:
             agents: "\(agents)"
         storage:
-          path: \(environment["PARLEY_BENCH_MATRIX_STORAGE"] == "memory" ? ":memory:" : folder + "/parley.db")
+          path: "\(environment["PARLEY_BENCH_MATRIX_STORAGE"] == "memory" ? ":memory:" : folder + "/parley.db")"
         bots: \(folder)/bots
         log:
           level: warn
