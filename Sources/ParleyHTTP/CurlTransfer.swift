@@ -103,15 +103,16 @@ final class CurlTransfer: @unchecked Sendable {
         return true
     }
 
-    /// One header line; a status line starts a new set (after a `100 Continue`). A
-    /// `Content-Length` over the limit stops the transfer before any body byte is read. Read
-    /// as bytes: Foundation's trimming and case mapping cost more than the rest of a request.
-    fileprivate func takeHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    /// One header line; a status line starts a new set (after a `100 Continue`). (A
+    /// `Content-Length` over the limit is refused by libcurl itself, `CURLOPT_MAXFILESIZE_LARGE`,
+    /// before any body byte is read.) Read as bytes: Foundation's trimming and case mapping
+    /// cost more than the rest of a request.
+    fileprivate func takeHeader(_ bytes: UnsafeRawBufferPointer) {
         if bytes.starts(with: "HTTP/".utf8) {
             headers = [:]
-            return true
+            return
         }
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return true }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
         var start = colon + 1, end = bytes.count
         while start < end, isSpace(bytes[start]) { start += 1 }
@@ -119,11 +120,6 @@ final class CurlTransfer: @unchecked Sendable {
         let name = String(decoding: bytes[..<colon].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
         let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         headers[name] = value
-        if name == "content-length", let length = Int(value), length > request.responseLimit {
-            refused = true
-            return false
-        }
-        return true
     }
 
     static func milliseconds(_ duration: Duration) -> Int {
@@ -145,5 +141,6 @@ private let curlWriteHeader: parley_curl_data_callback = { data, size, count, co
     let length = size * count
     guard let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-    return transfer.takeHeader(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+    transfer.takeHeader(UnsafeRawBufferPointer(start: data, count: length))
+    return length
 }

@@ -220,6 +220,7 @@ public actor MatrixTransport: Transport {
         directRooms[room] = nil
         encryptedRooms[room] = nil
         warnedRooms.remove(room)
+        unprunedSeen[room] = nil
     }
 
     func warnEncrypted(_ room: String) {

@@ -1,10 +1,7 @@
 import Foundation
 import ParleyBots
-import ParleyCLI
 import ParleyCore
-import ParleyHosting
 import ParleyMatrix
-import YAMLCoding
 
 /// `parley-bench matrix`: the example support bot on a live Synapse (`eval "$(scripts/synapse
 /// start)"` first; run from the repository root) beside the matrix-nio yardstick, three drives
