@@ -47,6 +47,7 @@ public final class LoopbackHTTPServer: Sendable {
     private let listener: Int32
     private let handler: Handler
     private let received = Mutex<[Request]>([])
+    private let stopped = Atomic<Bool>(false)
 
     /// Starts listening at once.
     public init(handler: @escaping Handler) throws {
@@ -77,7 +78,11 @@ public final class LoopbackHTTPServer: Sendable {
     public var requests: [Request] { received.withLock { $0 } }
 
     /// Stops accepting: the accept loop ends when the listening socket shuts down.
+    /// Once only: tests call it and `deinit` calls it again, and a second `close` would close
+    /// whatever descriptor took the number meanwhile (libdispatch's own, say: the likely
+    /// cause of a crash in its event loop seen once in a CI run).
     public func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
