@@ -8,7 +8,7 @@ import SQLiteStore
 /// and reactions (so an unreact can redact the right event). `prune(before:)` forgets what is
 /// older than the retention window.
 actor MatrixStore {
-    private let db: Connection
+    let db: Connection
     /// When an event is handled (`matrix_seen.ts`), for `prune(before:)`.
     private let now: @Sendable () -> Date
 
@@ -52,7 +52,7 @@ actor MatrixStore {
     }
 
     /// Runs `body`, turning SQLite errors into `ParleyError(.storage)`.
-    private func storage<T>(_ body: () throws -> T) throws -> T {
+    func storage<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as ParleyError { throw error } catch {
             throw ParleyError(.storage, "Matrix state database: \(error)", context: ["path": db.path])
         }
@@ -80,14 +80,12 @@ actor MatrixStore {
         }
     }
 
-    /// Persists the sync position; called only after a whole batch was handled.
-    func saveSince(userID: String, since: String) throws {
-        try storage {
-            try db.run("""
-                INSERT INTO matrix_session (user_id, since) VALUES (?, ?)
-                ON CONFLICT(user_id) DO UPDATE SET since = excluded.since
-                """, [.text(userID), .text(since)])
-        }
+    /// Sets the sync position (inside `apply`: with what the sync handled).
+    func upsertSince(userID: String, since: String) throws {
+        try db.run("""
+            INSERT INTO matrix_session (user_id, since) VALUES (?, ?)
+            ON CONFLICT(user_id) DO UPDATE SET since = excluded.since
+            """, [.text(userID), .text(since)])
     }
 
     // MARK: - Events
@@ -106,7 +104,7 @@ actor MatrixStore {
         }
     }
 
-    private func insertSeen(_ eventID: String, room: String) throws {
+    func insertSeen(_ eventID: String, room: String) throws {
         try db.run("INSERT OR IGNORE INTO matrix_seen (event_id, room_id, ts) VALUES (?, ?, ?)",
                    [.text(eventID), .text(room), .real(now().timeIntervalSince1970)])
     }
@@ -123,26 +121,39 @@ actor MatrixStore {
     }
 
     /// Records a message and assigns the next sequence number of its channel (arrival order).
-    /// Recording the same event again returns the first sequence number.
-    func recordMessage(_ envelope: Envelope, room: String, replyTo: String?) throws -> Int64 {
+    /// Recording the same event again returns the first sequence number. `markSeen: false`
+    /// for this account's own sends: the sync filter keeps their echoes away, so nothing asks.
+    func recordMessage(_ envelope: Envelope, room: String, replyTo: String?, markSeen: Bool = true) throws -> Int64 {
+        try storage { try db.transaction { try insertMessage(envelope, room: room, replyTo: replyTo, markSeen: markSeen).seq } }
+    }
+
+    /// The sequence number and time a message is recorded with (the first ones for an event
+    /// recorded before); inside the caller's transaction.
+    func insertMessage(_ envelope: Envelope, room: String, replyTo: String?, markSeen: Bool) throws -> (seq: Int64, timestamp: Date) {
+        if let row = try db.rows("SELECT seq, ts FROM matrix_events WHERE event_id = ?", [.text(envelope.id)]).first,
+           let seq = row[0].int64, let ts = row[1].double {
+            return (seq, Date(timeIntervalSince1970: ts))
+        }
+        let channel = envelope.channel.target
+        let seq = (try db.scalar("SELECT seq FROM matrix_seq WHERE channel = ?", [.text(channel)])?.int64 ?? 0) + 1
+        try db.run("INSERT INTO matrix_seq (channel, seq) VALUES (?, ?) ON CONFLICT(channel) DO UPDATE SET seq = excluded.seq",
+                   [.text(channel), .integer(seq)])
+        let ts = envelope.timestamp.timeIntervalSince1970
+        try db.run("""
+            INSERT INTO matrix_events (event_id, room_id, channel, seq, client_message_id, sender, ts, payload, reply_to)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(envelope.id), .text(room), .text(channel), .integer(seq), .text(envelope.clientMessageID.uuidString),
+                  .text(envelope.sender), .real(ts), .text(envelope.payload.jsonString()), SQLiteValue(replyTo)])
+        if markSeen { try insertSeen(envelope.id, room: room) }
+        // As `receipt(clientMessageID:sender:)` reads it back: a resend's receipt is the same.
+        return (seq, Date(timeIntervalSince1970: ts))
+    }
+
+    /// Records a message this account sent and returns its receipt, as a resend will find it.
+    func recordSent(_ envelope: Envelope, room: String, replyTo: String?) throws -> SendReceipt {
         try storage {
-            try db.transaction {
-                if let seq = try db.scalar("SELECT seq FROM matrix_events WHERE event_id = ?", [.text(envelope.id)])?.int64 {
-                    return seq
-                }
-                let channel = envelope.channel.target
-                let seq = (try db.scalar("SELECT seq FROM matrix_seq WHERE channel = ?", [.text(channel)])?.int64 ?? 0) + 1
-                try db.run("INSERT INTO matrix_seq (channel, seq) VALUES (?, ?) ON CONFLICT(channel) DO UPDATE SET seq = excluded.seq",
-                           [.text(channel), .integer(seq)])
-                try db.run("""
-                    INSERT INTO matrix_events (event_id, room_id, channel, seq, client_message_id, sender, ts, payload, reply_to)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.text(envelope.id), .text(room), .text(channel), .integer(seq), .text(envelope.clientMessageID.uuidString),
-                          .text(envelope.sender), .real(envelope.timestamp.timeIntervalSince1970),
-                          .text(envelope.payload.jsonString()), SQLiteValue(replyTo)])
-                try insertSeen(envelope.id, room: room)
-                return seq
-            }
+            let stored = try db.transaction { try insertMessage(envelope, room: room, replyTo: replyTo, markSeen: false) }
+            return SendReceipt(messageID: envelope.id, seq: stored.seq, timestamp: stored.timestamp)
         }
     }
 
@@ -192,11 +203,13 @@ actor MatrixStore {
 
     /// Records a reaction event (ours or someone else's).
     func recordReaction(eventID: String, room: String, target: String, key: String, sender: String) throws {
-        try storage {
-            try db.run("INSERT OR IGNORE INTO matrix_reactions (reaction_event_id, room_id, target_event_id, key, sender) VALUES (?, ?, ?, ?, ?)",
-                       [.text(eventID), .text(room), .text(target), .text(key), .text(sender)])
-            try insertSeen(eventID, room: room)
-        }
+        try storage { try db.transaction { try insertReaction(eventID: eventID, room: room, target: target, key: key, sender: sender) } }
+    }
+
+    func insertReaction(eventID: String, room: String, target: String, key: String, sender: String) throws {
+        try db.run("INSERT OR IGNORE INTO matrix_reactions (reaction_event_id, room_id, target_event_id, key, sender) VALUES (?, ?, ?, ?, ?)",
+                   [.text(eventID), .text(room), .text(target), .text(key), .text(sender)])
+        try insertSeen(eventID, room: room)
     }
 
     /// The reaction event of `sender` with `key` on `target`, if recorded.
@@ -208,15 +221,25 @@ actor MatrixStore {
     }
 
     /// Forgets a reaction event and returns what it was, if it was one.
-    func removeReaction(eventID: String) throws -> (target: String, key: String, sender: String)? {
+    func removeReaction(eventID: String) throws -> ReactionRecord? {
         try storage {
-            guard let row = try db.rows("SELECT target_event_id, key, sender FROM matrix_reactions WHERE reaction_event_id = ?",
-                                        [.text(eventID)]).first,
-                  let target = row[0].string, let key = row[1].string, let sender = row[2].string
-            else { return nil }
+            guard let reaction = try reactionRecord(eventID: eventID) else { return nil }
             try db.run("DELETE FROM matrix_reactions WHERE reaction_event_id = ?", [.text(eventID)])
-            return (target, key, sender)
+            return reaction
         }
+    }
+
+    /// What a recorded reaction event is, if it is one.
+    func reaction(eventID: String) throws -> ReactionRecord? {
+        try storage { try reactionRecord(eventID: eventID) }
+    }
+
+    private func reactionRecord(eventID: String) throws -> ReactionRecord? {
+        guard let row = try db.rows("SELECT room_id, target_event_id, key, sender FROM matrix_reactions WHERE reaction_event_id = ?",
+                                    [.text(eventID)]).first,
+              let room = row[0].string, let target = row[1].string, let key = row[2].string, let sender = row[3].string
+        else { return nil }
+        return ReactionRecord(eventID: eventID, room: room, target: target, key: key, sender: sender)
     }
 
     // MARK: - Retention

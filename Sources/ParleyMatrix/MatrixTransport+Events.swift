@@ -10,18 +10,18 @@ extension MatrixTransport {
         guard let id = event["event_id"]?.stringValue, let type = event["type"]?.stringValue,
               let sender = event["sender"]?.stringValue
         else { return }
-        if try await store.isSeen(id) { return }
+        if try await isHandled(id) { return }
         if type == "m.room.encryption" { markEncrypted(room) }
         if encryptedRooms[room] == true {
             // Nothing from an encrypted room is delivered (see the type's documentation).
-            return try await store.markSeen([id], room: room)
+            return markHandled([id], room: room)
         }
         switch type {
         case "m.room.message": try await handleMessage(event, id: id, sender: sender, room: room)
         case "m.reaction": try await handleReaction(event, id: id, sender: sender, room: room)
         case "m.room.redaction": try await handleRedaction(event, id: id, room: room)
-        case "m.room.member": try await handleMember(event, id: id, sender: sender, room: room)
-        default: try await store.markSeen([id], room: room)
+        case "m.room.member": handleMember(event, id: id, sender: sender, room: room)
+        default: markHandled([id], room: room)
         }
     }
 
@@ -32,7 +32,7 @@ extension MatrixTransport {
 
     private func handleMessage(_ event: JSONValue, id: String, sender: String, room: String) async throws {
         let content = event["content"] ?? [:]
-        guard let decoded = MatrixContent.decode(content) else { return try await store.markSeen([id], room: room) }
+        guard let decoded = MatrixContent.decode(content) else { return markHandled([id], room: room) }
         let timestamp = Date(timeIntervalSince1970: Double(event["origin_server_ts"]?.intValue ?? 0) / 1000)
         if sender == userID {
             // Our own echo. A send whose answer was lost is recorded here, by its transaction id.
@@ -40,17 +40,16 @@ extension MatrixTransport {
             if let txn, try await store.receipt(clientMessageID: txn, sender: userID) == nil {
                 let own = Envelope(id: id, channel: outgoingChannel(room: room), seq: 0, clientMessageID: txn, sender: userID,
                                    timestamp: timestamp, payload: decoded.payload)
-                _ = try await store.recordMessage(own, room: room, replyTo: decoded.replyEventID)
+                _ = syncBatch.writes.record(own, room: room, replyTo: decoded.replyEventID)
             }
-            return try await store.markSeen([id], room: room)
+            return markHandled([id], room: room)
         }
-        var envelope = Envelope(
+        let envelope = Envelope(
             id: id, channel: channel(room: room, sender: sender), seq: 0,
             clientMessageID: decoded.clientMessageID ?? UUID(namespace: Self.eventNamespace, name: id),
             sender: sender, timestamp: timestamp, payload: decoded.payload,
-            replyTo: await replyReference(decoded.replyEventID, room: room), extensions: ["matrix.room": .string(room)])
-        envelope.seq = try await store.recordMessage(envelope, room: room, replyTo: decoded.replyEventID)
-        emit(.message(envelope))
+            replyTo: try await replyReference(decoded.replyEventID, room: room), extensions: ["matrix.room": .string(room)])
+        deliver(envelope, room: room, replyTo: decoded.replyEventID)
     }
 
     /// The channel our own messages in `room` were sent to.
@@ -59,9 +58,11 @@ extension MatrixTransport {
     }
 
     /// The original of a reply: from the record, else fetched from the server (seq 0 when it was
-    /// never seen here); nil when it cannot be had.
-    private func replyReference(_ eventID: String?, room: String) async -> ReplyReference? {
+    /// never seen here); nil when it cannot be had. An original from this same sync is
+    /// committed first, for its sequence number.
+    private func replyReference(_ eventID: String?, room: String) async throws -> ReplyReference? {
         guard let eventID else { return nil }
+        if syncBatch.writes.message(eventID) != nil { try await commitSyncBatch(since: nil) }
         if let original = try? await store.message(eventID) {
             return ReplyReference(messageID: eventID, seq: original.seq, sender: original.sender, quoted: original.payload)
         }
@@ -76,8 +77,8 @@ extension MatrixTransport {
         let relation = event["content"]?["m.relates_to"]
         guard relation?["rel_type"]?.stringValue == "m.annotation", let target = relation?["event_id"]?.stringValue,
               let key = relation?["key"]?.stringValue
-        else { return try await store.markSeen([id], room: room) }
-        try await store.recordReaction(eventID: id, room: room, target: target, key: key, sender: sender)
+        else { return markHandled([id], room: room) }
+        syncBatch.writes.record(ReactionRecord(eventID: id, room: room, target: target, key: key, sender: sender))
         guard sender != userID else { return }
         emit(.reaction(ReactionEvent(channel: channel(room: room, sender: sender), messageID: target, emoji: key,
                                      user: sender, added: true)))
@@ -86,14 +87,16 @@ extension MatrixTransport {
     private func handleRedaction(_ event: JSONValue, id: String, room: String) async throws {
         // Room versions up to 10 put `redacts` at the top level, version 11 in the content.
         let redacts = event["content"]?["redacts"]?.stringValue ?? event["redacts"]?.stringValue
-        try await store.markSeen([id], room: room)
-        guard let redacts, let reaction = try await store.removeReaction(eventID: redacts), reaction.sender != userID else { return }
+        markHandled([id], room: room)
+        guard let redacts else { return }
+        let recorded = try await store.reaction(eventID: redacts)
+        guard let reaction = syncBatch.writes.removeReaction(redacts, recorded: recorded), reaction.sender != userID else { return }
         emit(.reaction(ReactionEvent(channel: channel(room: room, sender: reaction.sender), messageID: reaction.target,
                                      emoji: reaction.key, user: reaction.sender, added: false)))
     }
 
-    private func handleMember(_ event: JSONValue, id: String, sender: String, room: String) async throws {
-        try await store.markSeen([id], room: room)
+    private func handleMember(_ event: JSONValue, id: String, sender: String, room: String) {
+        markHandled([id], room: room)
         guard let user = event["state_key"]?.stringValue, let membership = event["content"]?["membership"]?.stringValue else { return }
         let previous = event["unsigned"]?["prev_content"]?["membership"]?.stringValue
         let change: MembershipEvent.Change

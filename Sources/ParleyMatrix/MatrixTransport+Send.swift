@@ -36,13 +36,11 @@ extension MatrixTransport {
         let envelope = Envelope(id: eventID, channel: message.channel, seq: 0, clientMessageID: message.clientMessageID,
                                 sender: userID, timestamp: config.clock.now(), payload: message.payload,
                                 replyTo: message.replyTo)
-        let seq = try await store.recordMessage(envelope, room: room, replyTo: message.replyTo?.messageID)
+        let receipt = try await store.recordSent(envelope, room: room, replyTo: message.replyTo?.messageID)
         if config.attachVCardFile, message.payload["type"]?.intValue == VCardContent.contentTypeCode {
             await attachVCard(message, room: room)
         }
-        // Read back, so a resend returns exactly the same receipt (time as stored).
-        return try await store.receipt(clientMessageID: message.clientMessageID, sender: userID)
-            ?? SendReceipt(messageID: eventID, seq: seq, timestamp: envelope.timestamp)
+        return receipt
     }
 
     /// Adds (`m.reaction` annotation; a duplicate counts as done) or removes (redacts our

@@ -39,9 +39,10 @@ extension MatrixTransport {
         }
     }
 
-    /// One `/sync` round: fetch, handle every room, then persist `next_batch`. Without a stored
-    /// position (a fresh start) old messages are marked seen instead of delivered. Returns
-    /// whether it handed the consumer any event.
+    /// One `/sync` round: fetch, handle every room, then persist what it handled with
+    /// `next_batch` in one commit and hand its events on. Without a stored position (a fresh
+    /// start) old messages are marked seen instead of delivered. Returns whether it handed the
+    /// consumer any event.
     @discardableResult
     func syncOnce(timeout: Duration) async throws -> Bool {
         let since: String?
@@ -63,9 +64,10 @@ extension MatrixTransport {
         guard let next = response["next_batch"]?.stringValue else {
             throw ParleyError(.serverError, "sync answer lacks next_batch")
         }
+        syncBatch = SyncBatch()
         try await handle(response, fresh: since == nil)
         try Task.checkCancellation()
-        try await store.saveSince(userID: userID, since: next)
+        try await commitSyncBatch(since: next)
         syncPosition = .known(next)
         return emittedCount != emittedBefore
     }
@@ -108,7 +110,7 @@ extension MatrixTransport {
         // room shows in the `state` section (a newly joined room comes with its state).
         let ownJoins = state.filter { isOwnMembership($0, "join") }
         if fresh {
-            try await store.markSeen((ownJoins + timeline).compactMap { $0["event_id"]?.stringValue }, room: room)
+            markHandled((ownJoins + timeline).compactMap { $0["event_id"]?.stringValue }, room: room)
         } else {
             var events = timeline
             if info["timeline"]?["limited"]?.boolValue == true, !reachesBeforeArrival(timeline),
@@ -167,7 +169,7 @@ extension MatrixTransport {
             let page = try await client.messages(room: room, from: from, direction: "b", limit: 100, filter: SyncFilter.backfill)
             let chunk = page["chunk"]?.arrayValue ?? []
             for event in chunk {
-                if let id = event["event_id"]?.stringValue, try await store.isSeen(id) { return missed.reversed() }
+                if let id = event["event_id"]?.stringValue, try await isHandled(id) { return missed.reversed() }
                 missed.append(event)
                 if isOwnMembership(event, "invite") || isOwnMembership(event, "join") && !joinedBefore(event) {
                     return missed.reversed()

@@ -53,6 +53,8 @@ public actor MatrixTransport: Transport {
     public internal(set) var syncCount = 0
     /// Event ids marked seen per room since its last prune.
     var unprunedSeen: [String: Int] = [:]
+    /// What the sync being handled writes, and the events waiting for that commit.
+    var syncBatch = SyncBatch()
     /// The sync position, read from the store once, then kept here as it is saved.
     var syncPosition: SyncPosition = .unread
     var state = ConnectionState.disconnected
@@ -186,7 +188,12 @@ public actor MatrixTransport: Transport {
         backlog?.push(.connection(new))
     }
 
+    /// Hands `event` to the consumer once the sync being handled is committed.
     func emit(_ event: TransportEvent) {
+        syncBatch.events.append(.event(event))
+    }
+
+    func push(_ event: TransportEvent) {
         backlog?.push(event)
         emittedCount &+= 1
     }
