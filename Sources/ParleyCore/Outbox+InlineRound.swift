@@ -88,7 +88,7 @@ extension Outbox {
 
     /// Deletes the rows of items already accepted (at stop: nothing else will).
     func persistCompleted() {
-        guard !queue.completedIDs.isEmpty else { return }
+        guard queue.hasRowsToDelete else { return }
         let deleting = queue.takeCompletedIDs()
         // On failure the rows stay: the next start resends them and the server deduplicates them.
         _ = try? store.commit(inserting: [], deleting: deleting)

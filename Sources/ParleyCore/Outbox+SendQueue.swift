@@ -55,8 +55,16 @@ extension Outbox {
 
         /// Submitted items not yet written to the store (nor in a lane).
         private(set) var incoming: [Queued] = []
-        /// Accepted items whose rows are still to be deleted.
+        /// Items that failed for good, whose rows are to be deleted before anything else is
+        /// written (a restart must not send them after all).
         private(set) var completedIDs: [UUID] = []
+        /// Accepted items whose rows are still to be deleted. They go with the next write of
+        /// new items (a lone answer costs one commit, not one for its row and another to
+        /// delete it), at `acceptedBeforeDelete`, or at stop. Until then a crash would resend
+        /// them: a transport recognizes a resend by its client message id.
+        private(set) var acceptedIDs: [UUID] = []
+        /// Accepted rows kept before they are deleted on their own.
+        static let acceptedBeforeDelete = 64
         /// Until when the account or global rate limit stops every send.
         private(set) var accountBlockedUntil: Date?
         private var lanes: [LaneKey: Lane] = [:]
@@ -80,7 +88,12 @@ extension Outbox {
         var count: Int { incoming.count + lanes.values.reduce(0) { $0 + $1.items.count - $1.head } }
 
         /// True when there are rows to write: items to insert or accepted ones to delete.
-        var hasRowsToWrite: Bool { !incoming.isEmpty || !completedIDs.isEmpty }
+        var hasRowsToWrite: Bool {
+            !incoming.isEmpty || !completedIDs.isEmpty || acceptedIDs.count >= Self.acceptedBeforeDelete
+        }
+
+        /// True when some row is to be deleted, however few (at stop).
+        var hasRowsToDelete: Bool { !completedIDs.isEmpty || !acceptedIDs.isEmpty }
 
         /// True when the worker has something to do: rows to write or ready lanes.
         var hasWork: Bool {
@@ -133,8 +146,9 @@ extension Outbox {
 
         /// The ids of accepted items to delete from the store, handed over.
         mutating func takeCompletedIDs() -> [UUID] {
-            let ids = completedIDs
+            let ids = completedIDs + acceptedIDs
             completedIDs.removeAll(keepingCapacity: true)
+            acceptedIDs.removeAll(keepingCapacity: true)
             return ids
         }
 
@@ -284,9 +298,14 @@ extension Outbox {
             enqueueIfReady(key)
         }
 
-        /// An item was accepted (or failed for good): its row is to be deleted.
+        /// An item failed for good: its row is to be deleted at the next write.
         mutating func completed(_ id: UUID) {
             completedIDs.append(id)
+        }
+
+        /// An item was accepted: its row is to be deleted, with the next write of new items.
+        mutating func accepted(_ id: UUID) {
+            acceptedIDs.append(id)
         }
 
         /// Puts `entries` back at the front of their lane (order holds), blocked until `until`

@@ -48,7 +48,7 @@ extension Outbox {
             }
             switch outcome {
             case .success(let result):
-                if storeKeepsItems { queue.completed(entry.item.id) }
+                if storeKeepsItems { queue.accepted(entry.item.id) }
                 finish(entry, .success(result))
             case .failure(let error) where error.code == .notSent:
                 requeue.append(entry)

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import ParleyCore
 import ParleyHub
@@ -82,6 +83,23 @@ import ParleyTesting
         #expect(await outbox.submit([Self.message("late")]).first.map { (try? $0.get()) == nil } == true)
     }
 
+    /// Each lone answer's row is written in one commit that also deletes the row of the
+    /// answer before it (accepted, so only a crash would resend it, recognized by its client
+    /// message id): one commit per answer, not one to write its row and one to delete it.
+    @Test func loneAnswersCostOneCommitEach() async throws {
+        let setup = try HubSetup()
+        let path = setup.databasePath("one-commit")
+        let store = CommitCountingStore(try SQLiteOutboxStore(path: path))
+        let outbox = Outbox(transport: try setup.hub.connect(user: "alice"), store: store, clock: setup.clock)
+        try await outbox.start()
+        for index in 0..<5 { _ = try await outbox.submit([Self.message("m\(index)")])[0].get() }
+        #expect(store.commits == 5)
+        #expect(try SQLiteOutboxStore(path: path).pending().count == 1)
+        await outbox.stop()
+        #expect(store.commits == 6)
+        #expect(try SQLiteOutboxStore(path: path).pending().isEmpty)
+    }
+
     @Test func aDurableStoreHasNoRowsLeftAfterInlineRounds() async throws {
         let setup = try HubSetup()
         let path = setup.databasePath("inline")
@@ -92,4 +110,20 @@ import ParleyTesting
         #expect(try SQLiteOutboxStore(path: path).pending().isEmpty)
         #expect(try Self.texts(setup.hub) == (0..<5).map { "m\($0)" })
     }
+}
+
+/// An outbox store that counts its commits.
+final class CommitCountingStore: OutboxStore {
+    private let store: any OutboxStore
+    private let count = Mutex(0)
+    var commits: Int { count.withLock { $0 } }
+
+    init(_ store: any OutboxStore) { self.store = store }
+
+    func commit(inserting: [OutboxItem], deleting: [UUIDKey]) throws {
+        count.withLock { $0 += 1 }
+        try store.commit(inserting: inserting, deleting: deleting)
+    }
+
+    func pending() throws -> [OutboxItem] { try store.pending() }
 }

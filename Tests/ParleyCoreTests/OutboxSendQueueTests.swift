@@ -164,6 +164,16 @@ import Testing
         #expect(Self.ids(queue.takeRound(at: Self.start, concurrent: true)) == [bobAgain.id])
     }
 
+    @Test func acceptedRowsWaitForTheNextWriteOrTheirBound() {
+        var queue = Self.queue([])
+        for _ in 1..<Outbox.SendQueue.acceptedBeforeDelete { queue.accepted(UUID()) }
+        #expect(!queue.hasRowsToWrite && queue.hasRowsToDelete)
+        queue.accepted(UUID())
+        #expect(queue.hasRowsToWrite)
+        #expect(queue.takeCompletedIDs().count == Outbox.SendQueue.acceptedBeforeDelete)
+        #expect(!queue.hasRowsToDelete)
+    }
+
     @Test func completionsWaitToBeDeletedAndStopEmptiesTheQueue() {
         let items = [Self.message(to: "bob"), Self.message(to: "carol")]
         var queue = Self.queue(items)
