@@ -113,6 +113,7 @@ final class CurlTransfer: @unchecked Sendable {
             return
         }
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+        if let kept = request.keptHeaders, !kept.contains(where: { Self.isName($0, bytes[..<colon]) }) { return }
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
         var start = colon + 1, end = bytes.count
         while start < end, isSpace(bytes[start]) { start += 1 }
@@ -120,6 +121,12 @@ final class CurlTransfer: @unchecked Sendable {
         let name = String(decoding: bytes[..<colon].lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
         let value = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
         headers[name] = value
+    }
+
+    /// Whether `bytes` spell the lower-cased `name` in any case.
+    private static func isName(_ name: String, _ bytes: Slice<UnsafeRawBufferPointer>) -> Bool {
+        name.utf8.count == bytes.count
+            && zip(name.utf8, bytes).allSatisfy { expected, byte in (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected }
     }
 
     static func milliseconds(_ duration: Duration) -> Int {

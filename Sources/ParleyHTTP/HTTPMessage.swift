@@ -15,15 +15,19 @@ public struct HTTPRequest: Sendable {
     /// The largest answer body read: a larger one fails with `HTTPFailure.tooLarge` without
     /// the rest being read (a `Content-Length` over it is refused before any byte).
     public var responseLimit: Int
+    /// The answer headers to keep, by lower-cased name; nil keeps every one. The others are
+    /// not made into strings: a caller that reads two headers spares a dozen per answer.
+    public var keptHeaders: [String]?
 
     public init(method: String, url: String, headers: [(name: String, value: String)] = [], body: Data? = nil,
-                timeout: Duration, responseLimit: Int) {
+                timeout: Duration, responseLimit: Int, keptHeaders: [String]? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
         self.responseLimit = responseLimit
+        self.keptHeaders = keptHeaders
     }
 }
 
@@ -31,7 +35,8 @@ public struct HTTPRequest: Sendable {
 public struct HTTPResponse: Sendable {
     /// The status code.
     public var status: Int
-    /// Header values by lower-cased name (a repeated header keeps its last value).
+    /// Header values by lower-cased name (a repeated header keeps its last value); only
+    /// `HTTPRequest.keptHeaders` when the request named some.
     public var headers: [String: String]
     /// The body.
     public var body: Data

@@ -114,7 +114,8 @@ public struct MatrixClient: Sendable {
         if let accessToken { headers.append(("Authorization", "Bearer \(accessToken)")) }
         if body != nil { headers.append(("Content-Type", contentType ?? "application/octet-stream")) }
         var request = HTTPRequest(method: method, url: url.absoluteString, headers: headers, body: body,
-                                  timeout: timeout ?? requestTimeout, responseLimit: limit ?? responseLimit)
+                                  timeout: timeout ?? requestTimeout, responseLimit: limit ?? responseLimit,
+                                  keptHeaders: ["location", "retry-after"])
         for _ in 0...Self.maxRedirects {
             let answer = try await send(request, path: path)
             if (300..<400).contains(answer.status), let location = answer.header("location") {

@@ -30,6 +30,18 @@ import Testing
         #expect(seen.body == (body ?? ""))
     }
 
+    @Test func onlyTheHeadersAskedForAreKept() async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .init(status: 200, headers: ["Retry-After": "3", "X-Other": "no", "Retry-After-Not": "no"], body: "{}")
+        }
+        defer { server.stop() }
+        var asking = Self.request("GET", server.url.absoluteString)
+        asking.keptHeaders = ["retry-after", "location"]
+        let request = asking
+        let answer = try await withTimeout { try await HTTPClient().send(request) }
+        #expect(answer.headers == ["retry-after": "3"])
+    }
+
     @Test func aLargeBodyIsSentWithoutWaitingForContinue() async throws {
         let server = try LoopbackHTTPServer { request in .init(status: 200, body: String(request.body.count)) }
         defer { server.stop() }
