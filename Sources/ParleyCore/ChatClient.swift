@@ -77,6 +77,10 @@ public actor ChatClient {
             store = try SQLiteMessageStore(path: path)
             outboxStore = try SQLiteOutboxStore(path: path)
             persistsConversations = true
+        case .outboxOnly(let path):
+            store = MemoryMessageStore(limitPerChannel: configuration.memoryHistoryLimit)
+            outboxStore = try SQLiteOutboxStore(path: path)
+            persistsConversations = false
         }
         conversationList = ConversationList(try store.conversations(), tracksChanges: persistsConversations)
         outbox = Outbox(transport: transport, store: outboxStore, clock: configuration.clock, configuration: configuration.outbox)

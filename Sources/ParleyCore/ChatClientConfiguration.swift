@@ -6,6 +6,17 @@ public enum ChatStorage: Sendable, Hashable {
     case memory
     /// A SQLite database file (WAL): queued sends survive a restart.
     case sqlite(path: String)
+    /// Queued sends in a SQLite database file (they survive a restart); history and
+    /// conversations in memory. For a transport that keeps its own record of what it
+    /// delivered and never hands a message over twice, across restarts too (Matrix): a
+    /// second history on disk would cost a commit per message and add nothing.
+    case outboxOnly(path: String)
+
+    /// Whether history and conversations are written to disk.
+    public var keepsHistoryOnDisk: Bool {
+        if case .sqlite = self { return true }
+        return false
+    }
 }
 
 /// Settings of a `ChatClient`.

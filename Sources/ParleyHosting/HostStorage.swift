@@ -93,6 +93,12 @@ public struct HostStorage: Sendable {
         isMemory ? .memory : .sqlite(path: sibling(bot))
     }
 
+    /// A bot client's storage on a transport that records what it delivered and never
+    /// delivers a message twice (Matrix): only the outbox on disk.
+    public func outbox(bot: String) -> ChatStorage {
+        isMemory ? .memory : .outboxOnly(path: sibling(bot))
+    }
+
     /// Conversation states, greetings and tickets.
     public func botStore() throws -> any BotStore {
         isMemory ? MemoryBotStore() : try SQLiteBotStore(path: path)

@@ -78,6 +78,28 @@ import ParleyCore
         await alice.close()
     }
 
+    /// `.outboxOnly`: sends still go through a durable outbox, but neither history nor
+    /// conversations reach the file (the transport keeps its own record).
+    @Test func anOutboxOnlyClientWritesNoHistoryOrConversations() async throws {
+        let setup = try HubSetup()
+        let path = setup.databasePath("bob")
+        let (alice, aliceEvents) = try await setup.online("alice")
+        let (bob, events) = try await setup.online("bob", storage: .outboxOnly(path: path)) { $0.history = .ids }
+        _ = try await alice.send(TextContent("hello"), to: .person("bob"))
+        let received = try await collectMessages(events, count: 1)[0]
+        _ = try await bob.reply(to: received, with: TextContent("hi"))
+        #expect(try await collectMessages(aliceEvents, count: 1).map(\.text) == ["hi"])
+        #expect(await bob.conversation(.person("alice"))?.digest == "hi")
+        await bob.close()
+
+        let file = try SQLiteMessageStore(path: path)
+        #expect(try file.history(of: .person("alice"), in: 0...100, limit: 10).isEmpty)
+        #expect(try file.conversations().isEmpty)
+        #expect(try SQLiteOutboxStore(path: path).pending().isEmpty)
+        #expect(FileManager.default.fileExists(atPath: path))
+        await alice.close()
+    }
+
     @Test func messageCacheHonoursCountAndAge() {
         var cache = MessageCache(limits: MessageCache.Limits(count: 3, age: .seconds(10)))
         let start = Date(timeIntervalSince1970: 0)

@@ -71,9 +71,10 @@ actor BotRuntime {
             registry: bot.registry, storage: connection.storage, clock: clock, profileProvider: connection.profileProvider,
             cacheLimits: Self.cacheLimits, senderProfile: bot.profile(as: connection.transport.userID),
             // The runtime never reads its client's history (hand-off tickets keep their own
-            // lines, `remember`): in memory, where it would not outlive the process anyway,
-            // only ids are kept, for dropping repeats. A SQLite history stays complete.
-            history: connection.storage == .memory ? .ids : .kept)
+            // lines, `remember`): where it would not outlive the process anyway, only ids are
+            // kept, for dropping repeats. A SQLite history stays complete: after a restart it
+            // is what tells a repeat from the hub apart.
+            history: connection.storage.keepsHistoryOnDisk ? .kept : .ids)
         // The runtime sends in answer to what its receiving task hands it, so that task
         // paces it; a yield would send the rest of the handler through the global queue.
         configuration.outbox.submitsBetweenYields = 0

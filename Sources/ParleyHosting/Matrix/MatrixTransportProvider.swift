@@ -42,7 +42,7 @@ public struct MatrixTransportProvider: TransportProvider {
         for bot in accounts.bots {
             let transport = accounts.transport(for: bot)
             connections[bot.id] = run.profiles.connection(run.wrapTransport?(bot.id, transport) ?? transport,
-                                                          storage: run.storage.chat(bot: bot.id))
+                                                          storage: run.storage.outbox(bot: bot.id))
         }
         var session = TransportSession(connections: connections, summary: ["homeserver": accounts.homeserver.absoluteString])
         // `storage.retention` for each account's seen events.
