@@ -15,6 +15,10 @@ final class CurlLoop: @unchecked Sendable {
     // Guarded by `lock`:
     private var incoming: [CurlTransfer] = []
     private var cancelled: [CurlTransfer] = []
+    /// Handles of finished transfers, reset, for the next ones (loop thread only).
+    private var spareHandles: [UnsafeMutableRawPointer] = []
+    /// As many as the connections kept per host: enough for every transfer at once.
+    static let maxSpareHandles = 16
     private var stopped = false
     private var busy = false
     // The loop thread's own:
@@ -96,8 +100,8 @@ final class CurlLoop: @unchecked Sendable {
     }
 
     private func start(_ transfer: CurlTransfer) {
-        if let failure = transfer.makeHandle() {
-            transfer.release()
+        if let failure = transfer.makeHandle(reusing: spareHandles.popLast()) {
+            recycle(transfer.takeHandle())
             return transfer.continuation?.resume(throwing: failure) ?? ()
         }
         guard let easy = transfer.easy else { return }
@@ -109,8 +113,15 @@ final class CurlLoop: @unchecked Sendable {
     private func abort(_ transfer: CurlTransfer, with failure: HTTPFailure) {
         guard let easy = transfer.easy, active.removeValue(forKey: Int(bitPattern: easy)) != nil else { return }
         curl_multi_remove_handle(multi, easy)
-        transfer.release()
+        recycle(transfer.takeHandle())
         transfer.continuation?.resume(throwing: failure)
+    }
+
+    /// Keeps a reset handle for the next transfer (up to `maxSpareHandles`): a new handle per
+    /// request costs its allocations and buffers each time. Loop thread only.
+    private func recycle(_ handle: UnsafeMutableRawPointer?) {
+        guard let handle else { return }
+        if spareHandles.count < Self.maxSpareHandles { spareHandles.append(handle) } else { curl_easy_cleanup(handle) }
     }
 
     private func collectFinished() {
@@ -120,13 +131,17 @@ final class CurlLoop: @unchecked Sendable {
                   let transfer = active.removeValue(forKey: Int(bitPattern: easy)) else { continue }
             let code = message.pointee.data.result
             curl_multi_remove_handle(multi, easy)
-            transfer.continuation?.resume(with: transfer.finish(code).mapError { $0 as any Error })
+            let result = transfer.finish(code)
+            recycle(transfer.takeHandle())
+            transfer.continuation?.resume(with: result.mapError { $0 as any Error })
         }
     }
 
     private func shutDown(also waiting: [CurlTransfer]) {
         for transfer in Array(active.values) { abort(transfer, with: .cancelled) }
         for transfer in waiting { transfer.continuation?.resume(throwing: HTTPFailure.cancelled) }
+        for handle in spareHandles { curl_easy_cleanup(handle) }
+        spareHandles = []
         curl_multi_cleanup(multi)
     }
 }

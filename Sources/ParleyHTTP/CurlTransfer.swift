@@ -27,9 +27,10 @@ final class CurlTransfer: @unchecked Sendable {
         errorBuffer.deallocate()
     }
 
-    /// Creates the easy handle with every option set; nil with the reason when libcurl refused one.
-    func makeHandle() -> HTTPFailure? {
-        guard let easy = curl_easy_init() else { return .network("libcurl could not create a handle") }
+    /// Sets every option on `reused` (a handle reset after an earlier transfer) or on a new
+    /// handle; nil, or the reason when libcurl refused an option.
+    func makeHandle(reusing reused: UnsafeMutableRawPointer?) -> HTTPFailure? {
+        guard let easy = reused ?? curl_easy_init() else { return .network("libcurl could not create a handle") }
         self.easy = easy
         let context = Unmanaged.passUnretained(self).toOpaque()
         var failed = false
@@ -66,14 +67,13 @@ final class CurlTransfer: @unchecked Sendable {
         return failed ? .network("libcurl refused an option of \(request.method) \(request.url)") : nil
     }
 
-    /// The outcome once libcurl is done with the handle (`code`); frees the handle.
+    /// The outcome once libcurl is done with the handle (`code`); then `takeHandle()`.
     func finish(_ code: CURLcode) -> Result<HTTPResponse, HTTPFailure> {
         var status = 0, connects = 0
         if let easy {
             _ = parley_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
             _ = parley_curl_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
         }
-        release()
         if refused || code == CURLE_FILESIZE_EXCEEDED { return .failure(.tooLarge(limit: request.responseLimit)) }
         switch code {
         case CURLE_OK: return .success(HTTPResponse(status: status, headers: headers, body: body, reusedConnection: connects == 0))
@@ -84,12 +84,15 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
-    /// Frees the handle and the header list (after `curl_multi_remove_handle`).
-    func release() {
-        if let easy { curl_easy_cleanup(easy) }
-        easy = nil
+    /// Hands the handle back, reset to libcurl's defaults (nothing of this request stays on
+    /// it), and frees the header list; after `curl_multi_remove_handle`.
+    func takeHandle() -> UnsafeMutableRawPointer? {
         curl_slist_free_all(headerList)
         headerList = nil
+        guard let easy else { return nil }
+        self.easy = nil
+        curl_easy_reset(easy)
+        return easy
     }
 
     /// Body bytes; false (stop the transfer) once they pass the limit.

@@ -30,6 +30,25 @@ import Testing
         #expect(seen.body == (body ?? ""))
     }
 
+    /// Handles are reset and reused: nothing of one request (method, body, headers, limit)
+    /// carries over to the next on the same client.
+    @Test func aReusedHandleCarriesNothingOver() async throws {
+        let server = try LoopbackHTTPServer { request in .init(status: 200, body: String(repeating: "y", count: 100)) }
+        defer { server.stop() }
+        let client = HTTPClient()
+        let url = server.url.absoluteString
+        _ = try await withTimeout { try await client.send(Self.request("PUT", url + "/put", body: "payload")) }
+        await #expect(throws: HTTPFailure.tooLarge(limit: 10)) {
+            _ = try await withTimeout { try await client.send(Self.request("POST", url + "/small", body: "x", limit: 10)) }
+        }
+        let plain = HTTPRequest(method: "GET", url: url + "/get", timeout: .seconds(10), responseLimit: 1 << 20)
+        let answer = try await withTimeout { try await client.send(plain) }
+        #expect(answer.body.count == 100)
+        let seen = try #require(server.requests.last)
+        #expect(seen.method == "GET" && seen.path == "/get" && seen.body.isEmpty)
+        #expect(seen.headers["authorization"] == nil && seen.headers["content-type"] == nil)
+    }
+
     @Test func onlyTheHeadersAskedForAreKept() async throws {
         let server = try LoopbackHTTPServer { _ in
             .init(status: 200, headers: ["Retry-After": "3", "X-Other": "no", "Retry-After-Not": "no"], body: "{}")
