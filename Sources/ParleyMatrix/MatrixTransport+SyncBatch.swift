@@ -40,8 +40,8 @@ extension MatrixTransport {
     func commitSyncBatch(since: String?) async throws {
         let batch = syncBatch
         syncBatch = SyncBatch()
-        if batch.writes.isEmpty, since == nil { return }
-        let seqs = try await store.apply(batch.writes, since: since.map { (userID, $0) })
+        // Events that wrote nothing (an invite) still go out, after what came before them.
+        let seqs = batch.writes.isEmpty && since == nil ? [] : try await store.apply(batch.writes, since: since.map { (userID, $0) })
         for pending in batch.events {
             switch pending {
             case .event(let event):
