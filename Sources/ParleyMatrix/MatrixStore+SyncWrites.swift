@@ -85,9 +85,7 @@ extension MatrixStore {
                     try insertReaction(eventID: reaction.eventID, room: reaction.room, target: reaction.target, key: reaction.key,
                                        sender: reaction.sender)
                 }
-                for id in writes.removedReactions {
-                    try db.run("DELETE FROM matrix_reactions WHERE reaction_event_id = ?", [.text(id)])
-                }
+                for id in writes.removedReactions { try deleteReaction(eventID: id) }
                 if let since { try upsertSince(userID: since.userID, since: since.position) }
                 return seqs
             }

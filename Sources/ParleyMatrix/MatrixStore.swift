@@ -120,15 +120,15 @@ actor MatrixStore {
         }
     }
 
-    /// Records a message and assigns the next sequence number of its channel (arrival order).
-    /// Recording the same event again returns the first sequence number. `markSeen: false`
-    /// for this account's own sends: the sync filter keeps their echoes away, so nothing asks.
-    func recordMessage(_ envelope: Envelope, room: String, replyTo: String?, markSeen: Bool = true) throws -> Int64 {
-        try storage { try db.transaction { try insertMessage(envelope, room: room, replyTo: replyTo, markSeen: markSeen).seq } }
+    /// Records a message of someone else and assigns the next sequence number of its channel
+    /// (arrival order). Recording the same event again returns the first sequence number.
+    func recordMessage(_ envelope: Envelope, room: String, replyTo: String?) throws -> Int64 {
+        try storage { try db.transaction { try insertMessage(envelope, room: room, replyTo: replyTo, markSeen: true).seq } }
     }
 
     /// The sequence number and time a message is recorded with (the first ones for an event
-    /// recorded before); inside the caller's transaction.
+    /// recorded before); inside the caller's transaction. `markSeen: false` for this account's
+    /// own sends: the sync filter keeps their echoes away, so nothing asks.
     func insertMessage(_ envelope: Envelope, room: String, replyTo: String?, markSeen: Bool) throws -> (seq: Int64, timestamp: Date) {
         if let row = try db.rows("SELECT seq, ts FROM matrix_events WHERE event_id = ?", [.text(envelope.id)]).first,
            let seq = row[0].int64, let ts = row[1].double {
@@ -220,26 +220,24 @@ actor MatrixStore {
         }
     }
 
-    /// Forgets a reaction event and returns what it was, if it was one.
-    func removeReaction(eventID: String) throws -> ReactionRecord? {
-        try storage {
-            guard let reaction = try reactionRecord(eventID: eventID) else { return nil }
-            try db.run("DELETE FROM matrix_reactions WHERE reaction_event_id = ?", [.text(eventID)])
-            return reaction
-        }
+    /// Forgets a reaction event (this account's, once redacted).
+    func forgetReaction(eventID: String) throws {
+        try storage { try deleteReaction(eventID: eventID) }
+    }
+
+    func deleteReaction(eventID: String) throws {
+        try db.run("DELETE FROM matrix_reactions WHERE reaction_event_id = ?", [.text(eventID)])
     }
 
     /// What a recorded reaction event is, if it is one.
     func reaction(eventID: String) throws -> ReactionRecord? {
-        try storage { try reactionRecord(eventID: eventID) }
-    }
-
-    private func reactionRecord(eventID: String) throws -> ReactionRecord? {
-        guard let row = try db.rows("SELECT room_id, target_event_id, key, sender FROM matrix_reactions WHERE reaction_event_id = ?",
-                                    [.text(eventID)]).first,
-              let room = row[0].string, let target = row[1].string, let key = row[2].string, let sender = row[3].string
-        else { return nil }
-        return ReactionRecord(eventID: eventID, room: room, target: target, key: key, sender: sender)
+        try storage {
+            guard let row = try db.rows("SELECT room_id, target_event_id, key, sender FROM matrix_reactions WHERE reaction_event_id = ?",
+                                        [.text(eventID)]).first,
+                  let room = row[0].string, let target = row[1].string, let key = row[2].string, let sender = row[3].string
+            else { return nil }
+            return ReactionRecord(eventID: eventID, room: room, target: target, key: key, sender: sender)
+        }
     }
 
     // MARK: - Retention

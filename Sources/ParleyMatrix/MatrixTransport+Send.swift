@@ -69,7 +69,7 @@ extension MatrixTransport {
             }
         } else if let existing {
             try await client.redact(room: room, eventID: existing, txnID: UUID().uuidString)
-            _ = try await store.removeReaction(eventID: existing)
+            try await store.forgetReaction(eventID: existing)
         }
     }
 
