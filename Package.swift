@@ -30,6 +30,8 @@ let package = Package(
         .target(name: "ParleyRegex", dependencies: ["CPCRE2"]),
         // HTTP/1.1 over libcurl's multi interface: one thread per client, kept-alive connections.
         .target(name: "ParleyHTTP", dependencies: ["CCurl"]),
+        // Counters, gauges and histograms, exposed in the Prometheus text format.
+        .target(name: "ParleyMetrics"),
 
         // MARK: - The core SDK and its transports
         .target(name: "ParleyCore", dependencies: ["SQLiteStore"]),
@@ -58,6 +60,7 @@ let package = Package(
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
         .testTarget(name: "ParleyHTTPTests", dependencies: ["ParleyHTTP", "ParleyTesting"]),
+        .testTarget(name: "ParleyMetricsTests", dependencies: ["ParleyMetrics", "ParleyTesting"]),
         .testTarget(name: "ParleyTestingTests", dependencies: ["ParleyTesting", "ParleyCore"]),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub", "ParleyTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore", "ParleyTesting"]),
