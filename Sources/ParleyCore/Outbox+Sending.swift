@@ -53,6 +53,7 @@ extension Outbox {
             case .failure(let error) where error.code == .notSent:
                 requeue.append(entry)
             case .failure(let error):
+                configuration.attemptFailed?(error)
                 if error.code != .rateLimited {
                     entry.item.attempts += 1
                     // A refusal for the rate stored nothing; other failures may have reached

@@ -23,6 +23,9 @@ public actor Outbox {
         /// transport that answers without suspending would let a sender in a loop keep it);
         /// 0: never. A sender paced by what it receives (a bot answering) needs no yield.
         public var submitsBetweenYields: Int
+        /// Told of every attempt the transport refused, retried or not (a host counts the
+        /// `rateLimited` ones); called on the outbox's executor: count and return.
+        public var attemptFailed: (@Sendable (ParleyError) -> Void)?
 
         /// Defaults: 10 attempts from 200 ms doubling to 60 s, no rate limits, 512 a batch, a
         /// yield every other submit.

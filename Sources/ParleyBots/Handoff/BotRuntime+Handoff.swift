@@ -9,7 +9,7 @@ extension BotRuntime {
         let user = trigger?.sender ?? channel.id
         let ticket: Ticket
         do {
-            ticket = try store.open(Ticket(bot: bot.id, channel: channel.target, user: user, queue: queue))
+            ticket = try store.open(Ticket(bot: bot.id, channel: channel.target, user: user, queue: queue, openedAt: clock.now()))
         } catch {
             log(.error, "handoff failed: cannot store the ticket", ["channel": channel.target, "error": "\(error)"])
             return nil

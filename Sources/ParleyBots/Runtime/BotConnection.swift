@@ -49,11 +49,14 @@ public struct BotHostOptions: Sendable {
     /// ticket, whether they were greeted); the least recently used idle ones beyond it are
     /// dropped, and read from the store again when they next have work.
     public var conversationLimit: Int
+    /// Told what the bots do (the host's health and metrics); nil: nobody listens.
+    public var activity: (any BotActivityObserver)?
 
     /// Creates options; the defaults suit chat traffic.
     public init(maxMessageBytes: Int = HostConfig.defaultMaxMessageBytes, ticketHistory: Int = 5, stopGrace: Duration = .seconds(5),
                 broadcasts: BroadcastService? = nil, schedules: SchedulerStore? = nil, backlogLimit: Int = 512,
-                conversationLimit: Int = 10_000) {
+                conversationLimit: Int = 10_000, activity: (any BotActivityObserver)? = nil) {
+        self.activity = activity
         self.maxMessageBytes = maxMessageBytes
         self.ticketHistory = max(0, ticketHistory)
         self.stopGrace = stopGrace

@@ -5,9 +5,11 @@ extension BotRuntime {
     /// Runs effects in order through the client. A failed send is logged and the plan goes
     /// on; a `wait` stores the rest of the plan in `state` and arms its timer. `resuming` is
     /// the delayed plan these effects are the rest of (its progress is saved effect by effect);
-    /// `names`, when the plan answers a received message, name its sends.
+    /// `names`, when the plan answers a received message, name its sends; `answering` is that
+    /// message when the plan is its answer (its first send accepted is the answer's latency).
     func execute(_ effects: [Effect], in channel: Channel, trigger: Message?, state: inout ConversationState,
-                 resuming: DelayedPlan? = nil, names: SendNames? = nil) async {
+                 resuming: DelayedPlan? = nil, names: SendNames? = nil, answering: Message? = nil) async {
+        var answering = answering
         // Effects are named by their index in the whole plan (durable broadcast jobs, sends of
         // a resumed plan): the same names after a restart, never two alike in one plan.
         let offset = resuming?.offset ?? 0
@@ -26,6 +28,11 @@ extension BotRuntime {
                 let sent = await send(content, to: target, quoting: quote && target == channel ? trigger : nil,
                                       clientMessageID: resuming?.clientMessageID(at: offset + index) ?? names?.clientMessageID(at: index))
                 if let sent, target == channel { remember(bot.name, sent.fallback, in: channel) }
+                if sent != nil, let answered = answering {
+                    answering = nil
+                    let latency = max(0, clock.now().timeIntervalSince(answered.timestamp))
+                    options.activity?.answered(bot: bot.id, latency: .milliseconds(Int64(latency * 1000)))
+                }
             case .react(let emoji), .unreact(let emoji):
                 guard let trigger else { continue }
                 let adding = if case .react = effect { true } else { false }
@@ -59,7 +66,13 @@ extension BotRuntime {
                     var options = SendOptions.broadcast
                     options.clientMessageID = resuming?.clientMessageID(at: offset + index, recipient: item.target)
                         ?? names?.clientMessageID(at: index, recipient: item.target)
-                    do { _ = try await client.send(built, to: target, options: options) } catch { failed += 1 }
+                    do {
+                        _ = try await client.send(built, to: target, options: options)
+                        self.options.activity?.sent(bot: bot.id)
+                    } catch {
+                        failed += 1
+                        sendFailed(error)
+                    }
                 }
                 log(failed == 0 ? .info : .warn, "broadcast", ["targets": String(items.count), "failed": String(failed)])
             case .log(let level, let message, let fields):
@@ -81,11 +94,18 @@ extension BotRuntime {
             } else {
                 _ = try await client.send(built, to: channel, options: options)
             }
+            self.options.activity?.sent(bot: bot.id)
             return built
         } catch {
             log(.error, "send failed", ["channel": channel.target, "error": "\(error)"])
+            sendFailed(error)
             return nil
         }
+    }
+
+    /// Tells the activity observer of a send that failed for good.
+    private func sendFailed(_ error: any Error) {
+        options.activity?.sendFailed(bot: bot.id, .wrapping(error, as: .serverError))
     }
 
     /// Builds the message content: text, a built-in card, or one of the bot's cards. A

@@ -72,7 +72,8 @@ extension BotRuntime {
             let part = if case .greeting = input { "greeting" } else { "plan" }
             names = sendNames(for: trigger, part: part)
         }
-        await execute(plan.effects, in: channel, trigger: trigger, state: &plan.state, names: names)
+        let answering: Message? = if case .message = input { trigger } else { nil }
+        await execute(plan.effects, in: channel, trigger: trigger, state: &plan.state, names: names, answering: answering)
         saveState(plan.state, channel)
     }
 

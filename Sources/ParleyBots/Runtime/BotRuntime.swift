@@ -78,6 +78,12 @@ actor BotRuntime {
         // The runtime sends in answer to what its receiving task hands it, so that task
         // paces it; a yield would send the rest of the handler through the global queue.
         configuration.outbox.submitsBetweenYields = 0
+        if let activity = options.activity {
+            let id = bot.id
+            configuration.outbox.attemptFailed = { error in
+                if error.code == .rateLimited { activity.rateLimited(bot: id) }
+            }
+        }
         if let expiry = connection.profileExpiry { configuration.profileExpiry = expiry }
         // A bot meets users without end: it keeps as many conversations and profiles at hand
         // as it keeps conversations of its own.
@@ -158,6 +164,7 @@ actor BotRuntime {
                 }
                 return
             }
+            options.activity?.received(bot: bot.id)
             accept(.message(message), in: message.channel)
         case .membership(let membership):
             if membership.user == client.userID, membership.change == .joined, membership.channel.kind == .group {
@@ -167,6 +174,7 @@ actor BotRuntime {
             if !reconnectFailed(error) { log(.warn, "inbound error", ["error": error.description]) }
         case .connectionState(let state):
             log(.debug, "connection", ["state": state.rawValue])
+            options.activity?.connection(bot: bot.id, state)
             connectionChanged(state)
         case .reaction:
             break

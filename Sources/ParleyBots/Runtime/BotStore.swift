@@ -23,9 +23,14 @@ public struct Ticket: Sendable, Hashable, Codable {
     public var agent: String?
     /// When it was resolved: `storage.retention` after that, it is deleted.
     public var resolvedAt: Date?
+    /// When it was opened (nil for tickets stored before this was kept): the age of the oldest
+    /// unclaimed ticket of a queue is what `/metrics` shows an operator.
+    public var openedAt: Date?
 
     /// Creates a ticket (the store assigns `number`).
-    public init(number: Int = 0, bot: String, channel: String, user: String, queue: String, status: Status = .open, agent: String? = nil) {
+    public init(number: Int = 0, bot: String, channel: String, user: String, queue: String, status: Status = .open, agent: String? = nil,
+                openedAt: Date? = nil) {
+        self.openedAt = openedAt
         self.number = number
         self.bot = bot
         self.channel = channel
@@ -80,6 +85,28 @@ public protocol BotStore: Sendable {
     /// greetings of users not heard from since (they are greeted again as new). Returns the
     /// number of records deleted.
     func prune(before cutoff: Date) throws -> Int
+    /// Counts for an operator (`/metrics`): tickets by queue and status, each queue's oldest
+    /// open ticket, and conversations in a flow per bot.
+    func summary() throws -> BotStoreSummary
+}
+
+/// What `BotStore.summary()` counts.
+public struct BotStoreSummary: Sendable, Equatable {
+    /// Tickets by queue and status (resolved ones until `storage.retention` prunes them).
+    public var tickets: [TicketKey: Int] = [:]
+    /// When each queue's oldest open (untaken) ticket was opened; a queue without one is absent.
+    public var oldestOpen: [String: Date] = [:]
+    /// Conversations of each bot waiting in a flow (on an `ask`).
+    public var activeFlows: [String: Int] = [:]
+
+    /// A queue and a ticket status.
+    public struct TicketKey: Sendable, Hashable {
+        public var queue: String
+        public var status: Ticket.Status
+    }
+
+    /// An empty summary.
+    public init() {}
 }
 
 extension BotStore {

@@ -92,6 +92,20 @@ public final class MemoryBotStore: BotStore {
         }
     }
 
+    public func summary() throws -> BotStoreSummary {
+        contents.withLock { contents in
+            var summary = BotStoreSummary()
+            for ticket in contents.tickets.values {
+                summary.tickets[.init(queue: ticket.queue, status: ticket.status), default: 0] += 1
+                if ticket.status == .open, let opened = ticket.openedAt {
+                    summary.oldestOpen[ticket.queue] = min(summary.oldestOpen[ticket.queue] ?? opened, opened)
+                }
+            }
+            for (key, state) in contents.states where state.waiting != nil { summary.activeFlows[key.bot, default: 0] += 1 }
+            return summary
+        }
+    }
+
     public func open(_ ticket: Ticket) throws -> Ticket {
         contents.withLock { contents in
             let conversation = Key(bot: ticket.bot, item: ticket.channel)

@@ -5,7 +5,7 @@ import SQLiteStore
 public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     // `Connection` is not Sendable; every use holds the lock, hence @unchecked.
     private let lock = NSLock()
-    private let connection: Connection
+    let connection: Connection
     private let encoder = JSONEncoder()
     private let decoder = JSONDecoder()
 
@@ -72,7 +72,7 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
 
     public var isPersistent: Bool { true }
 
-    private func locked<T>(_ body: () throws -> T) throws -> T {
+    func locked<T>(_ body: () throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         do {

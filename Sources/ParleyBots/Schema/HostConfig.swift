@@ -17,6 +17,8 @@ public struct HostConfig: Decodable, Sendable {
     public var broadcasts: BroadcastLimits?
     /// What the host refuses (the size of incoming messages).
     public var limits: LimitsConfig?
+    /// The operations listener; absent: none.
+    public var http: HTTPConfig?
 
     /// The bots folder as written (`bots` unless set).
     public var botsFolder: String { bots?.value ?? "bots" }
@@ -36,6 +38,11 @@ public struct HostConfig: Decodable, Sendable {
         guard let text = storage?.retention?.value else { return StorageConfig.defaultRetention }
         if text == StorageConfig.keepForever { return nil }
         return (try? DurationFormat.parse(text)) ?? StorageConfig.defaultRetention
+    }
+    /// `http.listen`, parsed; nil when absent or invalid (which validation reports).
+    public var listenAddress: ListenAddress? {
+        guard let text = http?.listen?.value else { return nil }
+        return try? ListenAddress.parse(text).get()
     }
     /// The transport kind as written (`local` unless set).
     public var transportKind: String {

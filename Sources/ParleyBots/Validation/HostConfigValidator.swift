@@ -42,7 +42,25 @@ public enum HostConfigValidator {
         if let size = config.limits?.messageSize, let error = ValueCheck.size(size, in: source) {
             errors.append(error)
         }
+        if let http = config.http { errors += validate(http, source: source) }
         return errors.sortedByPosition()
+    }
+
+    /// `http:`: a listen address that parses, and a token wherever others can connect.
+    private static func validate(_ http: HTTPConfig, source: SourceFile) -> [YAMLError] {
+        var errors: [YAMLError] = []
+        if let token = http.adminToken, token.value.isEmpty {
+            errors.append(source.error(at: token.mark, "empty 'admin_token': set it (from the environment: \"${PARLEY_ADMIN_TOKEN}\") or leave the key out"))
+        }
+        guard let listen = http.listen else {
+            if let token = http.adminToken { errors.append(source.error(at: token.mark, "'admin_token' without 'listen': add listen: 127.0.0.1:8080")) }
+            return errors
+        }
+        if let error = ValueCheck.listenAddress(listen, in: source) { return errors + [error] }
+        if let address = try? ListenAddress.parse(listen.value).get(), !address.isLoopback, http.adminToken == nil {
+            errors.append(source.error(at: listen.mark, "'http.listen' \(listen.value) is reachable from other machines: set 'admin_token' too, or listen on 127.0.0.1"))
+        }
+        return errors
     }
 }
 

@@ -32,6 +32,11 @@ public enum ValueCheck {
         check(text, in: source) { (value: String) throws(ValueSyntaxError) in _ = try Rate(parsing: value) }
     }
 
+    /// A listen address such as `127.0.0.1:8080`, or the error.
+    public static func listenAddress(_ text: Located<String>, in source: SourceFile) -> YAMLError? {
+        check(text, in: source) { (value: String) throws(ValueSyntaxError) in _ = try ListenAddress.parse(value).get() }
+    }
+
     /// Runs a value parser; its error at the column inside the value where it stopped.
     private static func check(_ text: Located<String>, in source: SourceFile,
                               _ parse: (String) throws(ValueSyntaxError) -> Void) -> YAMLError? {

@@ -1,0 +1,25 @@
+import Foundation
+
+extension SQLiteBotStore {
+    public func summary() throws -> BotStoreSummary {
+        try locked {
+            var summary = BotStoreSummary()
+            // Dates are stored as JSONEncoder writes them: seconds since the 2001 reference date.
+            for row in try connection.rows("""
+                SELECT queue, json_extract(ticket, '$.status'), COUNT(*),
+                       MIN(CASE WHEN json_extract(ticket, '$.status') = 'open' THEN json_extract(ticket, '$.openedAt') END)
+                FROM engine_tickets GROUP BY 1, 2
+                """, []) {
+                guard let queue = row[0].string, let status = row[1].string.flatMap(Ticket.Status.init(rawValue:)) else { continue }
+                summary.tickets[.init(queue: queue, status: status)] = row[2].int ?? 0
+                if let opened = row[3].double { summary.oldestOpen[queue] = Date(timeIntervalSinceReferenceDate: opened) }
+            }
+            for row in try connection.rows("""
+                SELECT bot, COUNT(*) FROM engine_states WHERE json_extract(state, '$.waiting') IS NOT NULL GROUP BY bot
+                """, []) {
+                if let bot = row[0].string { summary.activeFlows[bot] = row[1].int ?? 0 }
+            }
+            return summary
+        }
+    }
+}
