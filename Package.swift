@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "ParleyFlowTest", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex"]),
         // Composes a running host (stores, profiles, one provider per transport kind); the CLI
         // above it only parses arguments and prints.
-        .target(name: "ParleyHosting", dependencies: ["ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding"]),
+        .target(name: "ParleyHosting", dependencies: ["ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyMetrics"]),
         .target(name: "ParleyCLI", dependencies: ["ParleyHosting", "ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyCore", "YAMLCoding"]),
         .executableTarget(name: "parley", dependencies: ["ParleyCLI"]),
         .executableTarget(name: "parley-bench", dependencies: ["YAMLCoding", "ParleyCore", "ParleyHub", "ParleyBots", "ParleyFlowTest", "ParleyHosting", "ParleyMatrix", "ParleyCLI"]),
@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyMatrix", "ParleyHub", "ParleyTesting"]),
         .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex", "SQLiteStore", "ParleyTesting"]),
         .testTarget(name: "ParleyFlowTestTests", dependencies: ["ParleyFlowTest", "ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyTesting"]),
-        .testTarget(name: "ParleyHostingTests", dependencies: ["ParleyHosting", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyTesting"]),
+        .testTarget(name: "ParleyHostingTests", dependencies: ["ParleyHosting", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyTesting", "ParleyMetrics"]),
         .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCLI", "ParleyTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ParleyCLI", "ParleyHosting", "ParleyFlowTest", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyTesting"]),
     ]

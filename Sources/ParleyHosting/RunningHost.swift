@@ -64,9 +64,12 @@ public final class RunningHost: Sendable {
     /// `storage.retention` (nil: `forever`), and its periodic clean-up once started.
     public let retention: StoreRetention?
     private let cleanup = Mutex<Task<Void, Never>?>(nil)
+    /// What the bots did and hold, for `/metrics`, and their health for `/healthz`.
+    public let metrics: HostMetrics
 
     private init(host: BotHost, bots: [CompiledBot], kind: String, storage: HostStorage, session: TransportSession, lock: StoreLock?,
-                 retention: StoreRetention?) {
+                 retention: StoreRetention?, metrics: HostMetrics) {
+        self.metrics = metrics
         self.lock = lock
         self.retention = retention
         self.host = host
@@ -100,9 +103,11 @@ public final class RunningHost: Sendable {
         let lock = try storage.lock(holder: options.holder)
         let host: BotHost
         let profiles: HostProfiles
+        let metrics = HostMetrics()
         do {
-            host = BotHost(store: try storage.botStore(), clock: clock, logger: logger,
-                           options: try storage.hostOptions(config: config, clock: clock, logger: logger))
+            var hostOptions = try storage.hostOptions(config: config, clock: clock, logger: logger)
+            hostOptions.activity = metrics
+            host = BotHost(store: try storage.botStore(), clock: clock, logger: logger, options: hostOptions)
             profiles = try HostProfiles(catalog: loaded.catalog)
         } catch {
             throw HostError("cannot open the storage at \(storage.shownPath): \(error)")
@@ -131,8 +136,10 @@ public final class RunningHost: Sendable {
             if let prune = session.prune { stores.append((type(of: transport).kind, prune)) }
             retention = StoreRetention(retention: kept, stores: stores)
         }
-        return RunningHost(host: host, bots: compiled, kind: type(of: transport).kind, storage: storage, session: session, lock: lock,
-                           retention: retention)
+        let running = RunningHost(host: host, bots: compiled, kind: type(of: transport).kind, storage: storage, session: session,
+                                  lock: lock, retention: retention, metrics: metrics)
+        metrics.attach(running, syncWatches: session.syncWatches)
+        return running
     }
 
     /// Starts every bot, logs "host started" and returns the ids of those that started.

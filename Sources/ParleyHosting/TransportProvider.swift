@@ -65,6 +65,9 @@ public struct TransportSession: Sendable {
     /// Deletes the transport's own records older than the date given (`storage.retention`:
     /// seen Matrix events); returns how many. Nil: it keeps none that age.
     public var prune: (@Sendable (Date) async throws -> Int)?
+    /// Each bot's sync loop, for a transport that long-polls (Matrix): `/healthz` calls a bot
+    /// degraded when its last answer is older than two intervals.
+    public var syncWatches: [String: SyncWatch] = [:]
 
     /// A session.
     public init(connections: [String: BotConnection], summary: [String: String] = [:], hub: Hub? = nil,
@@ -73,6 +76,20 @@ public struct TransportSession: Sendable {
         self.summary = summary
         self.hub = hub
         self.close = close
+    }
+}
+
+/// A bot's sync loop as `/healthz` watches it.
+public struct SyncWatch: Sendable {
+    /// When the last sync answer was handled (nil: none yet).
+    public var lastSync: @Sendable () -> Date?
+    /// The longest a healthy loop goes between answers (one long-poll and its margin).
+    public var interval: Duration
+
+    /// A watch.
+    public init(lastSync: @escaping @Sendable () -> Date?, interval: Duration) {
+        self.lastSync = lastSync
+        self.interval = interval
     }
 }
 

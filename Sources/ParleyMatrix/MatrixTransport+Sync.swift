@@ -14,6 +14,8 @@ extension MatrixTransport {
             let started = config.clock.now()
             do {
                 let delivered = try await syncOnce(timeout: config.syncTimeout)
+                let now = config.clock.now()
+                lastSync.withLock { $0 = now }
                 setState(.connected)
                 delay = config.reconnectBackoff.initial
                 // After a sync that brought work the next one starts at once: more may be waiting.

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import Synchronization
 
 /// `Transport` for a Matrix homeserver over the Client-Server API.
 ///
@@ -58,6 +59,14 @@ public actor MatrixTransport: Transport {
     /// The sync position, read from the store once, then kept here as it is saved.
     var syncPosition: SyncPosition = .unread
     var state = ConnectionState.disconnected
+    /// When the last `/sync` answer was handled (read by `/healthz` without waiting on the actor).
+    nonisolated let lastSync = Mutex<Date?>(nil)
+
+    /// When the last `/sync` answer was handled and committed; nil before the first. A sync
+    /// loop that stalls (the server gone, a hung request) shows as this growing old.
+    public nonisolated var lastSuccessfulSync: Date? { lastSync.withLock { $0 } }
+    /// How long a healthy sync loop can go without an answer: one long-poll and its margin.
+    public nonisolated var syncInterval: Duration { config.syncTimeout + config.syncMargin }
 
     /// A transport for `configuration.userID`; opens (creating) its SQLite database.
     /// - Throws: `ParleyError(.storage)` when the database cannot be opened,

@@ -6,7 +6,8 @@ import Testing
 /// Who may act on hand-off tickets: members of the queue's channel, there and nowhere else.
 @Suite struct BotHandoffAccessTests {
     static let agents = Channel.group("agents")
-    static let openTicket = Ticket(number: 1, bot: "support", channel: "user:alice", user: "alice", queue: "agents")
+    static let openTicket = Ticket(number: 1, bot: "support", channel: "user:alice", user: "alice", queue: "agents",
+                                      openedAt: Date(timeIntervalSince1970: 1_796_112_000))
 
     /// Alice's refund handed off to `group:agents` (the bot and Carol) as ticket 1; what was
     /// sent so far is marked seen.

@@ -28,6 +28,9 @@ extension UnknownKeyCase {
         UnknownKeyCase(source: "ParleyBots/Schema/LimitsConfig.swift", type: "LimitsConfig", file: "config.yaml",
                        text: "limits: { message_size: 64KB, bogus_key: 1 }\n",
                        error: "config.yaml:1:31: error: unknown key 'bogus_key'"),
+        UnknownKeyCase(source: "ParleyBots/Schema/HTTPConfig.swift", type: "HTTPConfig", file: "config.yaml",
+                       text: "http: { listen: 127.0.0.1:8080, bogus_key: 1 }\n",
+                       error: "config.yaml:1:33: error: unknown key 'bogus_key'"),
     ]
 
     /// The `transport:` section, as each kind's provider reads it.

@@ -22,7 +22,9 @@ extension BotRuntime {
         options.clientMessageID = clientMessageID
         do {
             _ = try await client.send(content, to: .group(queue), options: options)
+            self.options.activity?.sent(bot: bot.id)
         } catch {
+            sendFailed(error)
             // No agent can see the ticket: keep answering rather than go silent for good.
             log(.error, "handoff failed: ticket card not posted", ["queue": queue, "ticket": String(ticket.number), "error": "\(error)"])
             var closed = ticket

@@ -71,6 +71,12 @@ public final class BotHost: Sendable {
     /// The ids of the bots that started.
     public var runningBots: [String] { started.withLock { $0 } }
 
+    /// Sends and reactions of bot `id` waiting in its outbox for the server (nil: no such bot).
+    public func queuedSends(of id: String) async -> Int? {
+        guard let runtime = runtimes.withLock({ $0.first { $0.bot.id == id } }) else { return nil }
+        return await runtime.client.queuedSends
+    }
+
     /// What bot `id` keeps in memory now: conversations (lanes), greetings known, profiles
     /// cached and conversations in its client's list — each bounded by
     /// `BotHostOptions.conversationLimit` (nil: no such bot).

@@ -104,7 +104,7 @@ extension BotRuntime {
     }
 
     /// Tells the activity observer of a send that failed for good.
-    private func sendFailed(_ error: any Error) {
+    func sendFailed(_ error: any Error) {
         options.activity?.sendFailed(bot: bot.id, .wrapping(error, as: .serverError))
     }
 

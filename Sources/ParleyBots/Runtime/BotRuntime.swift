@@ -119,6 +119,9 @@ actor BotRuntime {
             replaying = []
             throw error
         }
+        // Told here, not only by the client's event (which comes later, from its receiving task):
+        // a host that started is one whose health says so.
+        options.activity?.connection(bot: bot.id, await client.connectionState)
         queueFirst(unhandled)
         holding = false
         for channel in held { Task { await self.drain(channel) } }

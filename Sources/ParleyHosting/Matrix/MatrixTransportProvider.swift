@@ -45,6 +45,10 @@ public struct MatrixTransportProvider: TransportProvider {
                                                           storage: run.storage.outbox(bot: bot.id))
         }
         var session = TransportSession(connections: connections, summary: ["homeserver": accounts.homeserver.absoluteString])
+        for bot in accounts.bots {
+            let transport = bot.transport
+            session.syncWatches[bot.id] = SyncWatch(lastSync: { transport.lastSuccessfulSync }, interval: transport.syncInterval)
+        }
         // `storage.retention` for each account's seen events.
         let transports = accounts.bots.map(\.transport)
         session.prune = { cutoff in

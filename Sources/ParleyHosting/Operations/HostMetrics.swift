@@ -1,0 +1,96 @@
+import Foundation
+import ParleyBots
+import ParleyCore
+import ParleyMetrics
+
+/// The host's metrics (`GET /metrics`): counted as the bots work (it is their
+/// `BotActivityObserver`), and read from the stores at each scrape for what they already keep
+/// (outbox depths, broadcast jobs, tickets, flows). Names follow Prometheus's conventions:
+/// `parley_` first, `_total` counters, `_seconds` durations.
+public final class HostMetrics: BotActivityObserver {
+    /// The registry `/metrics` exposes.
+    public let registry = MetricsRegistry()
+    let received: MetricFamily<Counter>
+    let sentMessages: MetricFamily<Counter>
+    let latency: MetricFamily<Histogram>
+    let failures: MetricFamily<Counter>
+    let rateLimits: MetricFamily<Counter>
+    /// Config reloads by result (`ok`, `invalid`, `failed`).
+    public let reloads: MetricFamily<Counter>
+    /// Each bot's connection state, kept for `/healthz` too.
+    let health = HostHealthBoard()
+
+    /// Answer latencies from 5 ms to 30 s: a bot answers in tens of milliseconds, a slow
+    /// homeserver or a hand-off queue in seconds.
+    static let latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
+
+    /// The families counted as things happen; `attach` adds those read from a running host.
+    public init() {
+        received = registry.counter("parley_messages_received_total", help: "Messages a bot took to handle.", labels: ["bot"])
+        sentMessages = registry.counter("parley_messages_sent_total", help: "Messages of a bot the server accepted.", labels: ["bot"])
+        latency = registry.histogram("parley_answer_latency_seconds",
+                                     help: "From a received message's server time to the server accepting the bot's first answer.",
+                                     labels: ["bot"], buckets: Self.latencyBuckets)
+        failures = registry.counter("parley_send_failures_total", help: "Sends that failed for good, by error code.",
+                                    labels: ["bot", "code"])
+        rateLimits = registry.counter("parley_rate_limited_total", help: "Sends the server refused for their rate (then retried).",
+                                      labels: ["bot"])
+        reloads = registry.counter("parley_config_reloads_total", help: "Config reloads, by result.", labels: ["result"])
+        registry.gauge("parley_build_info", help: "The running build (always 1).", labels: ["version", "swift"])
+            .labels(ParleyVersion.current, ParleyVersion.swift).set(1)
+    }
+
+    /// Adds the families read from `running` at each scrape.
+    func attach(_ running: RunningHost, syncWatches: [String: SyncWatch]) {
+        let host = running.host, bots = running.bots.map(\.id)
+        health.expect(bots: bots, syncWatches: syncWatches, clock: host.clock)
+        registry.collected("parley_outbox_depth", help: "Sends waiting in a bot's outbox for the server.", kind: .gauge,
+                           labels: ["bot"]) {
+            var samples: [MetricSample] = []
+            for bot in bots { if let depth = await host.queuedSends(of: bot) { samples.append(MetricSample([bot], Double(depth))) } }
+            return samples
+        }
+        registry.collected("parley_sync_age_seconds", help: "Seconds since a bot's last sync answer (Matrix).", kind: .gauge,
+                           labels: ["bot"]) { [clock = host.clock] in
+            syncWatches.compactMap { bot, watch in
+                watch.lastSync().map { MetricSample([bot], max(0, clock.now().timeIntervalSince($0))) }
+            }
+        }
+        let store = host.store, clock = host.clock
+        registry.collected("parley_handoff_tickets", help: "Hand-off tickets by queue and status.", kind: .gauge,
+                           labels: ["queue", "status"]) {
+            ((try? store.summary())?.tickets ?? [:]).map { MetricSample([$0.key.queue, $0.key.status.rawValue], Double($0.value)) }
+        }
+        registry.collected("parley_handoff_oldest_open_seconds", help: "Age of the oldest ticket no agent has taken, by queue.",
+                           kind: .gauge, labels: ["queue"]) {
+            ((try? store.summary())?.oldestOpen ?? [:]).map { MetricSample([$0.key], max(0, clock.now().timeIntervalSince($0.value))) }
+        }
+        registry.collected("parley_active_flows", help: "Conversations waiting in a flow, by bot.", kind: .gauge, labels: ["bot"]) {
+            ((try? store.summary())?.activeFlows ?? [:]).map { MetricSample([$0.key], Double($0.value)) }
+        }
+        if let broadcasts = host.options.broadcasts?.store {
+            registry.collected("parley_broadcast_recipients", help: "Recipients of broadcast jobs by job and state.", kind: .gauge,
+                               labels: ["bot", "job", "state"]) {
+                // Finished jobs stay an hour (their last figures), then leave the exposition:
+                // a gauge per job ever sent would grow without bound.
+                let recent = clock.now().addingTimeInterval(-3600)
+                return ((try? broadcasts.jobs()) ?? []).filter { $0.state != .finished || ($0.finished ?? .distantPast) > recent }.flatMap { job in
+                    [("sent", job.sent), ("failed", job.failed), ("pending", job.pending)].map {
+                        MetricSample([job.bot, job.id, $0.0], Double($0.1))
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: - BotActivityObserver
+
+    public func connection(bot: String, _ state: ConnectionState) { health.set(bot: bot, state) }
+    public func received(bot: String) { received.labels(bot).increment() }
+    public func sent(bot: String) { sentMessages.labels(bot).increment() }
+    public func answered(bot: String, latency: Duration) {
+        self.latency.labels(bot).observe(Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18)
+    }
+    public func sendFailed(bot: String, _ error: ParleyError) { failures.labels(bot, error.code.rawValue).increment() }
+    public func rateLimited(bot: String) { rateLimits.labels(bot).increment() }
+}
