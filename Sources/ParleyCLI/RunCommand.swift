@@ -40,7 +40,15 @@ enum RunCommand: Subcommand {
         }
         // Handlers first: a signal that comes once the host is up must find them in place.
         let signals = SignalWaiter()
-        await running.start()
+        let started = await running.start()
+        let systemd = SystemdNotifier(environment: context.environment)
+        if started.count == running.bots.count {
+            systemd.ready(status: "\(started.count) bots running")
+        } else {
+            // READY all the same: the host runs; which bots did not start is in the log and /healthz.
+            systemd.ready(status: "\(started.count) of \(running.bots.count) bots running")
+        }
+        let watchdog = Task { await systemd.feedWatchdog() }
         if console, let first = ChatConsole.firstBot(running.bots),
            var console = ChatConsole(running: running, user: ChatConsole.defaultUser, bot: first, context: context) {
             // The console ends the run like a signal does. It is not awaited: a read blocked
@@ -52,6 +60,8 @@ enum RunCommand: Subcommand {
         }
         await signals.wait()
         logger.log(.info, at: running.host.clock.now(), bot: nil, "shutting down")
+        systemd.stopping()
+        watchdog.cancel()
         await running.shutdown()
         logFile?.close()
         return 0

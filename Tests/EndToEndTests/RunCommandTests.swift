@@ -13,15 +13,20 @@ import ParleyTesting
         try "storage:\n  path: state/parley.db\nlog:\n  level: info\n  format: text\n"
             .write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         let output = CapturedOutput()
-        let context = CommandContext(output: output, environment: [:], currentDirectory: folder.path, input: ScriptedInput([]))
+        // Under systemd (Type=notify): READY=1 once the bots are connected, STOPPING=1 at SIGTERM.
+        let notify = try FakeNotifySocket()
+        let context = CommandContext(output: output, environment: ["NOTIFY_SOCKET": notify.path], currentDirectory: folder.path,
+                                     input: ScriptedInput([]))
         let run = Task { await ParleyCommand.main(["run"], context: context) }
         try await withTimeout("host start") {
             // Bounded by the timeout; yields let the command make progress without sleeping.
             while !output.standardError.contains("host started") { try Task.checkCancellation(); await Task.yield() }
         }
+        #expect(notify.next() == "READY=1\nSTATUS=2 bots running")
         kill(getpid(), SIGTERM)
         let code = try await withTimeout("shutdown") { await run.value }
         #expect(code == 0)
+        #expect(notify.next() == "STOPPING=1\nSTATUS=shutting down")
         let lines = output.standardError.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.contains(" bot started ") }.count == 2)
         #expect(lines.contains { $0.contains("info echo bot started") })
