@@ -75,6 +75,22 @@ import Testing
         await running.shutdown()
     }
 
+    @Test func refusalsForTheRateAndFailuresForGoodAreCountedByBotAndCode() async throws {
+        let (running, alice) = try await Self.host()
+        let hub = try #require(running.hub)
+        hub.failNextSends(2, with: ParleyError(.rateLimited, "slow down", retryAfter: .milliseconds(5)), from: "desk")
+        try await Self.say("/ping", alice, running)
+        hub.failSends(to: .person("alice"), with: ParleyError(.permissionDenied, "blocked"))
+        try await Self.say("/ping", alice, running)
+        let text = await running.metrics.registry.exposition()
+        #expect(Self.value(text, #"parley_rate_limited_total{bot="desk"}"#) == 2)
+        #expect(Self.value(text, #"parley_messages_sent_total{bot="desk"}"#) == 1)
+        #expect(Self.value(text, #"parley_send_failures_total{bot="desk",code="permissionDenied"}"#) == 1)
+        #expect(Self.value(text, #"parley_answer_latency_seconds_count{bot="desk"}"#) == 1)
+        await alice.close()
+        await running.shutdown()
+    }
+
     @Test func aBotIsHealthyOnceConnectedAndDegradedWhenItsConnectionDrops() async throws {
         let (running, alice) = try await Self.host()
         let healthy = running.health()
