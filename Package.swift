@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "ParleyRegex", dependencies: ["CPCRE2"]),
         // HTTP/1.1 over libcurl's multi interface: one thread per client, kept-alive connections.
         .target(name: "ParleyHTTP", dependencies: ["CCurl"]),
+        // HTTP/1.1 server over libmicrohttpd: one epoll thread, async handlers via suspend/resume.
+        .target(name: "ParleyHTTPServer", dependencies: ["CMicroHTTPD"]),
 
         // MARK: - The core SDK and its transports
         .target(name: "ParleyCore", dependencies: ["SQLiteStore"]),
