@@ -61,6 +61,7 @@ let package = Package(
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
         .testTarget(name: "ParleyHTTPTests", dependencies: ["ParleyHTTP", "ParleyTesting"]),
+        .testTarget(name: "ParleyHTTPServerTests", dependencies: ["ParleyHTTPServer", "ParleyHTTP", "ParleyTesting"]),
         .testTarget(name: "ParleyTestingTests", dependencies: ["ParleyTesting", "ParleyCore"]),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub", "ParleyTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore", "ParleyTesting"]),
