@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // MARK: - Foundations (know nothing of IM or bots)
         .target(name: "YAMLCoding", dependencies: ["CYAML"]),
@@ -32,6 +33,8 @@ let package = Package(
         .target(name: "ParleyHTTP", dependencies: ["CCurl"]),
         // Counters, gauges and histograms, exposed in the Prometheus text format.
         .target(name: "ParleyMetrics"),
+        // HTTP/1.1 server over libmicrohttpd: one epoll thread, async handlers via suspend/resume.
+        .target(name: "ParleyHTTPServer", dependencies: ["CMicroHTTPD"]),
 
         // MARK: - The core SDK and its transports
         .target(name: "ParleyCore", dependencies: ["SQLiteStore"]),
@@ -43,7 +46,7 @@ let package = Package(
         .target(name: "ParleyFlowTest", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex"]),
         // Composes a running host (stores, profiles, one provider per transport kind); the CLI
         // above it only parses arguments and prints.
-        .target(name: "ParleyHosting", dependencies: ["ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyMetrics"]),
+        .target(name: "ParleyHosting", dependencies: ["ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyMetrics", "ParleyHTTPServer"]),
         .target(name: "ParleyCLI", dependencies: ["ParleyHosting", "ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyCore", "YAMLCoding"]),
         .executableTarget(name: "parley", dependencies: ["ParleyCLI"]),
         .executableTarget(name: "parley-bench", dependencies: ["YAMLCoding", "ParleyCore", "ParleyHub", "ParleyBots", "ParleyFlowTest", "ParleyHosting", "ParleyMatrix", "ParleyCLI"]),
@@ -61,15 +64,16 @@ let package = Package(
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
         .testTarget(name: "ParleyHTTPTests", dependencies: ["ParleyHTTP", "ParleyTesting"]),
         .testTarget(name: "ParleyMetricsTests", dependencies: ["ParleyMetrics", "ParleyTesting"]),
+        .testTarget(name: "ParleyHTTPServerTests", dependencies: ["ParleyHTTPServer", "ParleyHTTP", "ParleyTesting"]),
         .testTarget(name: "ParleyTestingTests", dependencies: ["ParleyTesting", "ParleyCore"]),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub", "ParleyTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore", "ParleyTesting"]),
         .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyMatrix", "ParleyHub", "ParleyTesting"]),
         .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex", "SQLiteStore", "ParleyTesting"]),
         .testTarget(name: "ParleyFlowTestTests", dependencies: ["ParleyFlowTest", "ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyTesting"]),
-        .testTarget(name: "ParleyHostingTests", dependencies: ["ParleyHosting", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyTesting", "ParleyMetrics"]),
+        .testTarget(name: "ParleyHostingTests", dependencies: ["ParleyHosting", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyTesting", "ParleyMetrics", "ParleyHTTP"]),
         .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCLI", "ParleyTesting"], exclude: ["Fixtures"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ParleyCLI", "ParleyHosting", "ParleyFlowTest", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyTesting"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ParleyCLI", "ParleyHosting", "ParleyFlowTest", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyTesting", "ParleyHTTP"]),
     ]
 )
 

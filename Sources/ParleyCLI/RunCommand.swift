@@ -38,6 +38,17 @@ enum RunCommand: Subcommand {
             output.errorLine("error: \(error.description)")
             return 1
         }
+        // Before the bots start: an address that is taken stops the run before anyone is answered
+        // (a supervisor sees the failure), and `/healthz` tells "connecting" while they connect.
+        let listener: OperationsListener?
+        do {
+            listener = try OperationsListener.start(running, http: loaded.config?.http)
+        } catch {
+            output.errorLine("error: \(error.description)")
+            await running.shutdown()
+            return 1
+        }
+        if let listener { logger.log(.info, at: running.host.clock.now(), bot: nil, "listening", ["url": listener.url]) }
         // Handlers first: a signal that comes once the host is up must find them in place.
         let signals = SignalWaiter()
         let started = await running.start()
@@ -62,6 +73,7 @@ enum RunCommand: Subcommand {
         logger.log(.info, at: running.host.clock.now(), bot: nil, "shutting down")
         systemd.stopping()
         watchdog.cancel()
+        listener?.stop()
         await running.shutdown()
         logFile?.close()
         return 0

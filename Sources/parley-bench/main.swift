@@ -13,6 +13,9 @@ let areas: KeyValuePairs<String, () async throws -> Void> = [
     "flowtest": benchFlowTest,
     // Resident memory per 100,000 idle conversations and per 100,000 profiles.
     "memory": benchMemory,
+    // The operations listener with 100 bots: /healthz and /metrics requests/s, and a Python
+    // server answering the same /healthz as the yardstick.
+    "http": benchHTTP,
     // Needs a live Synapse (`eval "$(scripts/synapse start)"`); says "skipped" without one.
     "matrix": benchMatrix,
 ]

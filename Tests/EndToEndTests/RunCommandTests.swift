@@ -4,13 +4,14 @@ import ParleyBots
 import YAMLCoding
 import Testing
 import ParleyTesting
+import ParleyHTTP
 
 /// `parley run`: starts every bot with one log line each and shuts down cleanly on SIGTERM.
 @Suite(.serialized) struct RunCommandTests {
     @Test func runsUntilSIGTERMAndShutsDownCleanly() async throws {
         let folder = try ChatCommandTests.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try "storage:\n  path: state/parley.db\nlog:\n  level: info\n  format: text\n"
+        try "storage:\n  path: state/parley.db\nlog:\n  level: info\n  format: text\nhttp:\n  listen: 127.0.0.1:0\n"
             .write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
         let output = CapturedOutput()
         // Under systemd (Type=notify): READY=1 once the bots are connected, STOPPING=1 at SIGTERM.
@@ -23,10 +24,15 @@ import ParleyTesting
             while !output.standardError.contains("host started") { try Task.checkCancellation(); await Task.yield() }
         }
         #expect(notify.next() == "READY=1\nSTATUS=2 bots running")
+        let url = try await checkListener(output)
         kill(getpid(), SIGTERM)
         let code = try await withTimeout("shutdown") { await run.value }
         #expect(code == 0)
         #expect(notify.next() == "STOPPING=1\nSTATUS=shutting down")
+        do {
+            _ = try await Self.get(url + "/healthz")
+            Issue.record("the listener still answers after the run ended")
+        } catch {}
         let lines = output.standardError.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.contains(" bot started ") }.count == 2)
         #expect(lines.contains { $0.contains("info echo bot started") })
@@ -36,6 +42,36 @@ import ParleyTesting
         #expect(lines.filter { $0.hasSuffix("bot stopped") }.count == 2)
         for file in ["parley.db", "parley.hub.db", "parley.support.db", "parley.echo.db"] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("state/\(file)").path), "\(file)")
+        }
+    }
+
+    /// `http.listen`: one log line with the address and `/healthz` answers while the bots run;
+    /// a second run on the same address stops before it starts. (Within the SIGTERM test: a
+    /// second signal source in one test process is not reliably delivered on Linux.)
+    func checkListener(_ output: CapturedOutput) async throws -> String {
+        let line = try #require(output.standardError.split(separator: "\n").first { $0.contains(" listening url=") })
+        let url = try #require(line.split(separator: "url=").last.map(String.init))
+        #expect(url.hasPrefix("http://127.0.0.1:"))
+        #expect(try await Self.get(url + "/healthz").status == 200)
+        let second = try ChatCommandTests.makeFolder()
+        defer { try? FileManager.default.removeItem(at: second) }
+        let port = try #require(URLComponents(string: url)?.port)
+        try "storage: { path: state/parley.db }\nhttp: { listen: \"127.0.0.1:\(port)\" }\n"
+            .write(to: second.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        let refused = CapturedOutput()
+        let code = try await withTimeout("second run") {
+            await ParleyCommand.main(["run"], context: CommandContext(output: refused, environment: [:], currentDirectory: second.path,
+                                                                       input: ScriptedInput([])))
+        }
+        #expect(code == 1)
+        #expect(refused.standardError.contains("error: http.listen: cannot listen on 127.0.0.1:\(port): Address already in use"))
+        #expect(!refused.standardError.contains("host started"))
+        return url
+    }
+
+    static func get(_ url: String) async throws -> HTTPResponse {
+        try await withTimeout {
+            try await HTTPClient().send(HTTPRequest(method: "GET", url: url, headers: [], body: nil, timeout: .seconds(5), responseLimit: 1 << 16))
         }
     }
 }
@@ -104,3 +140,4 @@ extension RunCommandTests {
         #expect(ChatConsole.firstBot([]) == nil)
     }
 }
+

@@ -8,6 +8,12 @@ public struct HTTPConfig: Decodable, Sendable {
     /// The Bearer token `/api/v1/` asks for (from `${ENV}`); required when `listen` is not loopback.
     public var adminToken: Located<String>?
 
+    /// A section with these keys (tests, tools); `config.yaml` is decoded.
+    public init(listen: Located<String>? = nil, adminToken: Located<String>? = nil) {
+        self.listen = listen
+        self.adminToken = adminToken
+    }
+
     enum CodingKeys: String, CodingKey {
         case listen
         case adminToken = "admin_token"

@@ -1,0 +1,62 @@
+import Foundation
+import ParleyHosting
+
+/// The operations listener with 100 bots loaded on the embedded hub: `/healthz` and
+/// `/metrics` requests per second over keep-alive connections, every answer checked, and
+/// Python's standard-library server answering the same `/healthz` body as the yardstick, in
+/// the same run.
+func benchHTTP() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-http-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
+    try "storage: { path: \":memory:\" }\nhttp: { listen: 127.0.0.1:0 }\nlog: { level: warn }\n"
+        .write(toFile: folder + "/config.yaml", atomically: true, encoding: .utf8)
+    for index in 1...100 {
+        try "name: Bot \(index)\ncommands:\n  ping: { reply: pong }\n  order: { args: [number], reply: \"Order {{args.number}}\" }\n"
+            .write(toFile: folder + String(format: "/bots/bot%03d.yaml", index), atomically: true, encoding: .utf8)
+    }
+    let resolve: @Sendable (String) -> String = { folder + "/" + $0 }
+    let loaded = HostLoader.load(configFile: "config.yaml", resolve: resolve, environment: [:], checkTests: false)
+    guard loaded.errors.isEmpty else { throw BenchFailure("the bench config has errors: \(loaded.errors)") }
+    let running = try await RunningHost.make(loaded, options: .init(resolve: resolve, logger: .silent))
+    guard await running.start().count == 100 else { throw BenchFailure("not every bot started") }
+    guard let listener = try OperationsListener.start(running, http: loaded.config?.http),
+          let port = URLComponents(string: listener.url)?.port else { throw BenchFailure("no listener") }
+    defer { listener.stop() }
+    let healthBody = String(decoding: running.health().json, as: UTF8.self)
+    let connections = 4
+    let healthz = try HTTPLoad(port: port, path: "/healthz", connections: connections, duration: .seconds(5)) {
+        $0.hasPrefix(#"{"#) && $0.contains(#""status":"ok""#) && $0.contains(#""bot100""#)
+    }.run()
+    benchLine(String(format: "http /healthz, 100 bots, %d keep-alive connections: %.0f requests/s (%d answers, each checked)",
+                     connections, healthz.perSecond, healthz.requests))
+    let metrics = try HTTPLoad(port: port, path: "/metrics", connections: connections, duration: .seconds(3)) {
+        $0.contains("parley_build_info{") && $0.contains(#"parley_outbox_depth{bot="bot100"} 0"#)
+    }.run()
+    benchLine(String(format: "http /metrics, 100 bots, %d keep-alive connections: %.0f requests/s (%d answers, each checked)",
+                     connections, metrics.perSecond, metrics.requests))
+
+    // The yardstick: the same body from Python's ThreadingHTTPServer (HTTP/1.1, keep-alive).
+    let baseline = Process()
+    baseline.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    baseline.arguments = ["scripts/http-baseline.py", healthBody]
+    let out = Pipe()
+    baseline.standardOutput = out
+    guard FileManager.default.fileExists(atPath: "scripts/http-baseline.py") else {
+        return benchLine("http yardstick: skipped (run from the repository root: scripts/http-baseline.py not found)")
+    }
+    try baseline.run()
+    defer {
+        kill(baseline.processIdentifier, SIGKILL)
+        baseline.waitUntilExit()
+    }
+    // "port N\n": the first line; bounded by the pipe closing if the script dies.
+    let first = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+    guard let basePort = first.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
+        throw BenchFailure("the yardstick said '\(first)'")
+    }
+    let python = try HTTPLoad(port: basePort, path: "/healthz", connections: connections, duration: .seconds(5)) { $0 == healthBody }.run()
+    benchLine(String(format: "http yardstick, python3 ThreadingHTTPServer, same /healthz body: %.0f requests/s; parley %.1f× it",
+                     python.perSecond, healthz.perSecond / python.perSecond))
+    await running.shutdown()
+}

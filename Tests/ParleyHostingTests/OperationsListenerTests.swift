@@ -1,0 +1,119 @@
+import Foundation
+import ParleyBots
+import ParleyCore
+import ParleyHosting
+import ParleyHTTP
+import ParleyTesting
+import Testing
+import YAMLCoding
+
+/// The operations listener through real sockets on loopback: what each endpoint answers, and
+/// who may use the admin API.
+@Suite struct OperationsListenerTests {
+    static let token = "t0ken-\(UUID().uuidString)"
+
+    /// The metrics fixture's host with a listener on a free port (`token`: the admin token).
+    static func listening(token: String? = Self.token) async throws -> (RunningHost, ChatClient, OperationsListener) {
+        let (running, alice) = try await HostMetricsTests.host()
+        let http = HTTPConfig(listen: Self.located("127.0.0.1:0"), adminToken: token.map(Self.located))
+        let listener = try #require(try OperationsListener.start(running, http: http))
+        return (running, alice, listener)
+    }
+
+    static func located(_ text: String) -> Located<String> { Located(value: text, mark: Mark(line: 1, column: 1)) }
+
+    static func get(_ url: String, token: String? = nil, method: String = "GET") async throws -> HTTPResponse {
+        let headers = token.map { [(name: "Authorization", value: "Bearer \($0)")] } ?? []
+        return try await withTimeout {
+            try await HTTPClient().send(HTTPRequest(method: method, url: url, headers: headers, body: method == "POST" ? Data("{}".utf8) : nil,
+                                                    timeout: .seconds(10), responseLimit: 1 << 20))
+        }
+    }
+
+    static func json(_ response: HTTPResponse) throws -> JSONValue {
+        try JSONValue.parse(response.body)
+    }
+
+    @Test func healthIs200WhenEveryBotIsConnectedAnd503WithTheReasonWhenNot() async throws {
+        let (running, alice, listener) = try await Self.listening()
+        let healthy = try await Self.get(listener.url + "/healthz")
+        #expect(healthy.status == 200)
+        #expect(healthy.header("content-type") == "application/json")
+        #expect(try Self.json(healthy) == ["status": "ok", "bots": ["desk": ["ok": true, "status": "connected"]]])
+        running.metrics.connection(bot: "desk", .reconnecting)
+        let degraded = try await Self.get(listener.url + "/healthz")
+        #expect(degraded.status == 503)
+        #expect(try Self.json(degraded) == ["status": "degraded", "bots": ["desk": ["ok": false, "status": "reconnecting"]]])
+        listener.stop()
+        await alice.close()
+        await running.shutdown()
+    }
+
+    @Test func metricsAreTheTextFormatAndMoveAsMessagesFlow() async throws {
+        let (running, alice, listener) = try await Self.listening()
+        try await HostMetricsTests.say("/ping", alice, running)
+        let first = try await Self.get(listener.url + "/metrics")
+        #expect(first.status == 200)
+        #expect(first.header("content-type") == "text/plain; version=0.0.4; charset=utf-8")
+        let text = String(decoding: first.body, as: UTF8.self)
+        #expect(HostMetricsTests.value(text, #"parley_messages_received_total{bot="desk"}"#) == 1)
+        #expect(try await Promtool.check(text) == "")
+        try await HostMetricsTests.say("/ping", alice, running)
+        let second = String(decoding: try await Self.get(listener.url + "/metrics").body, as: UTF8.self)
+        #expect(HostMetricsTests.value(second, #"parley_messages_received_total{bot="desk"}"#) == 2)
+        listener.stop()
+        await alice.close()
+        await running.shutdown()
+    }
+
+    @Test func theAdminAPIWantsTheBearerToken() async throws {
+        let (running, alice, listener) = try await Self.listening()
+        let bots = listener.url + "/api/v1/bots"
+        let without = try await Self.get(bots)
+        #expect(without.status == 401)
+        #expect(without.header("www-authenticate") == #"Bearer realm="parley""#)
+        #expect(try Self.json(without) == ["error": "missing or wrong bearer token"])
+        #expect(try await Self.get(bots, token: Self.token + "x").status == 401)
+        #expect(try await Self.get(bots, token: String(Self.token.dropLast())).status == 401)
+        let with = try await Self.get(bots, token: Self.token)
+        #expect(with.status == 200)
+        #expect(try Self.json(with) == ["bots": [[
+            "id": "desk", "name": "Desk", "state": "running", "health": "connected",
+            "commands": ["/human", "/order", "/ping"], "flows": ["order": ["number"]], "triggers": 0,
+            "schedules": [], "queues": ["agents"],
+        ]]])
+        #expect(try await Self.get(listener.url + "/api/v1/nothing", token: Self.token).status == 404)
+        #expect(try await Self.get(bots, token: Self.token, method: "POST").status == 405)
+        listener.stop()
+        await alice.close()
+        await running.shutdown()
+    }
+
+    @Test func withoutATokenTheAPIIsOffAndTheRestAnswers() async throws {
+        let (running, alice, listener) = try await Self.listening(token: nil)
+        let answer = try await Self.get(listener.url + "/api/v1/bots", token: "anything")
+        #expect(answer.status == 403)
+        #expect(try Self.json(answer) == ["error": "the admin API is off: set http.admin_token in config.yaml"])
+        #expect(try await Self.get(listener.url + "/healthz").status == 200)
+        #expect(try await Self.get(listener.url + "/nowhere").status == 404)
+        #expect(try await Self.get(listener.url + "/healthz", method: "POST").status == 405)
+        listener.stop()
+        await alice.close()
+        await running.shutdown()
+    }
+
+    @Test func anAddressInUseIsAnErrorNamingIt() async throws {
+        let (running, alice, listener) = try await Self.listening()
+        let port = try #require(URLComponents(string: listener.url)?.port)
+        let http = HTTPConfig(listen: Self.located("127.0.0.1:\(port)"))
+        #expect(throws: HostError.self) { try OperationsListener.start(running, http: http) }
+        do {
+            _ = try OperationsListener.start(running, http: http)
+        } catch {
+            #expect(error.description == "http.listen: cannot listen on 127.0.0.1:\(port): Address already in use")
+        }
+        listener.stop()
+        await alice.close()
+        await running.shutdown()
+    }
+}
