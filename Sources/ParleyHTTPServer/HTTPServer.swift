@@ -26,12 +26,18 @@ public final class HTTPServer: Sendable {
     /// Starts listening on `host` (an IPv4 or IPv6 literal, e.g. "127.0.0.1", "::1",
     /// "0.0.0.0"; an IPv6 one takes IPv6 connections only) and `port` (0: the system picks
     /// one). Throws if the address cannot be listened on, naming it and the reason.
+    ///
+    /// `immediate`, when given, sees each request first, on libmicrohttpd's thread: an answer
+    /// it returns is sent at once, with no task, no suspended connection and no thread hop
+    /// (a health probe read from a lock); nil passes the request to `handler`. It must not
+    /// block or wait: every connection waits while it runs.
     public init(host: String, port: Int, options: HTTPServerOptions = .init(),
+                immediate: (@Sendable (HTTPServerRequest) -> HTTPServerResponse?)? = nil,
                 handler: @escaping @Sendable (HTTPServerRequest) async -> HTTPServerResponse) throws(HTTPServerError) {
         guard let address = ListenAddress(host: host, port: port) else {
             throw HTTPServerError("cannot listen on \(host):\(port): not an IPv4 or IPv6 address and a port")
         }
-        let context = ServerContext(options: options, handler: handler)
+        let context = ServerContext(options: options, immediate: immediate, handler: handler)
         // One internal thread polling with epoll. MHD_ALLOW_SUSPEND_RESUME includes MHD_USE_ITC
         // (8192 | MHD_USE_ITC in 0.9.75): the inter-thread channel that wakes that thread when a
         // handler's task resumes a connection. No MHD_USE_ERROR_LOG: libmicrohttpd would write

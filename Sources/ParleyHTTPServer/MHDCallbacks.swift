@@ -83,6 +83,7 @@ extension ServerContext {
                                         headers: Self.values(of: connection, .HEADER_KIND, collectHeader),
                                         body: state.body, remoteAddress: parley_mhd_client_address(connection).map(ipAddressText) ?? "")
         state.body = Data()
+        if let immediate, let answer = immediate(request) { return MHDAnswer(answer)?.queue(on: connection) ?? .NO }
         return start(state, request, on: connection) ? .YES : .NO
     }
 

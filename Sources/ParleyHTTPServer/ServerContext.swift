@@ -19,6 +19,8 @@ import Synchronization
 /// `@unchecked Sendable`: the mutable state is guarded by `lock`, as marked.
 final class ServerContext: @unchecked Sendable {
     let handler: @Sendable (HTTPServerRequest) async -> HTTPServerResponse
+    /// Answers what it can on the MHD thread itself (see `HTTPServer.init`).
+    let immediate: (@Sendable (HTTPServerRequest) -> HTTPServerResponse?)?
     let maxBodyBytes: Int
     /// Nanoseconds.
     private let handlerTimeout: UInt64
@@ -35,8 +37,10 @@ final class ServerContext: @unchecked Sendable {
     private var newest: RequestState?
     private var stopped = false
 
-    init(options: HTTPServerOptions, handler: @escaping @Sendable (HTTPServerRequest) async -> HTTPServerResponse) {
+    init(options: HTTPServerOptions, immediate: (@Sendable (HTTPServerRequest) -> HTTPServerResponse?)?,
+         handler: @escaping @Sendable (HTTPServerRequest) async -> HTTPServerResponse) {
         self.handler = handler
+        self.immediate = immediate
         maxBodyBytes = max(0, options.maxBodyBytes)
         // One below libmicrohttpd's own limit (see `HTTPServer.init`).
         maxConnections = min(max(1, options.maxConnections), Int(UInt32.max) - 1)

@@ -24,14 +24,15 @@ func benchHTTP() async throws {
           let port = URLComponents(string: listener.url)?.port else { throw BenchFailure("no listener") }
     defer { listener.stop() }
     let healthBody = String(decoding: running.health().json, as: UTF8.self)
+    // Every bot connected, so every answer is this one, byte for byte.
+    guard healthBody.contains(#""status":"ok""#), healthBody.contains(#""bot100""#) else { throw BenchFailure("the host is not healthy: \(healthBody)") }
+    let expected = Array(healthBody.utf8)
     let connections = 4
-    let healthz = try HTTPLoad(port: port, path: "/healthz", connections: connections, duration: .seconds(5)) {
-        $0.hasPrefix(#"{"#) && $0.contains(#""status":"ok""#) && $0.contains(#""bot100""#)
-    }.run()
+    let healthz = try HTTPLoad(port: port, path: "/healthz", connections: connections, duration: .seconds(5)) { $0.elementsEqual(expected) }.run()
     benchLine(String(format: "http /healthz, 100 bots, %d keep-alive connections: %.0f requests/s (%d answers, each checked)",
                      connections, healthz.perSecond, healthz.requests))
     let metrics = try HTTPLoad(port: port, path: "/metrics", connections: connections, duration: .seconds(3)) {
-        $0.contains("parley_build_info{") && $0.contains(#"parley_outbox_depth{bot="bot100"} 0"#)
+        HTTPLoad.contains($0, "\nparley_build_info{") && HTTPLoad.contains($0, "\nparley_outbox_depth{bot=\"bot100\"} 0\n")
     }.run()
     benchLine(String(format: "http /metrics, 100 bots, %d keep-alive connections: %.0f requests/s (%d answers, each checked)",
                      connections, metrics.perSecond, metrics.requests))
@@ -50,12 +51,17 @@ func benchHTTP() async throws {
         kill(baseline.processIdentifier, SIGKILL)
         baseline.waitUntilExit()
     }
-    // "port N\n": the first line; bounded by the pipe closing if the script dies.
-    let first = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+    // "port N\n": the first line; bounded by the pipe closing (empty data) if the script dies.
+    var first = ""
+    while !first.contains("\n") {
+        let data = out.fileHandleForReading.availableData
+        if data.isEmpty { break }
+        first += String(decoding: data, as: UTF8.self)
+    }
     guard let basePort = first.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else {
         throw BenchFailure("the yardstick said '\(first)'")
     }
-    let python = try HTTPLoad(port: basePort, path: "/healthz", connections: connections, duration: .seconds(5)) { $0 == healthBody }.run()
+    let python = try HTTPLoad(port: basePort, path: "/healthz", connections: connections, duration: .seconds(5)) { $0.elementsEqual(expected) }.run()
     benchLine(String(format: "http yardstick, python3 ThreadingHTTPServer, same /healthz body: %.0f requests/s; parley %.1f× it",
                      python.perSecond, healthz.perSecond / python.perSecond))
     await running.shutdown()

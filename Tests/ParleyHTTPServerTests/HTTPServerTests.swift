@@ -2,6 +2,7 @@ import Foundation
 import ParleyHTTP
 @testable import ParleyHTTPServer
 import ParleyTesting
+import Synchronization
 import Testing
 
 /// Every `HTTPServer` suite, one test at a time: one test measures the process's resident
@@ -42,6 +43,22 @@ extension HTTPServerSuites {
             #expect(got.header("host") == "127.0.0.1:\(server.port)")
             #expect(String(decoding: got.body, as: UTF8.self) == #"{"k":1}"#)
             #expect(got.remoteAddress == "127.0.0.1")
+        }
+
+        /// What `immediate` answers never reaches the handler; what it passes on does.
+        @Test func anImmediateAnswerIsSentWithoutTheHandler() async throws {
+            let handled = Mutex<[String]>([])
+            let server = try HTTPServer(host: "127.0.0.1", port: 0, immediate: { $0.path == "/now" ? .text(200, "at once") : nil }) { request in
+                handled.withLock { $0.append(request.path) }
+                return .text(200, "from the handler")
+            }
+            defer { server.stop() }
+            let client = HTTPClient()
+            for (path, text) in [("/now", "at once"), ("/later", "from the handler"), ("/now", "at once")] {
+                let answer = try await withTimeout { try await client.send(Self.get("http://127.0.0.1:\(server.port)\(path)")) }
+                #expect(String(decoding: answer.body, as: UTF8.self) == text)
+            }
+            #expect(handled.withLock { $0 } == ["/later"])
         }
 
         @Test func theConvenienceAnswersSetTheirContentType() async throws {

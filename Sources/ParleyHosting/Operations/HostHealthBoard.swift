@@ -11,7 +11,14 @@ final class HostHealthBoard: Sendable {
         var connections: [String: ConnectionState] = [:]
         var watches: [String: SyncWatch] = [:]
         var clock: (any ParleyClock)?
+        /// Bumped by every connection change: a cached probe answer of an older one is stale.
+        var version = 0
+        var cached: (version: Int, at: Date, health: HostHealth, json: Data)?
     }
+
+    /// How long a probe's answer is reused while no connection changed: a monitor polling
+    /// `/healthz` hard costs one lock per probe, and a sync age in it is at most this old.
+    static let probeReuse: TimeInterval = 0.25
 
     /// One bot's line of the report.
     struct BotHealth: Equatable {
@@ -34,7 +41,10 @@ final class HostHealthBoard: Sendable {
     }
 
     func set(bot: String, _ connection: ConnectionState) {
-        state.withLock { $0.connections[bot] = connection }
+        state.withLock {
+            $0.connections[bot] = connection
+            $0.version += 1
+        }
     }
 
     /// Every expected bot's health, by id.
@@ -91,11 +101,30 @@ public struct HostHealth: Sendable {
     }
 }
 
-extension RunningHost {
-    /// The host's health now (`GET /healthz`).
-    public func health() -> HostHealth {
-        let report = metrics.health.report()
-        let bots = report.mapValues { HostHealth.Bot(ok: $0.ok, status: $0.status, lastSyncSecondsAgo: $0.lastSyncSecondsAgo) }
-        return HostHealth(ok: bots.values.allSatisfy(\.ok), bots: bots)
+extension HostHealthBoard {
+    /// The health now and its JSON, reused for `probeReuse` while no connection changed.
+    func probe() -> (health: HostHealth, json: Data) {
+        let (version, clock, cached) = state.withLock { ($0.version, $0.clock, $0.cached) }
+        let now = clock?.now() ?? Date()
+        if let cached, cached.version == version, abs(now.timeIntervalSince(cached.at)) < Self.probeReuse {
+            return (cached.health, cached.json)
+        }
+        let bots = report().mapValues { HostHealth.Bot(ok: $0.ok, status: $0.status, lastSyncSecondsAgo: $0.lastSyncSecondsAgo) }
+        let health = HostHealth(ok: bots.values.allSatisfy(\.ok), bots: bots)
+        let json = health.json
+        state.withLock { state in
+            // A change that came meanwhile wins: its probe computes afresh.
+            if state.version == version { state.cached = (version, now, health, json) }
+        }
+        return (health, json)
     }
+}
+
+extension RunningHost {
+    /// The host's health now (`GET /healthz`; the same answer for up to a quarter second
+    /// while no bot's connection changes).
+    public func health() -> HostHealth { metrics.health.probe().health }
+
+    /// `health()` and its JSON, as `/healthz` answers.
+    func healthAnswer() -> (health: HostHealth, json: Data) { metrics.health.probe() }
 }

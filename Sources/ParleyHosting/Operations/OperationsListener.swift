@@ -19,7 +19,8 @@ public final class OperationsListener: Sendable {
         }
         let routes = OperationsRoutes(running: running, adminToken: http?.adminToken?.value)
         do {
-            let server = try HTTPServer(host: address.host, port: address.port, options: Self.options) { await routes.handle($0) }
+            let server = try HTTPServer(host: address.host, port: address.port, options: Self.options,
+                                        immediate: { routes.answerAtOnce($0) }) { await routes.handle($0) }
             var bound = address
             bound.port = server.port
             return OperationsListener(server: server, url: "http://\(bound)")

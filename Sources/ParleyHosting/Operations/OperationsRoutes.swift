@@ -11,21 +11,31 @@ struct OperationsRoutes: Sendable {
     /// `http.admin_token`; nil: the API is closed.
     let adminToken: String?
 
-    func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+    /// What needs no waiting, answered on the listener's thread: `/healthz` (one lock) and
+    /// the refusals of requests that will not be served; nil for the rest.
+    func answerAtOnce(_ request: HTTPServerRequest) -> HTTPServerResponse? {
         switch request.path {
         case "/healthz":
             guard Self.isRead(request.method) else { return Self.methodNotAllowed("GET, HEAD") }
-            let health = running.health()
-            return .json(health.ok ? 200 : 503, health.json)
+            let (health, json) = running.healthAnswer()
+            return .json(health.ok ? 200 : 503, json)
         case "/metrics":
-            guard Self.isRead(request.method) else { return Self.methodNotAllowed("GET, HEAD") }
-            return HTTPServerResponse(status: 200, headers: [(name: "Content-Type", value: MetricsRegistry.contentType)],
-                                      body: Data(await running.metrics.registry.exposition().utf8))
+            return Self.isRead(request.method) ? nil : Self.methodNotAllowed("GET, HEAD")
         default:
             guard request.path.hasPrefix("/api/") else { return Self.error(404, "no such page: \(request.path)") }
-            if let refusal = authorize(request) { return refusal }
-            return await AdminAPI(running: running).handle(request)
+            return authorize(request)
         }
+    }
+
+    /// Everything: what `answerAtOnce` answers (the listener asks it first, on its own
+    /// thread), then `/metrics` and the admin API, which wait on the bots and stores.
+    func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+        if let answer = answerAtOnce(request) { return answer }
+        if request.path == "/metrics" {
+            return HTTPServerResponse(status: 200, headers: [(name: "Content-Type", value: MetricsRegistry.contentType)],
+                                      body: Data(await running.metrics.registry.exposition().utf8))
+        }
+        return await AdminAPI(running: running).handle(request)
     }
 
     /// 401 without the right `Authorization: Bearer …` (compared in constant time), 403 when
