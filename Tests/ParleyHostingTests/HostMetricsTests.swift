@@ -21,6 +21,7 @@ import Testing
               ping: { reply: pong }
               human: { handoff: { queue: agents, note: help } }
               order: { goto: order.number }
+              news: { broadcast: { to: ["user:alice", "user:bob"], send: { text: "News!" } } }
             flows:
               order:
                 number:

@@ -79,11 +79,38 @@ import YAMLCoding
         #expect(with.status == 200)
         #expect(try Self.json(with) == ["bots": [[
             "id": "desk", "name": "Desk", "state": "running", "health": "connected",
-            "commands": ["/human", "/order", "/ping"], "flows": ["order": ["number"]], "triggers": 0,
+            "commands": ["/human", "/news", "/order", "/ping"], "flows": ["order": ["number"]], "triggers": 0,
             "schedules": [], "queues": ["agents"],
         ]]])
         #expect(try await Self.get(listener.url + "/api/v1/nothing", token: Self.token).status == 404)
         #expect(try await Self.get(bots, token: Self.token, method: "POST").status == 405)
+        listener.stop()
+        await alice.close()
+        await running.shutdown()
+    }
+
+    @Test func ticketsAndBroadcastsAreListedWithTheirState() async throws {
+        let (running, alice, listener) = try await Self.listening()
+        let api = listener.url + "/api/v1/"
+        #expect(try Self.json(try await Self.get(api + "tickets", token: Self.token)) == ["tickets": []])
+        #expect(try Self.json(try await Self.get(api + "broadcasts", token: Self.token)) == ["broadcasts": []])
+        // The news first: once handed off, alice's messages go to the agents.
+        try await HostMetricsTests.say("/news", alice, running)
+        try await HostMetricsTests.say("/human", alice, running)
+        let tickets = try Self.json(try await Self.get(api + "tickets?queue=agents", token: Self.token))
+        let ticket = try #require(tickets["tickets"]?.arrayValue?.first)
+        #expect(tickets["tickets"]?.arrayValue?.count == 1)
+        #expect(ticket["number"] == 1 && ticket["queue"] == "agents" && ticket["user"] == "alice" && ticket["status"] == "open")
+        #expect(ticket["opened"]?.stringValue?.hasPrefix("20") == true)
+        #expect(try Self.json(try await Self.get(api + "tickets?status=resolved", token: Self.token)) == ["tickets": []])
+        #expect(try Self.json(try await Self.get(api + "tickets?queue=elsewhere", token: Self.token)) == ["tickets": []])
+        let bad = try await Self.get(api + "tickets?status=closed", token: Self.token)
+        #expect(bad.status == 400)
+        #expect(try Self.json(bad) == ["error": "unknown status 'closed': expected open, taken, resolved or all"])
+        #expect(try await Self.get(api + "tickets?limit=0", token: Self.token).status == 400)
+        // `say` waited until the host was idle: the job has run.
+        let job = try Self.json(try await Self.get(api + "broadcasts", token: Self.token))["broadcasts"]?.arrayValue?.first
+        #expect(job?["bot"] == "desk" && job?["state"] == "finished" && job?["total"] == 2 && job?["sent"] == 2 && job?["pending"] == 0)
         listener.stop()
         await alice.close()
         await running.shutdown()

@@ -88,6 +88,9 @@ public protocol BotStore: Sendable {
     /// Counts for an operator (`/metrics`): tickets by queue and status, each queue's oldest
     /// open ticket, and conversations in a flow per bot.
     func summary() throws -> BotStoreSummary
+    /// Tickets, newest first, at most `limit`: of `queue` (nil: every queue), with one of
+    /// `statuses` (empty: any).
+    func listTickets(queue: String?, statuses: Set<Ticket.Status>, limit: Int) throws -> [Ticket]
 }
 
 /// What `BotStore.summary()` counts.

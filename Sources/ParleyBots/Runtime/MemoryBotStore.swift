@@ -106,6 +106,16 @@ public final class MemoryBotStore: BotStore {
         }
     }
 
+    public func listTickets(queue: String?, statuses: Set<Ticket.Status>, limit: Int) throws -> [Ticket] {
+        contents.withLock { contents in
+            // Newest first: numbers rise within a queue; across queues, by the time opened.
+            let matching = contents.tickets.values.filter { (queue == nil || $0.queue == queue) && (statuses.isEmpty || statuses.contains($0.status)) }
+            return Array(matching.sorted {
+                ($0.openedAt ?? .distantPast, $0.number) > ($1.openedAt ?? .distantPast, $1.number)
+            }.prefix(max(0, limit)))
+        }
+    }
+
     public func open(_ ticket: Ticket) throws -> Ticket {
         contents.withLock { contents in
             let conversation = Key(bot: ticket.bot, item: ticket.channel)

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 
 extension SQLiteBotStore {
     public func summary() throws -> BotStoreSummary {
@@ -20,6 +21,26 @@ extension SQLiteBotStore {
                 if let bot = row[0].string { summary.activeFlows[bot] = row[1].int ?? 0 }
             }
             return summary
+        }
+    }
+
+    public func listTickets(queue: String?, statuses: Set<Ticket.Status>, limit: Int) throws -> [Ticket] {
+        try locked {
+            var clauses: [String] = [], values: [SQLiteValue] = []
+            if let queue {
+                clauses.append("queue = ?")
+                values.append(.text(queue))
+            }
+            if !statuses.isEmpty {
+                clauses.append("json_extract(ticket, '$.status') IN (" + statuses.map { _ in "?" }.joined(separator: ", ") + ")")
+                values += statuses.sorted { $0.rawValue < $1.rawValue }.map { .text($0.rawValue) }
+            }
+            let filter = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
+            return try connection.rows("SELECT ticket FROM engine_tickets \(filter) ORDER BY rowid DESC LIMIT ?",
+                                       values + [.integer(Int64(max(0, limit)))]).compactMap { row in
+                guard let text = row[0].string else { return nil }
+                return try JSONDecoder().decode(Ticket.self, from: Data(text.utf8))
+            }
         }
     }
 }
