@@ -116,6 +116,44 @@ import YAMLCoding
         await running.shutdown()
     }
 
+    /// Hostile clients at the listener (600 idle connections, more than it takes; garbage; a
+    /// header flood; a declared 100 MB body) while a customer talks to the bot: every message
+    /// is answered, the probe still answers once they are gone, memory stays bounded.
+    @Test func aFloodAtTheListenerLeavesTheBotsAnswering() async throws {
+        let (running, alice, listener) = try await Self.listening()
+        let port = try #require(URLComponents(string: listener.url)?.port)
+        let before = residentKilobytes()
+        let idle = await offPool { (0..<600).compactMap { _ in try? RawConnection(port: port, timeoutSeconds: 2) } }
+        let refusals = await offPool {
+            var answers: [Int] = []
+            for attack in ["GARBAGE\r\n\r\n", "GET / HTTP/1.1\r\n" + String(repeating: "X-Flood: y\r\n", count: 5_000) + "\r\n",
+                           "POST /api/v1/bots HTTP/1.1\r\nHost: x\r\nContent-Length: 104857600\r\n\r\n"] {
+                guard let connection = try? RawConnection(port: port, timeoutSeconds: 5) else { answers.append(-1); continue }
+                connection.send(attack)
+                answers.append(connection.readAnswer()?.status ?? 0)
+                connection.close()
+            }
+            return answers
+        }
+        for _ in 0..<20 { try await HostMetricsTests.say("/ping", alice, running) }
+        let text = await running.metrics.registry.exposition()
+        #expect(HostMetricsTests.value(text, #"parley_messages_received_total{bot="desk"}"#) == 20)
+        #expect(HostMetricsTests.value(text, #"parley_messages_sent_total{bot="desk"}"#) == 20)
+        // With 512 connections held, a hostile one is refused (0: closed without an answer) or answered with an error.
+        #expect(refusals.allSatisfy { $0 == 0 || (400..<500).contains($0) }, "\(refusals)")
+        for connection in idle { connection.close() }
+        var answered = false
+        // Bounded: the server sees the closes within its poll; 100 tries.
+        for _ in 0..<100 where !answered {
+            answered = (try? await Self.get(listener.url + "/healthz").status) == 200
+        }
+        #expect(answered)
+        #expect(residentKilobytes() - before < 64 * 1024, "grew by \(residentKilobytes() - before) KB")
+        listener.stop()
+        await alice.close()
+        await running.shutdown()
+    }
+
     @Test func withoutATokenTheAPIIsOffAndTheRestAnswers() async throws {
         let (running, alice, listener) = try await Self.listening(token: nil)
         let answer = try await Self.get(listener.url + "/api/v1/bots", token: "anything")

@@ -4,10 +4,10 @@ import Glibc
 /// A plain TCP connection to 127.0.0.1, for what a well-behaved client would not send.
 /// Blocking, every call bounded by the socket's send and receive timeouts: use it inside
 /// `offPool`, never on the cooperative pool, whose few threads the server's handlers need.
-struct RawConnection: Sendable {
-    let fd: Int32
+public struct RawConnection: Sendable {
+    public let fd: Int32
 
-    init(port: Int, timeoutSeconds: Int = 5) throws {
+    public init(port: Int, timeoutSeconds: Int = 5) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -30,7 +30,7 @@ struct RawConnection: Sendable {
 
     /// Sends all of `bytes`; false once the server has closed or reset the connection.
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
+    public func send(_ bytes: [UInt8]) -> Bool {
         var sent = 0
         // Bounded: each turn sends at least a byte, or returns.
         while sent < bytes.count {
@@ -42,11 +42,11 @@ struct RawConnection: Sendable {
     }
 
     @discardableResult
-    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+    public func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
     /// Reads until the server closes the connection, `limit` bytes, or the receive timeout:
     /// what came, and whether the server closed (or reset) the connection.
-    func readToEnd(limit: Int = 1 << 20) -> (bytes: [UInt8], closed: Bool) {
+    public func readToEnd(limit: Int = 1 << 20) -> (bytes: [UInt8], closed: Bool) {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while bytes.count < limit {
@@ -64,7 +64,7 @@ struct RawConnection: Sendable {
     /// Reads one answer with a `Content-Length` (what this server always sends): its status
     /// and body; nil if the connection ended or timed out first. Reads no further than the
     /// answer's end only when no other bytes follow it (no pipelining here).
-    func readAnswer() -> (status: Int, body: String)? {
+    public func readAnswer() -> (status: Int, body: String)? {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16_384)
         var headEnd: Int?
@@ -89,20 +89,20 @@ struct RawConnection: Sendable {
         return nil
     }
 
-    func close() { Glibc.close(fd) }
+    public func close() { Glibc.close(fd) }
 }
 
 /// Runs blocking `body` (socket calls, `HTTPServer.stop()`) on a thread of its own rather than
 /// on the cooperative pool: with two cores the pool has two threads, which the server's
 /// handler tasks need while a test waits on a socket.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
         Thread { continuation.resume(returning: body()) }.start()
     }
 }
 
 /// This process's resident memory (`VmRSS` in /proc/self/status), in KiB.
-func residentKilobytes() -> Int {
+public func residentKilobytes() -> Int {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
     let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
     return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
