@@ -53,12 +53,9 @@ enum RunCommand: Subcommand {
         let signals = SignalWaiter()
         let started = await running.start()
         let systemd = SystemdNotifier(environment: context.environment)
-        if started.count == running.bots.count {
-            systemd.ready(status: "\(started.count) bots running")
-        } else {
-            // READY all the same: the host runs; which bots did not start is in the log and /healthz.
-            systemd.ready(status: "\(started.count) of \(running.bots.count) bots running")
-        }
+        // READY even when some bots did not start: the host runs; which did not is in the log and /healthz.
+        systemd.ready(status: started.count == running.bots.count ? "\(started.count) bots running"
+                                                                   : "\(started.count) of \(running.bots.count) bots running")
         let watchdog = Task { await systemd.feedWatchdog() }
         if console, let first = ChatConsole.firstBot(running.bots),
            var console = ChatConsole(running: running, user: ChatConsole.defaultUser, bot: first, context: context) {

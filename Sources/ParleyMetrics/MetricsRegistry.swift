@@ -17,7 +17,8 @@ public final class MetricsRegistry: Sendable {
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
     private struct Entry: Sendable {
-        var name: String
+        /// The families it writes.
+        var names: [String]
         var write: @Sendable (inout String) async -> Void
     }
 
@@ -45,12 +46,25 @@ public final class MetricsRegistry: Sendable {
     /// the order of `labels`). A family with no samples shows its `HELP` and `TYPE` alone.
     public func collected(_ name: String, help: String, kind: MetricKind, labels: [String] = [],
                           collect: @escaping @Sendable () async -> [MetricSample]) {
-        precondition(kind != .histogram, "a collected family is a counter or a gauge")
-        MetricNames.check(name: name, labels: labels)
-        add(Entry(name: name) { text in
-            text += Self.header(name: name, help: help, kind: kind)
-            for sample in await collect().sorted(by: { $0.labels.lexicographicallyPrecedes($1.labels) }) {
-                text += "\(name)\(MetricText.labels(labels, sample.labels)) \(MetricText.number(sample.value))\n"
+        collected([CollectedFamily(name, help: help, kind: kind, labels: labels)]) { [await collect()] }
+    }
+
+    /// Several counter or gauge families read from one source in one call per scrape
+    /// (`collect` returns each family's samples, in the order of `families`): one store query
+    /// feeds them all.
+    public func collected(_ families: [CollectedFamily], collect: @escaping @Sendable () async -> [[MetricSample]]) {
+        for family in families {
+            precondition(family.kind != .histogram, "a collected family is a counter or a gauge")
+            MetricNames.check(name: family.name, labels: family.labels)
+        }
+        add(Entry(names: families.map(\.name)) { text in
+            let samples = await collect()
+            for (index, family) in families.enumerated() {
+                text += Self.header(name: family.name, help: family.help, kind: family.kind)
+                let own = index < samples.count ? samples[index] : []
+                for sample in own.sorted(by: { $0.labels.lexicographicallyPrecedes($1.labels) }) {
+                    text += "\(family.name)\(MetricText.labels(family.labels, sample.labels)) \(MetricText.number(sample.value))\n"
+                }
             }
         })
     }
@@ -64,7 +78,7 @@ public final class MetricsRegistry: Sendable {
     }
 
     private func register<Child: MetricChild>(_ family: MetricFamily<Child>) -> MetricFamily<Child> {
-        add(Entry(name: family.name) { text in
+        add(Entry(names: [family.name]) { text in
             text += Self.header(name: family.name, help: family.help, kind: Child.kind)
             for (labels, child) in family.snapshot() {
                 child.write(name: family.name, labels: MetricText.labels(family.labelNames, labels), into: &text)
@@ -75,12 +89,33 @@ public final class MetricsRegistry: Sendable {
 
     private func add(_ entry: Entry) {
         entries.withLock { entries in
-            precondition(!entries.contains { $0.name == entry.name }, "metric \(entry.name) registered twice")
+            for name in entry.names {
+                precondition(!entries.contains { $0.names.contains(name) }, "metric \(name) registered twice")
+            }
             entries.append(entry)
         }
     }
 
     private static func header(name: String, help: String, kind: MetricKind) -> String {
         "# HELP \(name) \(MetricText.escape(help, quotes: false))\n# TYPE \(name) \(kind.rawValue)\n"
+    }
+}
+
+/// A family `MetricsRegistry.collected` reads at each scrape.
+public struct CollectedFamily: Sendable {
+    public var name: String
+    /// The `# HELP` text.
+    public var help: String
+    /// Counter or gauge.
+    public var kind: MetricKind
+    /// The label names, in order.
+    public var labels: [String]
+
+    /// A family.
+    public init(_ name: String, help: String, kind: MetricKind, labels: [String] = []) {
+        self.name = name
+        self.help = help
+        self.kind = kind
+        self.labels = labels
     }
 }

@@ -54,4 +54,29 @@ enum MatrixBotServer {
 
     /// A new temporary folder.
     static func temporaryFolder() throws -> String { try TemporaryFolder("parley-matrix-bot").path }
+
+    /// A folder with a config on the test Synapse for one bot, `desk`, on `account` (its token),
+    /// with `rooms` (name → alias or id), and `bots/desk.yaml` holding `botFile`.
+    static func deskFolder(account: MatrixRegistrar.Account, rooms: [String: String] = [:], botFile: String) throws -> String {
+        let folder = try temporaryFolder()
+        try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
+        let roomLines = rooms.isEmpty ? "" : "\n  rooms:" + rooms.sorted { $0.key < $1.key }.map { "\n    \($0.key): \"\($0.value)\"" }.joined()
+        try """
+            transport:
+              kind: matrix
+              homeserver: \(try TestSynapse.url().absoluteString)
+              accounts:
+                desk: { user: "\(account.userID)", access_token: "\(account.accessToken)" }\(roomLines)
+            storage: { path: state/parley.db }
+            """.write(toFile: folder + "/config.yaml", atomically: true, encoding: .utf8)
+        try botFile.write(toFile: folder + "/bots/desk.yaml", atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    /// The host of `folder`'s config, composed as `parley run` composes it (not started).
+    static func runningHost(_ folder: String) async throws(HostError) -> RunningHost {
+        let loaded = HostLoader.load(configFile: "config.yaml", resolve: { folder + "/" + $0 }, environment: [:])
+        #expect(loaded.errors.isEmpty, "\(loaded.errors)")
+        return try await RunningHost.make(loaded, options: RunningHost.Options(resolve: { folder + "/" + $0 }, logger: .silent))
+    }
 }

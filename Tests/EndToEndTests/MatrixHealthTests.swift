@@ -13,21 +13,8 @@ extension MatrixSerialTests {
     /// (its long-poll fails at once when the server goes), 200 again after it is back.
     @Test func healthTurns503WhileTheHomeserverIsDownAnd200WhenItReturns() async throws {
         let bot = try await TestSynapse.register("healthy")
-        let folder = try MatrixBotServer.temporaryFolder()
-        try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
-        try """
-            transport:
-              kind: matrix
-              homeserver: \(try TestSynapse.url().absoluteString)
-              accounts:
-                desk: { user: "\(bot.userID)", access_token: "\(bot.accessToken)" }
-            storage: { path: state/parley.db }
-            """.write(toFile: folder + "/config.yaml", atomically: true, encoding: .utf8)
-        try "name: Desk\ncommands: { ping: { reply: pong } }\n".write(toFile: folder + "/bots/desk.yaml", atomically: true, encoding: .utf8)
-        let resolve: @Sendable (String) -> String = { folder + "/" + $0 }
-        let loaded = HostLoader.load(configFile: "config.yaml", resolve: resolve, environment: [:])
-        try #require(loaded.errors.isEmpty, "\(loaded.errors)")
-        let host = try await RunningHost.make(loaded, options: RunningHost.Options(resolve: resolve, logger: .silent))
+        let folder = try MatrixBotServer.deskFolder(account: bot, botFile: "name: Desk\ncommands: { ping: { reply: pong } }\n")
+        let host = try await MatrixBotServer.runningHost(folder)
         await host.start()
         let listener = try #require(try OperationsListener.start(host, http: HTTPConfig(listen: Located(value: "127.0.0.1:0", mark: Mark(line: 1, column: 1)))))
         defer { listener.stop() }

@@ -13,31 +13,14 @@ struct MatrixRunningHostTests {
     /// A folder with a config for `bot` (its account's token) whose `agents` room is `room`,
     /// and a bot that hands off to `agents`.
     private func folder(bot: MatrixRegistrar.Account, room: String) throws -> String {
-        let folder = try MatrixBotServer.temporaryFolder()
-        try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
-        try """
-            transport:
-              kind: matrix
-              homeserver: \(try TestSynapse.url().absoluteString)
-              accounts:
-                desk: { user: "\(bot.userID)", access_token: "\(bot.accessToken)" }
-              rooms:
-                agents: "\(room)"
-            storage: { path: state/parley.db }
-            """.write(toFile: folder + "/config.yaml", atomically: true, encoding: .utf8)
-        try """
+        try MatrixBotServer.deskFolder(account: bot, rooms: ["agents": room], botFile: """
             name: Desk
             commands:
               human: { handoff: { queue: agents, note: help } }
-            """.write(toFile: folder + "/bots/desk.yaml", atomically: true, encoding: .utf8)
-        return folder
+            """)
     }
 
-    private func make(_ folder: String) async throws(HostError) -> RunningHost {
-        let loaded = HostLoader.load(configFile: "config.yaml", resolve: { folder + "/" + $0 }, environment: [:])
-        #expect(loaded.errors.isEmpty, "\(loaded.errors)")
-        return try await RunningHost.make(loaded, options: RunningHost.Options(resolve: { folder + "/" + $0 }, logger: .silent))
-    }
+    private func make(_ folder: String) async throws(HostError) -> RunningHost { try await MatrixBotServer.runningHost(folder) }
 
     @Test func theBotJoinsTheRoomsItUsesAtStart() async throws {
         let bot = try await TestSynapse.register("desk")

@@ -20,6 +20,13 @@ import YAMLCoding
         return (running, alice, listener)
     }
 
+    /// Ends what `listening` started.
+    static func close(_ running: RunningHost, _ alice: ChatClient, _ listener: OperationsListener) async {
+        listener.stop()
+        await alice.close()
+        await running.shutdown()
+    }
+
     static func located(_ text: String) -> Located<String> { Located(value: text, mark: Mark(line: 1, column: 1)) }
 
     static func get(_ url: String, token: String? = nil, method: String = "GET") async throws -> HTTPResponse {
@@ -44,9 +51,7 @@ import YAMLCoding
         let degraded = try await Self.get(listener.url + "/healthz")
         #expect(degraded.status == 503)
         #expect(try Self.json(degraded) == ["status": "degraded", "bots": ["desk": ["ok": false, "status": "reconnecting"]]])
-        listener.stop()
-        await alice.close()
-        await running.shutdown()
+        await Self.close(running, alice, listener)
     }
 
     @Test func metricsAreTheTextFormatAndMoveAsMessagesFlow() async throws {
@@ -61,9 +66,7 @@ import YAMLCoding
         try await HostMetricsTests.say("/ping", alice, running)
         let second = String(decoding: try await Self.get(listener.url + "/metrics").body, as: UTF8.self)
         #expect(HostMetricsTests.value(second, #"parley_messages_received_total{bot="desk"}"#) == 2)
-        listener.stop()
-        await alice.close()
-        await running.shutdown()
+        await Self.close(running, alice, listener)
     }
 
     @Test func theAdminAPIWantsTheBearerToken() async throws {
@@ -84,9 +87,7 @@ import YAMLCoding
         ]]])
         #expect(try await Self.get(listener.url + "/api/v1/nothing", token: Self.token).status == 404)
         #expect(try await Self.get(bots, token: Self.token, method: "POST").status == 405)
-        listener.stop()
-        await alice.close()
-        await running.shutdown()
+        await Self.close(running, alice, listener)
     }
 
     @Test func ticketsAndBroadcastsAreListedWithTheirState() async throws {
@@ -111,9 +112,7 @@ import YAMLCoding
         // `say` waited until the host was idle: the job has run.
         let job = try Self.json(try await Self.get(api + "broadcasts", token: Self.token))["broadcasts"]?.arrayValue?.first
         #expect(job?["bot"] == "desk" && job?["state"] == "finished" && job?["total"] == 2 && job?["sent"] == 2 && job?["pending"] == 0)
-        listener.stop()
-        await alice.close()
-        await running.shutdown()
+        await Self.close(running, alice, listener)
     }
 
     /// Hostile clients at the listener (600 idle connections, more than it takes; garbage; a
@@ -149,9 +148,7 @@ import YAMLCoding
         }
         #expect(answered)
         #expect(residentKilobytes() - before < 64 * 1024, "grew by \(residentKilobytes() - before) KB")
-        listener.stop()
-        await alice.close()
-        await running.shutdown()
+        await Self.close(running, alice, listener)
     }
 
     @Test func withoutATokenTheAPIIsOffAndTheRestAnswers() async throws {
@@ -162,9 +159,7 @@ import YAMLCoding
         #expect(try await Self.get(listener.url + "/healthz").status == 200)
         #expect(try await Self.get(listener.url + "/nowhere").status == 404)
         #expect(try await Self.get(listener.url + "/healthz", method: "POST").status == 405)
-        listener.stop()
-        await alice.close()
-        await running.shutdown()
+        await Self.close(running, alice, listener)
     }
 
     @Test func anAddressInUseIsAnErrorNamingIt() async throws {
@@ -177,8 +172,6 @@ import YAMLCoding
         } catch {
             #expect(error.description == "http.listen: cannot listen on 127.0.0.1:\(port): Address already in use")
         }
-        listener.stop()
-        await alice.close()
-        await running.shutdown()
+        await Self.close(running, alice, listener)
     }
 }

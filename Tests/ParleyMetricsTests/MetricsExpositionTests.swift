@@ -64,6 +64,27 @@ import Testing
             """))
     }
 
+    @Test func familiesCollectedTogetherAreReadOncePerScrape() async {
+        let registry = MetricsRegistry()
+        let calls = registry.counter("parley_collect_calls_total", help: "Calls.")
+        registry.collected([CollectedFamily("parley_a", help: "A.", kind: .gauge, labels: ["q"]),
+                            CollectedFamily("parley_b", help: "B.", kind: .gauge)]) {
+            calls.labels().increment()
+            return [[MetricSample(["x"], 1)], [MetricSample([], 2)]]
+        }
+        let text = await registry.exposition()
+        #expect(calls.labels().value == 1)
+        #expect(text.hasSuffix("""
+            # HELP parley_a A.
+            # TYPE parley_a gauge
+            parley_a{q="x"} 1
+            # HELP parley_b B.
+            # TYPE parley_b gauge
+            parley_b 2
+
+            """))
+    }
+
     @Test func aChildIsCreatedOnceAndCountsFromManyTasks() async {
         let registry = MetricsRegistry()
         let sent = registry.counter("parley_messages_sent_total", help: "Sent.", labels: ["bot"])

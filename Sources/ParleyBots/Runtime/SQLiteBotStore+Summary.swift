@@ -39,7 +39,7 @@ extension SQLiteBotStore {
             return try connection.rows("SELECT ticket FROM engine_tickets \(filter) ORDER BY rowid DESC LIMIT ?",
                                        values + [.integer(Int64(max(0, limit)))]).compactMap { row in
                 guard let text = row[0].string else { return nil }
-                return try JSONDecoder().decode(Ticket.self, from: Data(text.utf8))
+                return try decoder.decode(Ticket.self, from: Data(text.utf8))
             }
         }
     }

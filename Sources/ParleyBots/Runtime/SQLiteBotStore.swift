@@ -7,7 +7,7 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     private let lock = NSLock()
     let connection: Connection
     private let encoder = JSONEncoder()
-    private let decoder = JSONDecoder()
+    let decoder = JSONDecoder()
 
     static let migrations = Migrations(name: "engine", steps: [
         """

@@ -39,11 +39,6 @@ public struct HostConfig: Decodable, Sendable {
         if text == StorageConfig.keepForever { return nil }
         return (try? DurationFormat.parse(text)) ?? StorageConfig.defaultRetention
     }
-    /// `http.listen`, parsed; nil when absent or invalid (which validation reports).
-    public var listenAddress: ListenAddress? {
-        guard let text = http?.listen?.value else { return nil }
-        return try? ListenAddress.parse(text).get()
-    }
     /// The transport kind as written (`local` unless set).
     public var transportKind: String {
         transport?.kind?.value ?? TransportConfig.defaultKind

@@ -40,7 +40,7 @@ struct AdminAPI: Sendable {
                 }),
                 "queues": .array(outline.queues.map(JSONValue.string)),
             ]
-            if let ago = health[bot.id]?.lastSyncSecondsAgo { fields["last_sync_seconds_ago"] = .double((ago * 10).rounded() / 10) }
+            fields["last_sync_seconds_ago"] = health[bot.id]?.lastSyncJSON
             return .object(fields)
         })])
     }

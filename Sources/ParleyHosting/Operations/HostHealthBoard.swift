@@ -20,15 +20,6 @@ final class HostHealthBoard: Sendable {
     /// `/healthz` hard costs one lock per probe, and a sync age in it is at most this old.
     static let probeReuse: TimeInterval = 0.25
 
-    /// One bot's line of the report.
-    struct BotHealth: Equatable {
-        var ok: Bool
-        /// `connected`, or why not (`reconnecting`, `no sync for 95 s`).
-        var status: String
-        var connection: ConnectionState
-        var lastSyncSecondsAgo: Double?
-    }
-
     private let state = Mutex(State())
 
     /// The bots to report on (those not connected yet count as such), and their sync loops.
@@ -48,13 +39,13 @@ final class HostHealthBoard: Sendable {
     }
 
     /// Every expected bot's health, by id.
-    func report() -> [String: BotHealth] {
+    func report() -> [String: HostHealth.Bot] {
         let (bots, connections, watches, clock) = state.withLock { ($0.bots, $0.connections, $0.watches, $0.clock) }
         let now = clock?.now() ?? Date()
-        var report: [String: BotHealth] = [:]
+        var report: [String: HostHealth.Bot] = [:]
         for bot in bots {
             let connection = connections[bot] ?? .disconnected
-            var health = BotHealth(ok: connection == .connected, status: connection.rawValue, connection: connection)
+            var health = HostHealth.Bot(ok: connection == .connected, status: connection.rawValue)
             if let watch = watches[bot] {
                 let last = watch.lastSync()
                 health.lastSyncSecondsAgo = last.map { max(0, now.timeIntervalSince($0)) }
@@ -82,6 +73,9 @@ public struct HostHealth: Sendable {
         public var status: String
         /// Seconds since its last sync answer (Matrix), nil before the first or elsewhere.
         public var lastSyncSecondsAgo: Double?
+
+        /// `last_sync_seconds_ago` as the JSON answers give it (tenths of a second).
+        var lastSyncJSON: JSONValue? { lastSyncSecondsAgo.map { .double(($0 * 10).rounded() / 10) } }
     }
 
     /// Every bot is ok.
@@ -94,7 +88,7 @@ public struct HostHealth: Sendable {
         var bots: [String: JSONValue] = [:]
         for (id, bot) in self.bots {
             var fields: [String: JSONValue] = ["ok": .bool(bot.ok), "status": .string(bot.status)]
-            if let ago = bot.lastSyncSecondsAgo { fields["last_sync_seconds_ago"] = .double((ago * 10).rounded() / 10) }
+            fields["last_sync_seconds_ago"] = bot.lastSyncJSON
             bots[id] = .object(fields)
         }
         return JSONValue.object(["status": .string(ok ? "ok" : "degraded"), "bots": .object(bots)]).jsonData()
@@ -109,7 +103,7 @@ extension HostHealthBoard {
         if let cached, cached.version == version, abs(now.timeIntervalSince(cached.at)) < Self.probeReuse {
             return (cached.health, cached.json)
         }
-        let bots = report().mapValues { HostHealth.Bot(ok: $0.ok, status: $0.status, lastSyncSecondsAgo: $0.lastSyncSecondsAgo) }
+        let bots = report()
         let health = HostHealth(ok: bots.values.allSatisfy(\.ok), bots: bots)
         let json = health.json
         state.withLock { state in

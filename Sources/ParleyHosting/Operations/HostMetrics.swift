@@ -57,16 +57,20 @@ public final class HostMetrics: BotActivityObserver {
             }
         }
         let store = host.store, clock = host.clock
-        registry.collected("parley_handoff_tickets", help: "Hand-off tickets by queue and status.", kind: .gauge,
-                           labels: ["queue", "status"]) {
-            ((try? store.summary())?.tickets ?? [:]).map { MetricSample([$0.key.queue, $0.key.status.rawValue], Double($0.value)) }
-        }
-        registry.collected("parley_handoff_oldest_open_seconds", help: "Age of the oldest ticket no agent has taken, by queue.",
-                           kind: .gauge, labels: ["queue"]) {
-            ((try? store.summary())?.oldestOpen ?? [:]).map { MetricSample([$0.key], max(0, clock.now().timeIntervalSince($0.value))) }
-        }
-        registry.collected("parley_active_flows", help: "Conversations waiting in a flow, by bot.", kind: .gauge, labels: ["bot"]) {
-            ((try? store.summary())?.activeFlows ?? [:]).map { MetricSample([$0.key], Double($0.value)) }
+        // One store summary per scrape feeds the three families.
+        registry.collected([
+            CollectedFamily("parley_handoff_tickets", help: "Hand-off tickets by queue and status.", kind: .gauge, labels: ["queue", "status"]),
+            CollectedFamily("parley_handoff_oldest_open_seconds", help: "Age of the oldest ticket no agent has taken, by queue.",
+                            kind: .gauge, labels: ["queue"]),
+            CollectedFamily("parley_active_flows", help: "Conversations waiting in a flow, by bot.", kind: .gauge, labels: ["bot"]),
+        ]) {
+            let summary = (try? store.summary()) ?? BotStoreSummary()
+            let now = clock.now()
+            return [
+                summary.tickets.map { MetricSample([$0.key.queue, $0.key.status.rawValue], Double($0.value)) },
+                summary.oldestOpen.map { MetricSample([$0.key], max(0, now.timeIntervalSince($0.value))) },
+                summary.activeFlows.map { MetricSample([$0.key], Double($0.value)) },
+            ]
         }
         if let broadcasts = host.options.broadcasts?.store {
             registry.collected("parley_broadcast_recipients", help: "Recipients of broadcast jobs by job and state.", kind: .gauge,
@@ -89,7 +93,7 @@ public final class HostMetrics: BotActivityObserver {
     public func received(bot: String) { received.labels(bot).increment() }
     public func sent(bot: String) { sentMessages.labels(bot).increment() }
     public func answered(bot: String, latency: Duration) {
-        self.latency.labels(bot).observe(Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18)
+        self.latency.labels(bot).observe(latency.timeInterval)
     }
     public func sendFailed(bot: String, _ error: ParleyError) { failures.labels(bot, error.code.rawValue).increment() }
     public func rateLimited(bot: String) { rateLimits.labels(bot).increment() }
