@@ -116,10 +116,15 @@ public struct MatrixTestStage: TestStage {
             ])
             // As in the hub, the test's groups exist with their members before the bot starts:
             // joined now, the bot's first sync takes the joins as history, not as live `joined`
-            // events (which would run its group greeting).
+            // events (which would run its group greeting). A failed join fails the test here,
+            // naming the member, rather than later as an unexpected greeting.
             for member in (run.cast.members[group] ?? []) + [run.bot.id] {
                 guard let account = everyone[member], account.userID != user.userID else { continue }
-                _ = try? await MatrixClient(homeserver: homeserver, accessToken: account.accessToken).join(room)
+                do {
+                    _ = try await MatrixClient(homeserver: homeserver, accessToken: account.accessToken).join(room)
+                } catch {
+                    throw ParleyError(.networkUnavailable, "\(member) could not join the test's group '\(group)' (\(room)): \(error)")
+                }
             }
             groups[group] = room
         }
