@@ -15,7 +15,8 @@ enum RunCommand: Subcommand {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-        guard let loaded = HostLoading.load(configFile: try arguments.configFile(), context: context) else { return 1 }
+        let configFile = try arguments.configFile()
+        guard let loaded = HostLoading.load(configFile: configFile, context: context) else { return 1 }
         // At a terminal on the embedded hub the console owns the screen: log lines go to a file
         // beside the state, warnings and errors are shown too.
         let console = context.input.isTerminal && loaded.config?.transportKind ?? TransportConfig.defaultKind == LocalTransportProvider.kind
@@ -32,8 +33,12 @@ enum RunCommand: Subcommand {
         if let logFile { output.errorLine("log lines go to \(logFile.shownPath) (warnings and errors show here too)") }
         let running: RunningHost
         do {
-            running = try await RunningHost.make(loaded, options: RunningHost.Options(resolve: context.resolve, logger: logger,
-                                                                                      extraUsers: console ? [ChatConsole.defaultUser] : []))
+            var options = RunningHost.Options(resolve: context.resolve, logger: logger, extraUsers: console ? [ChatConsole.defaultUser] : [])
+            // A reload loads and checks everything as `parley check` does.
+            options.reloadSource = { [resolve = context.resolve, environment = context.environment] in
+                HostLoader.load(configFile: configFile, resolve: resolve, environment: environment)
+            }
+            running = try await RunningHost.make(loaded, options: options)
         } catch {
             output.errorLine("error: \(error.description)")
             return 1
@@ -51,6 +56,7 @@ enum RunCommand: Subcommand {
         if let listener { logger.log(.info, at: running.host.clock.now(), bot: nil, "listening", ["url": listener.url]) }
         // Handlers first: a signal that comes once the host is up must find them in place.
         let signals = SignalWaiter()
+        let hangups = HangupReloader(running)
         let started = await running.start()
         let systemd = SystemdNotifier(environment: context.environment)
         // READY even when some bots did not start: the host runs; which did not is in the log and /healthz.
@@ -69,6 +75,7 @@ enum RunCommand: Subcommand {
         await signals.wait()
         logger.log(.info, at: running.host.clock.now(), bot: nil, "shutting down")
         systemd.stopping()
+        hangups.stop()
         watchdog.cancel()
         listener?.stop()
         await running.shutdown()

@@ -30,6 +30,9 @@ public final class RunningHost: Sendable {
         public var wrapTransport: (@Sendable (_ botID: String, _ transport: any Transport) -> any Transport)?
         /// What the process is, for the lock file (`parley run`).
         public var holder = "parley run"
+        /// Loads the config again for `reload()` (SIGHUP, `POST /api/v1/reload`); nil: the
+        /// host cannot reload.
+        public var reloadSource: (@Sendable () -> LoadedHost)?
 
         /// Options for a run of the config as written.
         public init(resolve: @escaping @Sendable (String) -> String, logger: BotLogger, clock: any ParleyClock = SystemClock(),
@@ -46,19 +49,31 @@ public final class RunningHost: Sendable {
 
     /// The engine running the bots.
     public let host: BotHost
-    /// The bots that compiled, in file order (a bot that does not compile is logged and left out).
-    public let bots: [CompiledBot]
+    /// The bots that compiled, in file order (a bot that does not compile is logged and left
+    /// out), as last loaded: a reload changes them.
+    public var bots: [CompiledBot] { loaded.withLock { $0.bots } }
     /// Decodes every card of every bot.
-    public let registry: ContentRegistry
+    public var registry: ContentRegistry { loaded.withLock { $0.registry } }
     /// The hand-off queues of the bots, sorted.
-    public let queues: [String]
+    public var queues: [String] { loaded.withLock { $0.queues } }
+    /// Each Matrix bot's sync loop, for `/healthz` and `/metrics`.
+    public var syncWatches: [String: SyncWatch] { sessions.syncWatches }
     /// The embedded hub, when the transport is one.
     public let hub: Hub?
     /// The transport kind.
     public let kind: String
     /// Where state is kept.
     public let storage: HostStorage
-    private let session: TransportSession
+    /// What the bots run from, as last loaded (`RunningHost+Reload`).
+    let loaded: Mutex<LoadedState>
+    /// The transport sessions: the first run's, and one per reload that added bots.
+    let sessions: HostSessions
+    /// How the bots were connected: a reload connects its new bots the same way.
+    let transportRun: TransportRun
+    /// Reloads one at a time (SIGHUP and the API may ask at once).
+    let reloads = ReloadQueue()
+    /// What `reload()` loads: the config as the process was started with it.
+    let source: (@Sendable () -> LoadedHost)?
     /// The store is this process's while it runs.
     private let lock: StoreLock?
     /// `storage.retention` (nil: `forever`), and its periodic clean-up once started.
@@ -67,19 +82,19 @@ public final class RunningHost: Sendable {
     /// What the bots did and hold, for `/metrics`, and their health for `/healthz`.
     public let metrics: HostMetrics
 
-    private init(host: BotHost, bots: [CompiledBot], kind: String, storage: HostStorage, session: TransportSession, lock: StoreLock?,
-                 retention: StoreRetention?, metrics: HostMetrics) {
+    private init(host: BotHost, loaded: LoadedState, sessions: HostSessions, kind: String, storage: HostStorage, transportRun: TransportRun,
+                 lock: StoreLock?, retention: StoreRetention?, metrics: HostMetrics, source: (@Sendable () -> LoadedHost)?) {
         self.metrics = metrics
         self.lock = lock
         self.retention = retention
         self.host = host
-        self.bots = bots
-        registry = BotContentRegistry.make(cards: bots.flatMap { Array($0.cards.values) })
-        queues = Set(bots.flatMap(\.queues)).sorted()
-        hub = session.hub
+        hub = sessions.all.first?.hub
+        self.sessions = sessions
+        self.loaded = Mutex(loaded)
         self.kind = kind
         self.storage = storage
-        self.session = session
+        self.transportRun = transportRun
+        self.source = source
     }
 
     /// Composes and connects the host of `loaded` (which must have no errors).
@@ -112,11 +127,13 @@ public final class RunningHost: Sendable {
         } catch {
             throw HostError("cannot open the storage at \(storage.shownPath): \(error)")
         }
+        let sessions = HostSessions()
         let run = TransportRun(bots: compiled, storage: storage, profiles: profiles, extraUsers: options.extraUsers,
                                clock: clock, logger: logger, wrapTransport: options.wrapTransport)
         let session: TransportSession
         do {
             session = try await transport.connect(run)
+            sessions.add(session)
         } catch let error as HostError {
             throw error
         } catch {
@@ -133,12 +150,14 @@ public final class RunningHost: Sendable {
         if let kept = config.map(\.retention) ?? StorageConfig.defaultRetention {
             var stores: [StoreRetention.Store] = [("engine", { [store = host.store] in try store.prune(before: $0) })]
             if let broadcasts = host.options.broadcasts { stores.append(("broadcasts", { try broadcasts.store.prune(before: $0) })) }
-            if let prune = session.prune { stores.append((type(of: transport).kind, prune)) }
+            // The transport's own records (Matrix's seen events), of the bots a reload added too.
+            if session.prune != nil { stores.append((type(of: transport).kind, { try await sessions.prune(before: $0) })) }
             retention = StoreRetention(retention: kept, stores: stores)
         }
-        let running = RunningHost(host: host, bots: compiled, kind: type(of: transport).kind, storage: storage, session: session,
-                                  lock: lock, retention: retention, metrics: metrics)
-        metrics.attach(running, syncWatches: session.syncWatches)
+        let running = RunningHost(host: host, loaded: LoadedState(loaded, bots: compiled), sessions: sessions,
+                                  kind: type(of: transport).kind, storage: storage, transportRun: run,
+                                  lock: lock, retention: retention, metrics: metrics, source: options.reloadSource)
+        metrics.attach(running)
         return running
     }
 
@@ -146,7 +165,7 @@ public final class RunningHost: Sendable {
     @discardableResult
     public func start() async -> [String] {
         let started = await host.start()
-        var fields = session.summary
+        var fields = sessions.all.first?.summary ?? [:]
         fields["bots"] = String(started.count)
         fields["transport"] = kind
         fields["storage"] = storage.shownPath
@@ -165,7 +184,7 @@ public final class RunningHost: Sendable {
             await task.value
         }
         await host.stop()
-        await session.close()
+        for session in sessions.all { await session.close() }
         lock?.release()
     }
 }

@@ -68,6 +68,12 @@ public struct TransportSession: Sendable {
     /// Each bot's sync loop, for a transport that long-polls (Matrix): `/healthz` calls a bot
     /// degraded when its last answer is older than two intervals.
     public var syncWatches: [String: SyncWatch] = [:]
+    /// Connects bots a reload added, on this session's server: `run` holds every bot the
+    /// host runs after the reload, the ids those to connect; the provider is the reloaded
+    /// config's (its transport section unchanged). What it returns holds only the new bots
+    /// (their connections, sync watches, clean-up). Nil: this transport cannot add bots live.
+    public var connectMore: (@Sendable (_ provider: any TransportProvider, _ run: TransportRun,
+                                        _ ids: Set<String>) async throws -> TransportSession)?
 
     /// A session.
     public init(connections: [String: BotConnection], summary: [String: String] = [:], hub: Hub? = nil,

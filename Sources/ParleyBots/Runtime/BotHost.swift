@@ -21,12 +21,14 @@ public final class BotHost: Sendable {
     public let options: BotHostOptions
     let timer: DeadlineTimer
     let tracker = IdleTracker()
-    private let runtimes = Mutex<[BotRuntime]>([])
-    private let started = Mutex<[String]>([])
-    /// The cron scheduler and the resume of unfinished broadcasts (BotHost+Broadcasts).
+    let runtimes = Mutex<[BotRuntime]>([])
+    let started = Mutex<[String]>([])
+    /// The resume of unfinished broadcasts (BotHost+Broadcasts).
     let broadcastTasks = Mutex<[Task<Void, Never>]>([])
-    /// The cron schedulers started with the broadcasts: the idle check fires their due runs.
-    let cronSchedulers = Mutex<[CronScheduler]>([])
+    /// The cron scheduler as last planned: the idle check fires its due runs.
+    let cron = Mutex<RunningCron?>(nil)
+    /// Each running bot's runtime by id, for resumed broadcast jobs.
+    let broadcastRoutes = Mutex<[String: BotRuntime]>([:])
 
     /// Creates a host with no bots.
     public init(store: any BotStore, clock: any ParleyClock = SystemClock(), logger: BotLogger = .silent,
@@ -49,31 +51,39 @@ public final class BotHost: Sendable {
     /// of the bots that started.
     @discardableResult
     public func start() async -> [String] {
-        var ids: [String] = []
         let all = runtimes.withLock { $0 }
         let peers = Set(all.map(\.transport.userID))
-        for runtime in all {
-            do {
-                try await runtime.start(peers: peers)
-                ids.append(runtime.bot.id)
-                logger.log(.info, at: clock.now(), bot: runtime.bot.id, "bot started",
-                           ["commands": String(Set(runtime.bot.commands.values.map(\.name)).count),
-                            "triggers": String(runtime.bot.triggers.count), "flows": String(runtime.bot.flows.count)])
-            } catch {
-                logger.log(.error, at: clock.now(), bot: runtime.bot.id, "bot not started", ["error": "\(error)"])
-            }
+        var running: [ScheduledBot] = []
+        for runtime in all where await start(runtime, peers: peers) { running.append((runtime, await runtime.bot)) }
+        started.withLock { $0 = running.map(\.runtime.id) }
+        startBroadcasts(running)
+        return running.map(\.runtime.id)
+    }
+
+    /// Starts one bot; false (logged) if it cannot connect.
+    func start(_ runtime: BotRuntime, peers: Set<String>) async -> Bool {
+        do {
+            try await runtime.start(peers: peers)
+            let bot = await runtime.bot
+            logger.log(.info, at: clock.now(), bot: bot.id, "bot started",
+                       ["commands": String(Set(bot.commands.values.map(\.name)).count),
+                        "triggers": String(bot.triggers.count), "flows": String(bot.flows.count)])
+            return true
+        } catch {
+            logger.log(.error, at: clock.now(), bot: runtime.id, "bot not started", ["error": "\(error)"])
+            return false
         }
-        started.withLock { $0 = ids }
-        startBroadcasts(runtimes: runtimes.withLock { $0 }.filter { ids.contains($0.bot.id) })
-        return ids
     }
 
     /// The ids of the bots that started.
     public var runningBots: [String] { started.withLock { $0 } }
 
+    /// The runtime of bot `id`, if the host has it.
+    func runtime(_ id: String) -> BotRuntime? { runtimes.withLock { $0.first { $0.id == id } } }
+
     /// Sends and reactions of bot `id` waiting in its outbox for the server (nil: no such bot).
     public func queuedSends(of id: String) async -> Int? {
-        guard let runtime = runtimes.withLock({ $0.first { $0.bot.id == id } }) else { return nil }
+        guard let runtime = runtime(id) else { return nil }
         return await runtime.client.queuedSends
     }
 
@@ -81,7 +91,7 @@ public final class BotHost: Sendable {
     /// cached and conversations in its client's list — each bounded by
     /// `BotHostOptions.conversationLimit` (nil: no such bot).
     public func memoryCounts(of id: String) async -> BotMemoryCounts? {
-        guard let runtime = runtimes.withLock({ $0.first { $0.bot.id == id } }) else { return nil }
+        guard let runtime = runtime(id) else { return nil }
         return await runtime.memoryCounts()
     }
 
@@ -90,9 +100,7 @@ public final class BotHost: Sendable {
     /// that waits for it sleeps on the clock.
     public func nextDeadline() async -> Date? {
         var earliest = timer.nextDeadline
-        for cron in cronSchedulers.withLock({ $0 }) {
-            if let due = await cron.nextDue() { earliest = min(earliest ?? due, due) }
-        }
+        if let cron = cron.withLock({ $0?.scheduler }), let due = await cron.nextDue() { earliest = min(earliest ?? due, due) }
         return earliest
     }
 
@@ -112,9 +120,9 @@ public final class BotHost: Sendable {
             // Cron runs due now fire here too (as timers do), not only when the cron task
             // gets to run: a fire starts tracked work, so the next round waits for it.
             var cronFiring = false
-            for cron in cronSchedulers.withLock({ $0 }) {
+            if let cron = cron.withLock({ $0?.scheduler }) {
                 await cron.fireDue(at: clock.now())
-                if await cron.isFiring { cronFiring = true }
+                cronFiring = await cron.isFiring
             }
             if cronFiring { await Task.yield() }
             if tracker.active > 0 || cronFiring { continue }
@@ -138,7 +146,7 @@ public final class BotHost: Sendable {
         stopBroadcasts()
         for runtime in all {
             await runtime.stop()
-            logger.log(.info, at: clock.now(), bot: runtime.bot.id, "bot stopped")
+            logger.log(.info, at: clock.now(), bot: runtime.id, "bot stopped")
         }
     }
 }

@@ -5,7 +5,10 @@ import ParleyCore
 /// conversation are handled strictly in order (one drain task per conversation at a time);
 /// different conversations run concurrently, interleaving at their sends.
 actor BotRuntime {
-    let bot: CompiledBot
+    /// The bot's id, which a reload never changes (a renamed bot is another bot).
+    nonisolated let id: String
+    /// What the bot does; a reload swaps it between two items of a conversation (`replace`).
+    private(set) var bot: CompiledBot
     let client: ChatClient
     let transport: ObservedTransport
     let store: any BotStore
@@ -28,6 +31,8 @@ actor BotRuntime {
     /// them to drop (see `dispatch(_:)`).
     var backlog = 0
     var backlogWaiter: CheckedContinuation<Void, Never>?
+    /// Waits for the lanes to empty (a bot leaving at a reload: `waitUntilQuiet`).
+    var quietWaiters: [CheckedContinuation<Void, Never>] = []
     /// The other bots of the host: their messages are never answered, so two bots in one
     /// group cannot keep answering each other.
     var peers: Set<String> = []
@@ -58,6 +63,7 @@ actor BotRuntime {
     init(bot: CompiledBot, connection: BotConnection, store: any BotStore, timer: DeadlineTimer, tracker: IdleTracker,
          logger: BotLogger, options: BotHostOptions, clock: any ParleyClock) throws {
         self.bot = bot
+        id = bot.id
         self.store = store
         self.timer = timer
         self.tracker = tracker
@@ -137,6 +143,7 @@ actor BotRuntime {
     func stop() async {
         stopping = true
         releaseBacklogWaiter()
+        releaseQuietWaiters()
         await client.close()
         await client.setEventHandler(nil)
     }
@@ -232,7 +239,19 @@ actor BotRuntime {
             tracker.end()
             backlog -= 1
             if backlog <= options.backlogLimit / 2 { releaseBacklogWaiter() }
+            if backlog == 0 { releaseQuietWaiters() }
         }
+    }
+
+    /// Returns once no item waits in or runs from the lanes (at once if none does).
+    func waitUntilQuiet() async {
+        guard backlog > 0 else { return }
+        await withCheckedContinuation { quietWaiters.append($0) }
+    }
+
+    func releaseQuietWaiters() {
+        for waiter in quietWaiters { waiter.resume() }
+        quietWaiters.removeAll()
     }
 
     /// Returns once every event the server delivered so far has been dispatched (queued
@@ -251,7 +270,7 @@ actor BotRuntime {
     // MARK: - State
 
     func loadState(_ channel: Channel) -> ConversationState {
-        if let state = lanes[channel]?.state { return state }
+        if let state = lanes[channel]?.state { return leavingVanishedStep(state, channel) }
         var state = ConversationState()
         do {
             state = try store.state(bot: bot.id, channel: channel.target) ?? ConversationState()
@@ -259,8 +278,34 @@ actor BotRuntime {
             log(.error, "cannot load conversation state", ["channel": channel.target, "error": "\(error)"])
         }
         lanes[channel, default: Lane()].state = state
-        return state
+        return leavingVanishedStep(state, channel)
     }
+
+    /// A conversation waiting on an `ask` whose step a reload (or a restart with changed
+    /// files) removed: its flow ends, logged, and the message goes to the commands as if no
+    /// flow ran. Checked where the state is read, so conversations not in memory (or not
+    /// active at the reload) are covered too, at no cost to a reload.
+    private func leavingVanishedStep(_ state: ConversationState, _ channel: Channel) -> ConversationState {
+        guard let position = state.waiting, bot.step(position.flow, position.step)?.ask == nil else { return state }
+        var left = state
+        left.waiting = nil
+        left.deadline = nil
+        log(.warn, "flow ended: its step is gone", ["channel": channel.target, "step": position.description])
+        saveState(left, channel)
+        return left
+    }
+
+    /// Swaps in `bot` (the same id, changed by a reload) and the host's other bots. Runs on
+    /// the actor, so no plan is half decided by the old bot and half by the new: a plan under
+    /// way finishes its effects; the next item of every conversation is decided by `bot`.
+    func replace(with bot: CompiledBot, peers: Set<String>) {
+        precondition(bot.id == id, "a reload replaces a bot by one with the same id")
+        self.bot = bot
+        self.peers = peers.subtracting([client.userID])
+    }
+
+    /// The host's bots changed (a reload added or removed some).
+    func setPeers(_ peers: Set<String>) { self.peers = peers.subtracting([client.userID]) }
 
     func saveState(_ state: ConversationState, _ channel: Channel) {
         guard lanes[channel]?.state != state else { return }

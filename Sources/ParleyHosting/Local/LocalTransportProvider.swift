@@ -32,22 +32,33 @@ public struct LocalTransportProvider: TransportProvider {
         let hub = try Hub(path: run.storage.sibling("hub"), clock: run.clock)
         for profile in run.profiles.entries { try hub.addUser(profile) }
         for user in run.extraUsers where hub.user(user) == nil { try hub.addUser(Profile(id: user, name: user)) }
-        for bot in run.bots { try hub.addUser(bot.profile(as: bot.id)) }
+        var session = TransportSession(connections: try Self.connect(run.bots, run: run, on: hub), hub: hub, close: { try? hub.close() })
+        // A reload's new bots join the same hub; its changed bots' new queues become groups.
+        session.connectMore = { _, run, ids in
+            TransportSession(connections: try Self.connect(run.bots.filter { ids.contains($0.id) }, run: run, on: hub))
+        }
+        return session
+    }
+
+    /// Makes `bots` users of `hub` and members of their queues' groups (created as needed;
+    /// the groups of every bot of `run` are brought up to date), and connects them.
+    private static func connect(_ bots: [CompiledBot], run: TransportRun, on hub: Hub) throws -> [String: BotConnection] {
+        for bot in bots { try hub.addUser(bot.profile(as: bot.id)) }
         for queue in Set(run.bots.flatMap(\.queues)).sorted() {
             let members = run.bots.filter { $0.queues.contains(queue) }.map(\.id) + run.extraUsers
-            // A stored hub may know the group from an earlier run.
+            // A stored hub may know the group from an earlier run (or an earlier reload).
             do { try hub.createGroup(queue, name: queue, members: members) } catch let error as ParleyError where error.code == .conflict {
                 for member in members { try hub.addMember(member, to: queue) }
             }
         }
         var connections: [String: BotConnection] = [:]
-        for bot in run.bots {
+        for bot in bots {
             let transport = try hub.connect(user: bot.id)
             connections[bot.id] = run.profiles.connection(run.wrapTransport?(bot.id, transport) ?? transport,
                                                           storage: run.storage.chat(bot: bot.id),
                                                           deliveredEventCount: { transport.deliveredEventCount })
         }
-        return TransportSession(connections: connections, hub: hub, close: { try? hub.close() })
+        return connections
     }
 
     public func broadcastSenders(storage: HostStorage) throws -> any BroadcastSenders {

@@ -56,6 +56,12 @@ public struct MatrixTransportProvider: TransportProvider {
             for transport in transports { deleted += try await transport.prune(before: cutoff) }
             return deleted
         }
+        // A reload's new bots log in with their own accounts, as at start.
+        session.connectMore = { provider, run, ids in
+            var added = run
+            added.bots = run.bots.filter { ids.contains($0.id) }
+            return try await provider.connect(added)
+        }
         return session
     }
 

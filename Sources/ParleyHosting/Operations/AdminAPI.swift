@@ -18,9 +18,24 @@ struct AdminAPI: Sendable {
         case "/api/v1/tickets":
             guard OperationsRoutes.isRead(request.method) else { return OperationsRoutes.methodNotAllowed("GET") }
             return tickets(request.query)
+        case "/api/v1/reload":
+            guard request.method == "POST" else { return OperationsRoutes.methodNotAllowed("POST") }
+            return await reload()
         default:
             return OperationsRoutes.error(404, "no such endpoint: \(request.path)")
         }
+    }
+
+    /// Loads and checks the config again and applies it: 200 with what changed, 422 with the
+    /// errors (nothing changed), 500 when new bots could not connect (the rest applied).
+    func reload() async -> HTTPServerResponse {
+        let report = await running.reload()
+        let status = switch report.result {
+        case .ok: 200
+        case .invalid: 422
+        case .failed: 500
+        }
+        return .json(status, report.json.jsonData())
     }
 
     /// Every bot of the config: what it can do and how it is doing.

@@ -40,19 +40,27 @@ public final class HostMetrics: BotActivityObserver {
             .labels(ParleyVersion.current, ParleyVersion.swift).set(1)
     }
 
+    /// The bots `/healthz` reports on: those `running` runs now (again after a reload).
+    func expect(_ running: RunningHost) {
+        health.expect(bots: running.bots.map(\.id), syncWatches: running.syncWatches, clock: running.host.clock)
+    }
+
     /// Adds the families read from `running` at each scrape.
-    func attach(_ running: RunningHost, syncWatches: [String: SyncWatch]) {
-        let host = running.host, bots = running.bots.map(\.id)
-        health.expect(bots: bots, syncWatches: syncWatches, clock: host.clock)
+    func attach(_ running: RunningHost) {
+        let host = running.host
+        expect(running)
+        // Read from `running` at each scrape: a reload changes the bots.
         registry.collected("parley_outbox_depth", help: "Sends waiting in a bot's outbox for the server.", kind: .gauge,
-                           labels: ["bot"]) {
+                           labels: ["bot"]) { [weak running] in
             var samples: [MetricSample] = []
-            for bot in bots { if let depth = await host.queuedSends(of: bot) { samples.append(MetricSample([bot], Double(depth))) } }
+            for bot in running?.bots.map(\.id) ?? [] {
+                if let depth = await host.queuedSends(of: bot) { samples.append(MetricSample([bot], Double(depth))) }
+            }
             return samples
         }
         registry.collected("parley_sync_age_seconds", help: "Seconds since a bot's last sync answer (Matrix).", kind: .gauge,
-                           labels: ["bot"]) { [clock = host.clock] in
-            syncWatches.compactMap { bot, watch in
+                           labels: ["bot"]) { [weak running, clock = host.clock] in
+            (running?.syncWatches ?? [:]).compactMap { bot, watch in
                 watch.lastSync().map { MetricSample([bot], max(0, clock.now().timeIntervalSince($0))) }
             }
         }

@@ -1,0 +1,85 @@
+import Foundation
+import ParleyCore
+
+/// What a reload changes among the host's bots, decided by the layer that loaded the files.
+public struct BotChanges: Sendable {
+    /// Bots whose file changed: swapped in, keeping their connection and conversations.
+    public var changed: [CompiledBot]
+    /// New bots, each with its connection (not connected yet).
+    public var added: [(bot: CompiledBot, connection: BotConnection)]
+    /// Ids of bots that leave.
+    public var removed: [String]
+
+    /// Changes.
+    public init(changed: [CompiledBot] = [], added: [(bot: CompiledBot, connection: BotConnection)] = [], removed: [String] = []) {
+        self.changed = changed
+        self.added = added
+        self.removed = removed
+    }
+}
+
+extension BotHost {
+    /// Applies a reload while the bots run. A changed bot is swapped in on its runtime, so
+    /// its messages keep their order and none is dropped; conversations keep their state
+    /// (one waiting at a step that is gone ends its flow when next read). A leaving bot
+    /// finishes the work it has (at most `options.stopGrace`), then disconnects. New bots
+    /// connect; the schedules are planned again over the bots now running. Returns the ids
+    /// of the new bots that started (one that cannot connect is logged and left out).
+    public func apply(_ changes: BotChanges) async -> [String] {
+        let leaving = Set(changes.removed)
+        for id in changes.removed {
+            guard let runtime = runtime(id) else { continue }
+            await leave(runtime)
+        }
+        runtimes.withLock { $0.removeAll { leaving.contains($0.id) } }
+        var added: [BotRuntime] = []
+        for (bot, connection) in changes.added {
+            do {
+                let runtime = try BotRuntime(bot: bot, connection: connection, store: store, timer: timer, tracker: tracker,
+                                             logger: logger, options: options, clock: clock)
+                added.append(runtime)
+            } catch {
+                logger.log(.error, at: clock.now(), bot: bot.id, "bot not started", ["error": "\(error)"])
+            }
+        }
+        runtimes.withLock { $0 += added }
+        let all = runtimes.withLock { $0 }
+        let peers = Set(all.map(\.transport.userID))
+        let replaced = Dictionary(changes.changed.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        var startedNow: [String] = []
+        for runtime in all {
+            if let bot = replaced[runtime.id] {
+                await runtime.replace(with: bot, peers: peers)
+                logger.log(.info, at: clock.now(), bot: runtime.id, "bot reloaded")
+            } else if added.contains(where: { $0 === runtime }) {
+                if await start(runtime, peers: peers) { startedNow.append(runtime.id) }
+            } else {
+                await runtime.setPeers(peers)
+            }
+        }
+        // A new bot that did not start is not kept: a later reload may add it again.
+        let failed = Set(added.map(\.id)).subtracting(startedNow)
+        runtimes.withLock { $0.removeAll { failed.contains($0.id) } }
+        let running = started.withLock { ids in
+            ids = ids.filter { !leaving.contains($0) } + startedNow
+            return Set(ids)
+        }
+        var scheduled: [ScheduledBot] = []
+        for runtime in runtimes.withLock({ $0 }) where running.contains(runtime.id) { scheduled.append((runtime, await runtime.bot)) }
+        planSchedules(scheduled)
+        return startedNow
+    }
+
+    /// A bot leaving at a reload: its queued and running items finish (bounded by the stop
+    /// grace; what remains stays durable in its inbox and outbox), then it disconnects.
+    private func leave(_ runtime: BotRuntime) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await runtime.waitUntilQuiet() }
+            group.addTask { [grace = options.stopGrace] in try? await Task.sleep(for: grace) }
+            await group.next()
+            group.cancelAll()
+        }
+        await runtime.stop()
+        logger.log(.info, at: clock.now(), bot: runtime.id, "bot left")
+    }
+}
