@@ -34,7 +34,7 @@ import Testing
         let running: RunningHost
         let alice: ChatClient
         let aliceTransport: HubTransport
-        let answers: AnswerLog
+        let answers: ReceivedTexts
 
         static func make(bots: [String: String] = ["desk": HotReloadTests.desk], config: String = "storage: { path: state/parley.db }\n",
                          logger: BotLogger = .silent, clock: any ParleyClock = SystemClock()) async throws -> Fixture {
@@ -52,7 +52,7 @@ import Testing
             let hub = try #require(running.hub)
             let transport = try hub.connect(user: "alice")
             let alice = try ChatClient(transport: transport, configuration: ChatClientConfiguration(registry: running.registry))
-            let answers = AnswerLog()
+            let answers = ReceivedTexts(of: "alice")
             await alice.setEventHandler { batch in answers.take(batch) }
             try await alice.connect()
             return Fixture(folder: folder, running: running, alice: alice, aliceTransport: transport, answers: answers)
@@ -242,42 +242,6 @@ import Testing
         try await withTimeout(seconds: 60) { await fixture.answers.waitFor(count) }
         #expect(fixture.answers.texts(from: 0) == (0..<count).map(String.init))
         await fixture.close()
-    }
-}
-
-/// The texts alice received, in order.
-final class AnswerLog: Sendable {
-    private let state = Mutex<(texts: [String], waiters: [(Int, CheckedContinuation<Void, Never>)])>(([], []))
-
-    var count: Int { state.withLock { $0.texts.count } }
-
-    func texts(from index: Int) -> [String] { state.withLock { Array($0.texts[index...]) } }
-
-    func take(_ batch: [ChatEvent]) {
-        let ready = state.withLock { state in
-            for event in batch {
-                if case .message(let message) = event, message.sender != "alice", let text = (message.content as? TextContent)?.text {
-                    state.texts.append(text)
-                }
-            }
-            let count = state.texts.count
-            let ready = state.waiters.filter { $0.0 <= count }.map(\.1)
-            state.waiters.removeAll { $0.0 <= count }
-            return ready
-        }
-        for waiter in ready { waiter.resume() }
-    }
-
-    /// Returns once `count` texts came.
-    func waitFor(_ count: Int) async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state in
-                if state.texts.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if now { continuation.resume() }
-        }
     }
 }
 
