@@ -25,6 +25,7 @@ import ParleyHTTP
         }
         #expect(notify.next() == "READY=1\nSTATUS=2 bots running")
         let url = try await checkListener(output)
+        try await checkHangup(output, folder: folder)
         kill(getpid(), SIGTERM)
         let code = try await withTimeout("shutdown") { await run.value }
         #expect(code == 0)
@@ -67,6 +68,19 @@ import ParleyHTTP
         #expect(refused.standardError.contains("error: http.listen: cannot listen on 127.0.0.1:\(port): Address already in use"))
         #expect(!refused.standardError.contains("host started"))
         return url
+    }
+
+    /// SIGHUP (`systemctl reload`) reloads: a changed bot file is swapped in, logged.
+    func checkHangup(_ output: CapturedOutput, folder: URL) async throws {
+        let echo = folder.appendingPathComponent("bots/echo.yaml")
+        try (try String(contentsOf: echo, encoding: .utf8) + "\ncommands:\n  ping: { reply: pong }\n").write(to: echo, atomically: true, encoding: .utf8)
+        kill(getpid(), SIGHUP)
+        try await withTimeout("reload") {
+            while !output.standardError.contains(" reloaded ") { try Task.checkCancellation(); await Task.yield() }
+        }
+        let lines = output.standardError.split(separator: "\n")
+        #expect(lines.contains { $0.hasSuffix("reload asked (SIGHUP)") })
+        #expect(lines.contains { $0.contains("info reloaded added=\"\" changed=echo ") && $0.contains(" result=ok") }, "\(lines)")
     }
 
     static func get(_ url: String) async throws -> HTTPResponse {

@@ -12,6 +12,12 @@ import Testing
     /// A host of one bot (`desk`: answers `/ping`, hands `/human` off to `agents`, asks in a
     /// flow on `/order`) with a SQLite store in a fresh folder; `alice` can talk to it.
     static func host() async throws -> (RunningHost, ChatClient) {
+        let (running, alice, _) = try await hostInFolder()
+        return (running, alice)
+    }
+
+    /// `host()` and the folder of its files (a reload reads them again).
+    static func hostInFolder() async throws -> (RunningHost, ChatClient, String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-metrics-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
         try "storage: { path: state/parley.db }\n".write(toFile: folder + "/config.yaml", atomically: true, encoding: .utf8)
@@ -31,12 +37,14 @@ import Testing
         let resolve: @Sendable (String) -> String = { folder + "/" + $0 }
         let loaded = HostLoader.load(configFile: "config.yaml", resolve: resolve, environment: [:])
         try #require(loaded.errors.isEmpty, "\(loaded.errors)")
-        let running = try await RunningHost.make(loaded, options: RunningHost.Options(resolve: resolve, logger: .silent, extraUsers: ["alice", "bob"]))
+        var options = RunningHost.Options(resolve: resolve, logger: .silent, extraUsers: ["alice", "bob"])
+        options.reloadSource = { HostLoader.load(configFile: "config.yaml", resolve: resolve, environment: [:]) }
+        let running = try await RunningHost.make(loaded, options: options)
         #expect(await running.start() == ["desk"])
         let hub = try #require(running.hub)
         let alice = try ChatClient(transport: hub.connect(user: "alice"), configuration: ChatClientConfiguration(registry: running.registry))
         try await alice.connect()
-        return (running, alice)
+        return (running, alice, folder)
     }
 
     static func say(_ text: String, _ alice: ChatClient, _ running: RunningHost) async throws {

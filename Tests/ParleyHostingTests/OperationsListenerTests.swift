@@ -151,6 +151,35 @@ import YAMLCoding
         await Self.close(running, alice, listener)
     }
 
+    @Test func reloadThroughTheAPIAnswersWithTheErrorsOrWhatChanged() async throws {
+        let (running, alice, folder) = try await HostMetricsTests.hostInFolder()
+        let http = HTTPConfig(listen: Self.located("127.0.0.1:0"), adminToken: Self.located(Self.token))
+        let listener = try #require(try OperationsListener.start(running, http: http))
+        let url = listener.url + "/api/v1/reload"
+        #expect(try await Self.get(url, method: "POST").status == 401)
+        #expect(try await Self.get(url, token: Self.token).status == 405)
+        let file = folder + "/bots/desk.yaml"
+        let desk = try String(contentsOfFile: file, encoding: .utf8)
+        try (desk + "\nunknown_section: 1\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = try await Self.get(url, token: Self.token, method: "POST")
+        #expect(refused.status == 422)
+        let errors = try Self.json(refused)["errors"]
+        #expect(errors?.arrayValue?.first?.stringValue?.hasPrefix("bots/desk.yaml:12:1: error: unknown key 'unknown_section'") == true,
+                "\(String(decoding: refused.body, as: UTF8.self))")
+        try await HostMetricsTests.say("/ping", alice, running)
+        try desk.replacingOccurrences(of: "reply: pong", with: "reply: pong!").write(toFile: file, atomically: true, encoding: .utf8)
+        let applied = try await Self.get(url, token: Self.token, method: "POST")
+        #expect(applied.status == 200)
+        let report = try Self.json(applied)
+        #expect(report["result"] == "ok")
+        #expect(report["changed"] == ["desk"])
+        #expect(report["added"] == [] && report["removed"] == [] && report["restart_needed"] == [])
+        let metrics = String(decoding: try await Self.get(listener.url + "/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"parley_config_reloads_total{result="invalid"} 1"#))
+        #expect(metrics.contains(#"parley_config_reloads_total{result="ok"} 1"#))
+        await Self.close(running, alice, listener)
+    }
+
     @Test func withoutATokenTheAPIIsOffAndTheRestAnswers() async throws {
         let (running, alice, listener) = try await Self.listening(token: nil)
         let answer = try await Self.get(listener.url + "/api/v1/bots", token: "anything")
