@@ -18,7 +18,9 @@ func benchHTTP() async throws {
     let resolve: @Sendable (String) -> String = { folder + "/" + $0 }
     let loaded = HostLoader.load(configFile: "config.yaml", resolve: resolve, environment: [:], checkTests: false)
     guard loaded.errors.isEmpty else { throw BenchFailure("the bench config has errors: \(loaded.errors)") }
-    let running = try await RunningHost.make(loaded, options: .init(resolve: resolve, logger: .silent))
+    var options = RunningHost.Options(resolve: resolve, logger: .silent, extraUsers: ["alice"])
+    options.reloadSource = { HostLoader.load(configFile: "config.yaml", resolve: resolve, environment: [:]) }
+    let running = try await RunningHost.make(loaded, options: options)
     guard await running.start().count == 100 else { throw BenchFailure("not every bot started") }
     guard let listener = try OperationsListener.start(running, http: loaded.config?.http),
           let port = URLComponents(string: listener.url)?.port else { throw BenchFailure("no listener") }
@@ -36,6 +38,8 @@ func benchHTTP() async throws {
     }.run()
     benchLine(String(format: "http /metrics, 100 bots, %d keep-alive connections: %.0f requests/s (%d answers, each checked)",
                      connections, metrics.perSecond, metrics.requests))
+
+    try await benchReload(running, folder: folder)
 
     // The yardstick: the same body from Python's ThreadingHTTPServer (HTTP/1.1, keep-alive).
     let baseline = Process()
