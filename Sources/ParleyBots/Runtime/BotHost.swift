@@ -71,6 +71,12 @@ public final class BotHost: Sendable {
     /// The ids of the bots that started.
     public var runningBots: [String] { started.withLock { $0 } }
 
+    /// The runtimes of the bots that started (the admin API acts through them).
+    func startedRuntimes() -> [BotRuntime] {
+        let ids = Set(runningBots)
+        return runtimes.withLock { $0 }.filter { ids.contains($0.bot.id) }
+    }
+
     /// Sends and reactions of bot `id` waiting in its outbox for the server (nil: no such bot).
     public func queuedSends(of id: String) async -> Int? {
         guard let runtime = runtimes.withLock({ $0.first { $0.bot.id == id } }) else { return nil }
