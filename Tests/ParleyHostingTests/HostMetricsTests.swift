@@ -10,8 +10,9 @@ import Testing
 /// the stores' counts are read at each scrape, promtool accepts the text.
 @Suite struct HostMetricsTests {
     /// A host of one bot (`desk`: answers `/ping`, hands `/human` off to `agents`, asks in a
-    /// flow on `/order`) with a SQLite store in a fresh folder; `alice` can talk to it.
-    static func host() async throws -> (RunningHost, ChatClient) {
+    /// flow on `/order`) with a SQLite store in a fresh folder; `alice` can talk to it, and
+    /// `users` exist besides the bot.
+    static func host(users: [String] = ["alice", "bob"]) async throws -> (RunningHost, ChatClient) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-metrics-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
         try "storage: { path: state/parley.db }\n".write(toFile: folder + "/config.yaml", atomically: true, encoding: .utf8)
@@ -31,7 +32,7 @@ import Testing
         let resolve: @Sendable (String) -> String = { folder + "/" + $0 }
         let loaded = HostLoader.load(configFile: "config.yaml", resolve: resolve, environment: [:])
         try #require(loaded.errors.isEmpty, "\(loaded.errors)")
-        let running = try await RunningHost.make(loaded, options: RunningHost.Options(resolve: resolve, logger: .silent, extraUsers: ["alice", "bob"]))
+        let running = try await RunningHost.make(loaded, options: RunningHost.Options(resolve: resolve, logger: .silent, extraUsers: users))
         #expect(await running.start() == ["desk"])
         let hub = try #require(running.hub)
         let alice = try ChatClient(transport: hub.connect(user: "alice"), configuration: ChatClientConfiguration(registry: running.registry))

@@ -37,8 +37,10 @@ public struct BroadcastJob: Sendable, Hashable {
     public var sent: Int
     public var failed: Int
 
-    /// Recipients neither sent nor failed yet.
+    /// Recipients neither sent nor failed yet (a cancelled job's included: stored as pending).
     public var pending: Int { max(0, total - sent - failed) }
+    /// Recipients a cancel left unsent for good: a cancelled job's pending ones.
+    public var cancelled: Int { state == .cancelled ? pending : 0 }
 }
 
 /// What happened to one recipient.
