@@ -59,7 +59,7 @@ public final class BroadcastService: Sendable {
     /// logged). Cancelling stops it; what is not recorded stays pending, and a later `run`
     /// resends it with the same client message numbers, which the server recognises. A job
     /// already running in this process is `alreadyRunning` (unless it is stopping for a pause:
-    /// this run then starts once that one has ended); a paused or ended one is `invalidState`.
+    /// this run then starts once that one has ended); a paused or cancelled one is `invalidState`.
     public func run(_ id: String, route: BroadcastRoute) async throws(BroadcastError) -> BroadcastReport {
         let control = BroadcastRunControl()
         // Bounded: each round waits for a stopping run to end; a third one in a row is refused.
@@ -82,7 +82,8 @@ public final class BroadcastService: Sendable {
         // Read once the control is registered: a pause stored before is seen here, one
         // stored after finds the control and stops it.
         guard let job = try store.job(id) else { throw BroadcastError(.unknownJob, "no broadcast with id '\(id)'") }
-        guard job.state == .running else { throw Self.notRunning(job) }
+        // A finished job runs to a report of what it sent (nothing is pending).
+        guard job.state != .paused && job.state != .cancelled else { throw Self.notRunning(job) }
         let firstRun = fresh.withLock { $0.remove(id) } != nil
         let runner = BroadcastRunner(job: job, route: route, store: store, clock: clock, configuration: configuration,
                                      mayRepeat: !firstRun, control: control)
@@ -160,7 +161,7 @@ public final class BroadcastService: Sendable {
         return try store.job(id) ?? before
     }
 
-    /// Why a job that is not running is not sent.
+    /// Why a paused or cancelled job is not sent.
     static func notRunning(_ job: BroadcastJob) -> BroadcastError {
         let hint = job.state == .paused ? ": resume it first" : ""
         return BroadcastError(.invalidState, "broadcast '\(job.id)' is \(job.state.rawValue)\(hint)")
