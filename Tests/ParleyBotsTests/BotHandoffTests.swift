@@ -64,6 +64,23 @@ import Testing
         #expect(try fixture.botTexts(in: .group("agents"), seenBy: "carol") == [answer])
         await fixture.shutdown()
     }
+
+    /// Two agents reaching for one ticket: the second is told who has it, and it stays theirs.
+    @Test func aTicketTakenByOneAgentIsNotTakenByAnother() async throws {
+        let fixture = try BotFixture()
+        try await fixture.createAgents()
+        try fixture.hub.addMember("bob", to: "agents")
+        try await fixture.start()
+        let agents = Channel.group("agents")
+        try await fixture.say("/refund")
+        try await fixture.say("123456")
+        _ = try fixture.newMessages(in: agents, seenBy: "carol")
+        try await fixture.say("/take 1", as: "carol", in: agents)
+        try await fixture.say("/take 1", as: "bob", in: agents)
+        #expect(try fixture.botTexts(in: agents, seenBy: "carol") == ["Ticket #1 taken by Carol.", "Ticket #1 is taken by carol already."])
+        #expect(try fixture.runningHost.store.tickets(queue: "agents", number: 1).map(\.agent) == ["carol"])
+        await fixture.shutdown()
+    }
 }
 
 /// Greeting once, allow lists, hostile input, concurrency.

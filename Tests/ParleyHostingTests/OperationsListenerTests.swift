@@ -13,8 +13,8 @@ import YAMLCoding
     static let token = "t0ken-\(UUID().uuidString)"
 
     /// The metrics fixture's host with a listener on a free port (`token`: the admin token).
-    static func listening(token: String? = Self.token) async throws -> (RunningHost, ChatClient, OperationsListener) {
-        let (running, alice) = try await HostMetricsTests.host()
+    static func listening(token: String? = Self.token, users: [String] = ["alice", "bob"]) async throws -> (RunningHost, ChatClient, OperationsListener) {
+        let (running, alice) = try await HostMetricsTests.host(users: users)
         let http = HTTPConfig(listen: Self.located("127.0.0.1:0"), adminToken: token.map(Self.located))
         let listener = try #require(try OperationsListener.start(running, http: http))
         return (running, alice, listener)
@@ -29,10 +29,12 @@ import YAMLCoding
 
     static func located(_ text: String) -> Located<String> { Located(value: text, mark: Mark(line: 1, column: 1)) }
 
-    static func get(_ url: String, token: String? = nil, method: String = "GET") async throws -> HTTPResponse {
+    /// A request to `url` (a POST without `body` sends `{}`).
+    static func get(_ url: String, token: String? = nil, method: String = "GET", body: String? = nil) async throws -> HTTPResponse {
         let headers = token.map { [(name: "Authorization", value: "Bearer \($0)")] } ?? []
         return try await withTimeout {
-            try await HTTPClient().send(HTTPRequest(method: method, url: url, headers: headers, body: method == "POST" ? Data("{}".utf8) : nil,
+            try await HTTPClient().send(HTTPRequest(method: method, url: url, headers: headers,
+                                                    body: (body ?? (method == "POST" ? "{}" : nil)).map { Data($0.utf8) },
                                                     timeout: .seconds(10), responseLimit: 1 << 20))
         }
     }

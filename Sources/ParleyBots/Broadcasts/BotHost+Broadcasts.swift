@@ -80,3 +80,82 @@ struct RunningCron: Sendable {
     let entries: [SchedulerEntry]
     let task: Task<Void, Never>
 }
+
+// MARK: - Jobs from outside the bot files
+
+/// Broadcast jobs started, paused, resumed and cancelled by an operator (the admin API):
+/// the same durable jobs, sent through the bot's client as its schedules are.
+extension BotHost {
+    /// Stores the job of `order` and starts sending it through its bot (in a task of the
+    /// host: `waitUntilIdle` waits for it; `stop` leaves its rest to the next start). An
+    /// order whose id exists returns that job (sending it if it is running and not sent
+    /// yet), with `created` false.
+    public func startBroadcast(_ order: BroadcastOrder) async throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
+        let service = try broadcastService()
+        var recipients = BroadcastRecipients()
+        do { try recipients.append(targets: order.to) } catch { throw BroadcastError(error.code, "to: \(error.message)") }
+        let runtime = try startedRuntime(sending: order.bot)
+        let (job, created) = try await runtime.createBroadcast(order, recipients: recipients, service: service)
+        guard job.bot == order.bot else {
+            throw BroadcastError(.invalidState, "broadcast '\(job.id)' exists and belongs to bot '\(job.bot)', not '\(order.bot)'")
+        }
+        if job.state == .running { launchBroadcast(job.id, through: runtime, service: service) }
+        return (job, created)
+    }
+
+    /// Pauses job `id` (see `BroadcastService.pause`): once this returns, nothing more is
+    /// sent until it is resumed, also after a restart.
+    public func pauseBroadcast(_ id: String) async throws(BroadcastError) -> BroadcastJob {
+        try await broadcastService().pause(id)
+    }
+
+    /// Cancels job `id` for good (see `BroadcastService.cancel`).
+    public func cancelBroadcast(_ id: String) async throws(BroadcastError) -> BroadcastJob {
+        try await broadcastService().cancel(id)
+    }
+
+    /// Resumes paused job `id` and sends the rest through its bot; its bot must be running.
+    public func resumeBroadcast(_ id: String) throws(BroadcastError) -> BroadcastJob {
+        let service = try broadcastService()
+        guard let job = try service.store.job(id) else { throw BroadcastError(.unknownJob, "no broadcast with id '\(id)'") }
+        // A job that is not paused is refused for its state, whichever bot sends it.
+        let runtime = job.state == .paused ? try startedRuntime(sending: job.bot) : nil
+        let resumed = try service.resume(id)
+        if let runtime { launchBroadcast(id, through: runtime, service: service) }
+        return resumed
+    }
+
+    private func broadcastService() throws(BroadcastError) -> BroadcastService {
+        guard let service = options.broadcasts else { throw BroadcastError(.storage, "this host keeps no broadcast jobs") }
+        return service
+    }
+
+    private func startedRuntime(sending bot: String) throws(BroadcastError) -> BotRuntime {
+        guard let runtime = startedRuntimes().first(where: { $0.id == bot }) else {
+            throw BroadcastError(.botNotRunning, "bot '\(bot)' is not running in this host")
+        }
+        return runtime
+    }
+
+    /// Sends job `id` in a task of the host, counted as work in flight and cancelled at stop.
+    private func launchBroadcast(_ id: String, through runtime: BotRuntime, service: BroadcastService) {
+        let tracker = self.tracker, logger = self.logger, clock = self.clock
+        tracker.begin()
+        let task = Task {
+            defer { tracker.end() }
+            do throws(BroadcastError) {
+                _ = try await service.run(id, route: .client(runtime.client))
+            } catch where error.code == .alreadyRunning {
+                // Sending already (an order repeated with its id).
+            } catch {
+                logger.log(.error, at: clock.now(), bot: runtime.id, "broadcast failed", ["job": id, "error": error.description])
+            }
+        }
+        broadcastTasks.withLock { $0.append(task) }
+        // Forgotten once done: jobs started over a long run do not pile up here.
+        Task { [weak self] in
+            await task.value
+            self?.broadcastTasks.withLock { $0.removeAll { $0 == task } }
+        }
+    }
+}

@@ -38,25 +38,48 @@ extension BotRuntime {
             var recipients = BroadcastRecipients()
             try recipients.append(targets: schedule.targets)
             if let file = schedule.toFile { try recipients.append(file: file, displayPath: file) }
-            let lookup = BroadcastMessage.keepingRecipient { [bot] path in
-                path == "bot.id" ? bot.id : path == "bot.name" ? bot.name : nil
-            }
-            let content: OutgoingContent
-            if let card = schedule.send.card {
-                var fields: [String: String] = [:]
-                if let text = schedule.send.text { fields["text"] = text.render(lookup) }
-                for field in schedule.send.fields { fields[field.name] = field.template.render(lookup) }
-                content = .card(name: card, fields: fields)
-            } else {
-                content = .text(schedule.send.text?.render(lookup) ?? "")
-            }
-            guard let built = await makeContent(content) else { return }
+            guard let message = try await broadcastMessage(schedule.send) else { return }
             let job = try service.create(id: fire.jobID, bot: bot.id, origin: "schedule:\(fire.schedule)",
-                                         message: BroadcastMessage(payload: built.encoded()), recipients: recipients, rate: schedule.rate).job
+                                         message: message, recipients: recipients, rate: schedule.rate).job
             log(.info, "schedule fired", ["schedule": fire.schedule, "job": job.id, "catch_up": String(fire.isCatchUp)])
             _ = try await service.run(job.id, route: .client(client))
         } catch {
             log(.error, "scheduled broadcast failed", ["schedule": fire.schedule, "error": error.description])
         }
+    }
+
+    /// Stores the job of an order from outside the bot files (see `BotHost.startBroadcast`),
+    /// its message built as a schedule's is.
+    func createBroadcast(_ order: BroadcastOrder, recipients: BroadcastRecipients,
+                         service: BroadcastService) async throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
+        let send = try order.compiled()
+        if let card = send.card, BuiltInCard.named[card] == nil, bot.cards[card] == nil {
+            throw BroadcastError(.invalidMessage, "send.card: bot '\(bot.id)' has no card '\(card)'")
+        }
+        guard let message = try await broadcastMessage(send) else {
+            throw BroadcastError(.invalidMessage, "send: the message cannot be built (the log says why)")
+        }
+        return try service.create(id: order.id ?? UUID().uuidString.lowercased(), bot: bot.id, origin: order.origin,
+                                  message: message, recipients: recipients, rate: order.rate)
+    }
+
+    /// A broadcast's `send:` as this bot sends it: `bot.*` filled in, `recipient.*` kept for
+    /// each recipient. Nil when the content cannot be built (logged); `invalidMessage` for
+    /// a placeholder a broadcast cannot fill.
+    private func broadcastMessage(_ send: CompiledSend) async throws(BroadcastError) -> BroadcastMessage? {
+        let lookup = BroadcastMessage.keepingRecipient { [bot] path in
+            path == "bot.id" ? bot.id : path == "bot.name" ? bot.name : nil
+        }
+        let content: OutgoingContent
+        if let card = send.card {
+            var fields: [String: String] = [:]
+            if let text = send.text { fields["text"] = text.render(lookup) }
+            for field in send.fields { fields[field.name] = field.template.render(lookup) }
+            content = .card(name: card, fields: fields)
+        } else {
+            content = .text(send.text?.render(lookup) ?? "")
+        }
+        guard let built = await makeContent(content) else { return nil }
+        return try BroadcastMessage(payload: built.encoded())
     }
 }

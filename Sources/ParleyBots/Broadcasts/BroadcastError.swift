@@ -18,6 +18,11 @@ public struct BroadcastError: Error, Sendable, Hashable, CustomStringConvertible
         public static let unknownJob = Code(rawValue: "unknownJob")
         /// The job is running in this process already.
         public static let alreadyRunning = Code(rawValue: "alreadyRunning")
+        /// The job is not in a state the request applies to (resume a finished job, pause a
+        /// cancelled one, start a job of another bot under its id).
+        public static let invalidState = Code(rawValue: "invalidState")
+        /// The sending bot is not running in this host.
+        public static let botNotRunning = Code(rawValue: "botNotRunning")
         /// The job's storage failed.
         public static let storage = Code(rawValue: "storage")
         /// The host config cannot be read, is not YAML or is not a valid config: the message

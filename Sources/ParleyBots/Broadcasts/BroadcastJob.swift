@@ -7,8 +7,15 @@ public struct BroadcastJob: Sendable, Hashable {
     public enum State: String, Sendable, Hashable {
         /// Stored, sending not finished (also after a crash: resumed on start).
         case running
+        /// Stopped by an operator until resumed; not resumed at start.
+        case paused
         /// Every recipient is sent or failed.
         case finished
+        /// Stopped for good by an operator: its pending recipients are never sent to.
+        case cancelled
+
+        /// Nothing more will be sent: finished or cancelled.
+        public var isEnded: Bool { self == .finished || self == .cancelled }
     }
 
     /// The job id (a UUID string, or a name given with `parley broadcast --id`).
@@ -23,14 +30,17 @@ public struct BroadcastJob: Sendable, Hashable {
     public var ratePerSecond: Double?
     public var state: State
     public var created: Date
+    /// When it finished or was cancelled.
     public var finished: Date?
     /// Recipients in total, and how many are sent / failed so far.
     public var total: Int
     public var sent: Int
     public var failed: Int
 
-    /// Recipients neither sent nor failed yet.
+    /// Recipients neither sent nor failed yet (a cancelled job's included: stored as pending).
     public var pending: Int { max(0, total - sent - failed) }
+    /// Recipients a cancel left unsent for good: a cancelled job's pending ones.
+    public var cancelled: Int { state == .cancelled ? pending : 0 }
 }
 
 /// What happened to one recipient.

@@ -14,6 +14,8 @@ struct BroadcastRunner: Sendable {
     /// sends are marked as resends, so a server that keeps only its newest receipts in memory
     /// looks for the first one.
     let mayRepeat: Bool
+    /// A pause or cancel: no new send starts once it is asked for.
+    let control: BroadcastRunControl
 
     /// Tallies of this run.
     struct Progress {
@@ -37,8 +39,12 @@ struct BroadcastRunner: Sendable {
             stopped = true
         }
         try flush(&progress)
-        let current = try store.job(job.id) ?? job
-        if !stopped && current.pending == 0 { try store.finish(job: job.id, now: clock.now()) }
+        var current = try store.job(job.id) ?? job
+        // Paused with nothing left (the last sends were in flight) is finished too.
+        if !stopped && current.pending == 0 {
+            try store.finish(job: job.id, now: clock.now())
+            current = try store.job(job.id) ?? current
+        }
         let reasons = progress.reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(5).map { (reason: $0.key, count: $0.value) }
         return BroadcastReport(job: job.id, bot: job.bot, total: current.total, sent: current.sent, failed: current.failed,
                                pending: current.pending, sentThisRun: progress.sent,
@@ -52,7 +58,7 @@ struct BroadcastRunner: Sendable {
             var inFlight = 0
             var after = -1
             // Bounded: each page moves `after` forward past at least one recipient.
-            while true {
+            pages: while !control.isStopping {
                 let page = try store.pending(job: job.id, after: after, limit: configuration.pageSize)
                 guard let last = page.last else { break }
                 after = last.position
@@ -63,7 +69,8 @@ struct BroadcastRunner: Sendable {
                         inFlight -= 1
                         try collect(finished, into: &progress)
                     }
-                    try await pace(&bucket)
+                    // A pause or cancel lets the sends in flight end (and be recorded) and starts no other.
+                    guard try await pace(&bucket) else { break pages }
                     var envelope = OutgoingEnvelope(
                         channel: recipient.channel, clientMessageID: BroadcastUUID.message(job: job.id, target: recipient.channel.target),
                         payload: recipient.payload ?? job.message.render(for: recipient.channel, name: names[recipient.channel]))
@@ -97,11 +104,12 @@ struct BroadcastRunner: Sendable {
     /// Waits for a token of the job's rate and of the host-wide cap. Each wait ends a
     /// microsecond after the instant the bucket said, so floating-point rounding cannot
     /// leave it a hair short of a token and spinning; the rounds are capped regardless.
-    private func pace(_ bucket: inout TokenBucket?) async throws {
+    /// False, at once, when the run is to stop (a pause or cancel, also during a wait).
+    private func pace(_ bucket: inout TokenBucket?) async throws -> Bool {
         if var current = bucket {
             for _ in 0..<Self.maxWaits {
                 guard let next = current.nextAvailable(at: clock.now()) else { break }
-                try await clock.sleep(until: next.addingTimeInterval(Self.slack))
+                guard try await control.sleep(on: clock, until: next.addingTimeInterval(Self.slack)) else { return false }
             }
             current.take(at: clock.now())
             bucket = current
@@ -109,17 +117,19 @@ struct BroadcastRunner: Sendable {
         if let global = configuration.globalLimit {
             for _ in 0..<Self.maxWaits {
                 guard let next = global.acquire(at: clock.now()) else { break }
-                try await clock.sleep(until: next.addingTimeInterval(Self.slack))
+                guard try await control.sleep(on: clock, until: next.addingTimeInterval(Self.slack)) else { return false }
             }
         }
+        return !control.isStopping
     }
 
     private static let slack: TimeInterval = 0.000_001
     private static let maxWaits = 1_000
 
     /// One recipient: send, retrying transient errors with backoff (rate-limit refusals are
-    /// waited out up to the policy's patience, not counted as attempts). A cancelled send
-    /// stays pending (outcome nil): whether the server got it is unknown, and the resend is safe.
+    /// waited out up to the policy's patience, not counted as attempts). A cancelled send, or
+    /// one whose retry a pause or cancel cuts short, stays pending (outcome nil): whether the
+    /// server got it is unknown, and the resend is safe.
     private func deliver(_ envelope: OutgoingEnvelope, _ recipient: BroadcastRecipient) async -> BroadcastRecipient {
         var result = recipient
         let policy = configuration.retry
@@ -150,7 +160,11 @@ struct BroadcastRunner: Sendable {
                     return result
                 }
                 let delay = policy.delay(afterAttempt: max(1, failures), retryAfter: failure.retryAfter, random: configuration.random())
-                do { try await clock.sleep(for: delay) } catch { return result }
+                do {
+                    guard try await control.sleep(on: clock, until: clock.now().addingTimeInterval(delay.timeInterval)) else { return result }
+                } catch {
+                    return result
+                }
             }
         }
     }

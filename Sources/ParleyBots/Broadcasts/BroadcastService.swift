@@ -3,7 +3,8 @@ import ParleyCore
 import Synchronization
 
 /// The host's broadcast machinery: creates jobs (durably, before any send), runs them
-/// through a bot's transport, resumes unfinished ones after a restart, lists them.
+/// through a bot's transport, resumes unfinished ones after a restart, pauses, resumes and
+/// cancels them, lists them.
 ///
 /// The engine's executor calls `start` for a `broadcast:` action, the scheduler for a due
 /// schedule, `parley broadcast` for a one-off. One job runs at most once at a time per process.
@@ -14,7 +15,8 @@ public final class BroadcastService: Sendable {
     public let clock: any ParleyClock
     public let configuration: BroadcastConfiguration
     let log: @Sendable (String) -> Void
-    private let running = Mutex<Set<String>>([])
+    /// The jobs running in this process, each with what stops it.
+    private let running = Mutex<[String: BroadcastRunControl]>([:])
     /// Jobs created by this process and not run yet: their first run sends nothing twice, so
     /// its sends need no look-up by the server; every other run may repeat what a run that
     /// died (or was stopped) sent without recording it.
@@ -56,15 +58,35 @@ public final class BroadcastService: Sendable {
     /// Sends job `id`'s pending recipients along `route` and returns the report (also
     /// logged). Cancelling stops it; what is not recorded stays pending, and a later `run`
     /// resends it with the same client message numbers, which the server recognises. A job
-    /// already running in this process is `alreadyRunning`.
+    /// already running in this process is `alreadyRunning` (unless it is stopping for a pause:
+    /// this run then starts once that one has ended); a paused or cancelled one is `invalidState`.
     public func run(_ id: String, route: BroadcastRoute) async throws(BroadcastError) -> BroadcastReport {
-        guard let job = try store.job(id) else { throw BroadcastError(.unknownJob, "no broadcast with id '\(id)'") }
-        guard running.withLock({ $0.insert(id).inserted }) else {
-            throw BroadcastError(.alreadyRunning, "broadcast '\(id)' is already running")
+        let control = BroadcastRunControl()
+        // Bounded: each round waits for a stopping run to end; a third one in a row is refused.
+        for round in 0..<3 {
+            let stopping: BroadcastRunControl? = running.withLock { running in
+                guard let other = running[id] else {
+                    running[id] = control
+                    return nil
+                }
+                return other.isStopping && round < 2 ? other : control
+            }
+            guard let stopping else { break }
+            guard stopping !== control else { throw BroadcastError(.alreadyRunning, "broadcast '\(id)' is already running") }
+            await stopping.waitUntilEnded()
         }
-        defer { _ = running.withLock { $0.remove(id) } }
+        defer {
+            _ = running.withLock { $0.removeValue(forKey: id) }
+            control.end()
+        }
+        // Read once the control is registered: a pause stored before is seen here, one
+        // stored after finds the control and stops it.
+        guard let job = try store.job(id) else { throw BroadcastError(.unknownJob, "no broadcast with id '\(id)'") }
+        // A finished job runs to a report of what it sent (nothing is pending).
+        guard job.state != .paused && job.state != .cancelled else { throw Self.notRunning(job) }
         let firstRun = fresh.withLock { $0.remove(id) } != nil
-        let runner = BroadcastRunner(job: job, route: route, store: store, clock: clock, configuration: configuration, mayRepeat: !firstRun)
+        let runner = BroadcastRunner(job: job, route: route, store: store, clock: clock, configuration: configuration,
+                                     mayRepeat: !firstRun, control: control)
         let report = try await runner.run()
         log(report.description)
         return report
@@ -87,7 +109,8 @@ public final class BroadcastService: Sendable {
             }
             do {
                 reports.append(try await run(job.id, route: route))
-            } catch where error.code == .alreadyRunning {
+            } catch where error.code == .alreadyRunning || error.code == .invalidState {
+                // Running already, or paused or cancelled since the list was read.
                 continue
             }
         }
@@ -96,4 +119,51 @@ public final class BroadcastService: Sendable {
 
     /// Every job, newest first, with its progress.
     public func jobs() throws(BroadcastError) -> [BroadcastJob] { try store.jobs() }
+
+    // MARK: - Pause, resume, cancel
+
+    /// Pauses running job `id`: stored first (a restart leaves it paused), then its run in
+    /// this process, if any, stops after the sends in flight, which this waits for. Returns
+    /// the job as it stands then.
+    public func pause(_ id: String) async throws(BroadcastError) -> BroadcastJob {
+        try await stop(id, to: .paused, from: [.running])
+    }
+
+    /// Cancels running or paused job `id` for good (see `pause`): its pending recipients are
+    /// never sent to.
+    public func cancel(_ id: String) async throws(BroadcastError) -> BroadcastJob {
+        try await stop(id, to: .cancelled, from: [.running, .paused])
+    }
+
+    /// Marks paused job `id` running again and returns it; `run` then sends the rest.
+    public func resume(_ id: String) throws(BroadcastError) -> BroadcastJob {
+        try move(id, to: .running, from: [.paused])
+    }
+
+    private func stop(_ id: String, to state: BroadcastJob.State, from: Set<BroadcastJob.State>) async throws(BroadcastError) -> BroadcastJob {
+        _ = try move(id, to: state, from: from)
+        if let control = running.withLock({ $0[id] }) {
+            control.requestStop()
+            await control.waitUntilEnded()
+        }
+        guard let job = try store.job(id) else { throw BroadcastError(.unknownJob, "no broadcast with id '\(id)'") }
+        return job
+    }
+
+    private func move(_ id: String, to state: BroadcastJob.State, from: Set<BroadcastJob.State>) throws(BroadcastError) -> BroadcastJob {
+        guard let before = try store.job(id) else { throw BroadcastError(.unknownJob, "no broadcast with id '\(id)'") }
+        guard try store.transition(job: id, from: from, to: state, now: clock.now()) else {
+            let current = try store.job(id) ?? before
+            let verb = state == .paused ? "paused" : state == .cancelled ? "cancelled" : "resumed"
+            throw BroadcastError(.invalidState, "broadcast '\(id)' is \(current.state.rawValue): only a job that is "
+                                 + from.map(\.rawValue).sorted(by: >).joined(separator: " or ") + " can be \(verb)")
+        }
+        return try store.job(id) ?? before
+    }
+
+    /// Why a paused or cancelled job is not sent.
+    static func notRunning(_ job: BroadcastJob) -> BroadcastError {
+        let hint = job.state == .paused ? ": resume it first" : ""
+        return BroadcastError(.invalidState, "broadcast '\(job.id)' is \(job.state.rawValue)\(hint)")
+    }
 }

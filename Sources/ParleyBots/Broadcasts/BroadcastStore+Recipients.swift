@@ -53,11 +53,23 @@ extension BroadcastStore {
         }
     }
 
-    /// Marks `job` finished at `now` (when nothing is pending any more).
+    /// Marks `job` finished at `now` (when nothing is pending any more), unless it was
+    /// cancelled meanwhile.
     public func finish(job: String, now: Date) throws(BroadcastError) {
-        try access("finish broadcast \(job)") { connection in
-            try connection.run("UPDATE broadcast_jobs SET state = ?, finished = ? WHERE id = ?",
-                               [.text(BroadcastJob.State.finished.rawValue), .real(now.timeIntervalSince1970), .text(job)])
+        _ = try transition(job: job, from: [.running, .paused], to: .finished, now: now)
+    }
+
+    /// Moves `job` to `state` if it is in one of `from`, in one statement (a pause racing the
+    /// end of the job finds it finished, not the other way round). Ending states record `now`
+    /// as the end. Returns false, changing nothing, when the job is in another state or absent.
+    public func transition(job: String, from: Set<BroadcastJob.State>, to state: BroadcastJob.State,
+                           now: Date) throws(BroadcastError) -> Bool {
+        let sources = from.map(\.rawValue).sorted()
+        return try access("move broadcast \(job) to \(state.rawValue)") { connection in
+            try connection.run(
+                "UPDATE broadcast_jobs SET state = ?, finished = ? WHERE id = ? AND state IN (\(sources.map { _ in "?" }.joined(separator: ", ")))",
+                [.text(state.rawValue), state.isEnded ? .real(now.timeIntervalSince1970) : .null, .text(job)] + sources.map { .text($0) })
+            return connection.changes > 0
         }
     }
 
@@ -81,17 +93,18 @@ extension BroadcastStore {
 }
 
 extension BroadcastStore {
-    /// Deletes jobs that finished before `cutoff`, with their recipients (`storage.retention`);
-    /// a running job is kept however old. Returns the number of jobs deleted. Its id is then
+    /// Deletes jobs that finished or were cancelled before `cutoff`, with their recipients
+    /// (`storage.retention`); a running or paused job is kept however old. Returns the number of jobs deleted. Its id is then
     /// free: `parley broadcast --id` with it starts a new job.
     public func prune(before cutoff: Date) throws(BroadcastError) -> Int {
         try access("delete old broadcast jobs") { connection in
             try connection.transaction {
-                let old: [SQLiteValue] = [.text(BroadcastJob.State.finished.rawValue), .real(cutoff.timeIntervalSince1970)]
+                let old: [SQLiteValue] = [.text(BroadcastJob.State.finished.rawValue), .text(BroadcastJob.State.cancelled.rawValue),
+                                          .real(cutoff.timeIntervalSince1970)]
                 try connection.run("""
-                    DELETE FROM broadcast_recipients WHERE job IN (SELECT id FROM broadcast_jobs WHERE state = ? AND finished < ?)
+                    DELETE FROM broadcast_recipients WHERE job IN (SELECT id FROM broadcast_jobs WHERE state IN (?, ?) AND finished < ?)
                     """, old)
-                try connection.run("DELETE FROM broadcast_jobs WHERE state = ? AND finished < ?", old)
+                try connection.run("DELETE FROM broadcast_jobs WHERE state IN (?, ?) AND finished < ?", old)
                 return connection.changes
             }
         }

@@ -5,7 +5,8 @@ import Synchronization
 
 /// Broadcast jobs and every recipient's state in SQLite. A job and all its recipients are
 /// written in one transaction before the first send; outcomes are written in batches. A
-/// restarted host finds `running` jobs and resumes them at their first pending recipient.
+/// restarted host finds `running` jobs and resumes them at their first pending recipient;
+/// `paused` ones wait for an operator, `cancelled` ones keep their pending recipients unsent.
 ///
 /// Shares the host's database file with the hub and the outbox (each has its own tables
 /// and connection; WAL lets them take turns).
@@ -24,6 +25,12 @@ public final class BroadcastStore: Sendable {
             state INTEGER NOT NULL DEFAULT 0, message_id TEXT, reason TEXT, attempts INTEGER NOT NULL DEFAULT 0, payload TEXT,
             PRIMARY KEY (job, position)) WITHOUT ROWID;
         CREATE INDEX broadcast_recipients_pending ON broadcast_recipients (job, state, position);
+        """,
+        // Jobs may now be `paused` and `cancelled` (their pending recipients stay pending): the
+        // version step makes an older Parley refuse the database instead of reading those jobs
+        // as damaged. Jobs to resume at start are found by state.
+        """
+        CREATE INDEX broadcast_jobs_state ON broadcast_jobs (state);
         """,
     ])
 

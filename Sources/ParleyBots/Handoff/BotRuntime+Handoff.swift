@@ -80,35 +80,80 @@ extension BotRuntime {
             // stays silent rather than say there is no such ticket.
             return true
         }
-        guard var ticket = numbered.first(where: { $0.bot == bot.id }), ticket.status != .resolved,
-              let channel = Channel(target: ticket.channel) else {
-            await send(.text("No open ticket #\(number)."), to: group, quoting: message, clientMessageID: name)
-            return true
-        }
-        let agent = await userInfo(message)
+        let action: TicketAction
         switch command.verb {
-        case .take:
-            ticket.status = .taken
-            ticket.agent = message.sender
-            update(ticket)
-            await send(.text("Ticket #\(number) taken by \(VisibleText.line(agent.name))."), to: group, quoting: nil, clientMessageID: name)
+        case .take: action = .take
+        case .resolve: action = .resolve
         case .reply:
             guard let text = command.text else {
                 await send(.text(usage(.reply)), to: group, quoting: message, clientMessageID: name)
                 return true
             }
+            action = .reply(text)
+        }
+        do throws(TicketError) {
+            _ = try await act(action, queue: group.id, number: number, agent: await userInfo(message), clientMessageID: name)
+        } catch where error.code == .takenByAnother {
+            await send(.text(error.message), to: group, quoting: message, clientMessageID: name)
+        } catch where error.code == .unknownTicket || error.code == .resolved {
+            await send(.text("No open ticket #\(number)."), to: group, quoting: message, clientMessageID: name)
+        } catch {
+            // Logged where it happened (a send, the store): the agent sees no confirmation.
+        }
+        return true
+    }
+
+    /// The one path of `take`, `reply` and `resolve`, for the agents' chat commands and the
+    /// admin API (`BotHost.ticketAction`): finds this bot's ticket `number` of `queue`,
+    /// changes it and tells the queue (take, resolve) or the customer, as the bot (reply),
+    /// with that one message under `clientMessageID` when given. Who may act is the caller's
+    /// to check. Returns the ticket as it stands after.
+    func act(_ action: TicketAction, queue: String, number: Int, agent: InboundUser,
+             clientMessageID: UUID?) async throws(TicketError) -> Ticket {
+        let numbered: [Ticket]
+        do { numbered = try store.tickets(queue: queue, number: number) } catch {
+            log(.error, "cannot read ticket", ["ticket": String(number), "error": "\(error)"])
+            throw TicketError(.storage, "cannot read ticket #\(number) of '\(queue)': \(error)")
+        }
+        let own = numbered.filter { $0.bot == bot.id }
+        guard var ticket = own.first(where: { $0.status != .resolved }) ?? own.first, let channel = Channel(target: ticket.channel) else {
+            throw TicketError(.unknownTicket, "queue '\(queue)' has no ticket #\(number)")
+        }
+        guard ticket.status != .resolved else { throw TicketError(.resolved, "ticket #\(number) of '\(queue)' is resolved") }
+        let group = Channel.group(queue)
+        switch action {
+        case .take:
+            if ticket.status == .taken, let holder = ticket.agent, holder != agent.id {
+                throw TicketError(.takenByAnother, "Ticket #\(number) is taken by \(VisibleText.line(holder)) already.")
+            }
+            ticket.status = .taken
+            ticket.agent = agent.id
+            try save(ticket)
+            await send(.text("Ticket #\(number) taken by \(VisibleText.line(agent.name))."), to: group, quoting: nil,
+                       clientMessageID: clientMessageID)
+        case .reply(let text):
             // Relayed as the bot: the user talks to one party.
-            await send(.text(text), to: channel, quoting: nil, clientMessageID: name)
+            guard await send(.text(text), to: channel, quoting: nil, clientMessageID: clientMessageID) != nil else {
+                throw TicketError(.sendFailed, "the reply to ticket #\(number) was not sent (the log says why)")
+            }
             remember(agent.name, text, in: channel)
         case .resolve:
             ticket.status = .resolved
             ticket.resolvedAt = clock.now()
-            update(ticket)
+            try save(ticket)
             accept(.resolved(ticket: number), in: channel)
-            await send(.text("Ticket #\(number) resolved by \(VisibleText.line(agent.name))."), to: group, quoting: nil, clientMessageID: name)
+            await send(.text("Ticket #\(number) resolved by \(VisibleText.line(agent.name))."), to: group, quoting: nil,
+                       clientMessageID: clientMessageID)
         }
-        log(.info, "agent \(command.verb.rawValue)", ["ticket": String(number), "agent": message.sender])
-        return true
+        log(.info, "agent \(action.verb)", ["ticket": String(number), "agent": agent.id])
+        return ticket
+    }
+
+    private func save(_ ticket: Ticket) throws(TicketError) {
+        do { try store.update(ticket) } catch {
+            log(.error, "cannot update ticket", ["ticket": String(ticket.number), "error": "\(error)"])
+            throw TicketError(.storage, "cannot update ticket #\(ticket.number): \(error)")
+        }
     }
 
     /// Whether the sender is a member of the queue's channel now, asked of the server each
@@ -135,9 +180,6 @@ extension BotRuntime {
         "Usage: \(bot.prefix)\(verb.rawValue) <ticket>" + (verb == .reply ? " <text>" : "")
     }
 
-    private func update(_ ticket: Ticket) {
-        do { try store.update(ticket) } catch {
-            log(.error, "cannot update ticket", ["ticket": String(ticket.number), "error": "\(error)"])
-        }
-    }
+    /// `save`, its failure logged only.
+    private func update(_ ticket: Ticket) { try? save(ticket) }
 }

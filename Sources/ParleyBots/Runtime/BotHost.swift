@@ -81,6 +81,12 @@ public final class BotHost: Sendable {
     /// The runtime of bot `id`, if the host has it.
     func runtime(_ id: String) -> BotRuntime? { runtimes.withLock { $0.first { $0.id == id } } }
 
+    /// The runtimes of the bots that started (the admin API acts through them).
+    func startedRuntimes() -> [BotRuntime] {
+        let ids = Set(runningBots)
+        return runtimes.withLock { $0 }.filter { ids.contains($0.id) }
+    }
+
     /// Sends and reactions of bot `id` waiting in its outbox for the server (nil: no such bot).
     public func queuedSends(of id: String) async -> Int? {
         guard let runtime = runtime(id) else { return nil }

@@ -99,10 +99,15 @@ extension BotRuntime {
     /// or a fetched one; the id when nothing is known.
     func userInfo(_ message: Message) async -> InboundUser {
         if let name = message.senderName { return InboundUser(id: message.sender, name: name) }
-        if let cached = client.profiles.cachedProfileNow(of: message.sender), cached.name != nil {
-            return InboundUser(id: message.sender, name: cached.displayName)
+        return await user(message.sender)
+    }
+
+    /// User `id` with the cached or a fetched profile's display name; the id when nothing is known.
+    func user(_ id: String) async -> InboundUser {
+        if let cached = client.profiles.cachedProfileNow(of: id), cached.name != nil {
+            return InboundUser(id: id, name: cached.displayName)
         }
-        let profile = try? await client.profiles.profile(of: message.sender)
-        return InboundUser(id: message.sender, name: profile?.displayName ?? message.sender)
+        let profile = try? await client.profiles.profile(of: id)
+        return InboundUser(id: id, name: profile?.displayName ?? id)
     }
 }

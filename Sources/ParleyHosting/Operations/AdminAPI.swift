@@ -8,17 +8,29 @@ struct AdminAPI: Sendable {
     let running: RunningHost
 
     func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
-        switch request.path {
-        case "/api/v1/bots":
+        let prefix = "/api/v1/"
+        let parts = request.path.hasPrefix(prefix) ? request.path.dropFirst(prefix.count).split(separator: "/").map(String.init) : []
+        switch (parts.first, parts.count) {
+        case ("bots", 1):
             guard OperationsRoutes.isRead(request.method) else { return OperationsRoutes.methodNotAllowed("GET") }
             return .json(200, bots().jsonData())
-        case "/api/v1/broadcasts":
-            guard OperationsRoutes.isRead(request.method) else { return OperationsRoutes.methodNotAllowed("GET") }
+        case ("broadcasts", 1):
+            if request.method == "POST" { return await startBroadcast(request.body) }
+            guard OperationsRoutes.isRead(request.method) else { return OperationsRoutes.methodNotAllowed("GET, POST") }
             return broadcasts()
-        case "/api/v1/tickets":
+        case ("broadcasts", 2):
+            guard OperationsRoutes.isRead(request.method) else { return OperationsRoutes.methodNotAllowed("GET") }
+            return broadcast(parts[1])
+        case ("broadcasts", 3) where Self.broadcastActions.contains(parts[2]):
+            guard request.method == "POST" else { return OperationsRoutes.methodNotAllowed("POST") }
+            return await broadcastAction(parts[2], job: parts[1])
+        case ("tickets", 1):
             guard OperationsRoutes.isRead(request.method) else { return OperationsRoutes.methodNotAllowed("GET") }
             return tickets(request.query)
-        case "/api/v1/reload":
+        case ("tickets", 4) where Self.ticketActions.contains(parts[3]):
+            guard request.method == "POST" else { return OperationsRoutes.methodNotAllowed("POST") }
+            return await ticketAction(parts[3], queue: parts[1], number: parts[2], body: request.body)
+        case ("reload", 1):
             guard request.method == "POST" else { return OperationsRoutes.methodNotAllowed("POST") }
             return await reload()
         default:
@@ -58,60 +70,5 @@ struct AdminAPI: Sendable {
             fields["last_sync_seconds_ago"] = health[bot.id]?.lastSyncJSON
             return .object(fields)
         })])
-    }
-
-    /// Every broadcast job with its progress, newest first.
-    func broadcasts() -> HTTPServerResponse {
-        guard let store = running.host.options.broadcasts?.store else { return .json(200, JSONValue.object(["broadcasts": []]).jsonData()) }
-        do {
-            return .json(200, JSONValue.object(["broadcasts": .array(try store.jobs().map { job in
-                var fields: [String: JSONValue] = [
-                    "id": .string(job.id), "bot": .string(job.bot), "state": .string(job.state.rawValue), "origin": .string(job.origin),
-                    "created": .string(job.created.formatted(.iso8601)), "total": .int(Int64(job.total)),
-                    "sent": .int(Int64(job.sent)), "failed": .int(Int64(job.failed)), "pending": .int(Int64(job.pending)),
-                ]
-                if let finished = job.finished { fields["finished"] = .string(finished.formatted(.iso8601)) }
-                return .object(fields)
-            })]).jsonData())
-        } catch {
-            return OperationsRoutes.error(500, "cannot read the broadcast jobs: \(error.description)")
-        }
-    }
-
-    /// Tickets, newest first: `?queue=` (default: all), `?status=open,taken,resolved` or
-    /// `all` (default: open and taken), `?limit=` (default 100, at most 1,000).
-    func tickets(_ query: [String: String]) -> HTTPServerResponse {
-        var statuses: Set<Ticket.Status> = [.open, .taken]
-        if let text = query["status"] {
-            statuses = []
-            for word in text.split(separator: ",") where word != "all" {
-                guard let status = Ticket.Status(rawValue: String(word)) else {
-                    return OperationsRoutes.error(400, "unknown status '\(word)': expected open, taken, resolved or all")
-                }
-                statuses.insert(status)
-            }
-        }
-        var limit = 100
-        if let text = query["limit"] {
-            guard let number = Int(text), (1...1_000).contains(number) else {
-                return OperationsRoutes.error(400, "limit '\(text)': expected a number from 1 to 1000")
-            }
-            limit = number
-        }
-        do {
-            let found = try running.host.store.listTickets(queue: query["queue"], statuses: statuses, limit: limit)
-            return .json(200, JSONValue.object(["tickets": .array(found.map { ticket in
-                var fields: [String: JSONValue] = [
-                    "number": .int(Int64(ticket.number)), "queue": .string(ticket.queue), "bot": .string(ticket.bot),
-                    "user": .string(ticket.user), "channel": .string(ticket.channel), "status": .string(ticket.status.rawValue),
-                ]
-                if let agent = ticket.agent { fields["agent"] = .string(agent) }
-                if let opened = ticket.openedAt { fields["opened"] = .string(opened.formatted(.iso8601)) }
-                if let resolved = ticket.resolvedAt { fields["resolved"] = .string(resolved.formatted(.iso8601)) }
-                return .object(fields)
-            })]).jsonData())
-        } catch {
-            return OperationsRoutes.error(500, "cannot read the tickets: \(error)")
-        }
     }
 }

@@ -83,10 +83,10 @@ public final class HostMetrics: BotActivityObserver {
         if let broadcasts = host.options.broadcasts?.store {
             registry.collected("parley_broadcast_recipients", help: "Recipients of broadcast jobs by job and state.", kind: .gauge,
                                labels: ["bot", "job", "state"]) {
-                // Finished jobs stay an hour (their last figures), then leave the exposition:
+                // Ended jobs (finished, cancelled) stay an hour (their last figures), then leave the exposition:
                 // a gauge per job ever sent would grow without bound.
                 let recent = clock.now().addingTimeInterval(-3600)
-                return ((try? broadcasts.jobs()) ?? []).filter { $0.state != .finished || ($0.finished ?? .distantPast) > recent }.flatMap { job in
+                return ((try? broadcasts.jobs()) ?? []).filter { !$0.state.isEnded || ($0.finished ?? .distantPast) > recent }.flatMap { job in
                     [("sent", job.sent), ("failed", job.failed), ("pending", job.pending)].map {
                         MetricSample([job.bot, job.id, $0.0], Double($0.1))
                     }
