@@ -38,7 +38,10 @@ extension HTTPServerSuites {
             let before = residentKilobytes()
             for _ in 0..<3 { await Self.refuseBodiesOverTheLimit(port: server.port) }
             let grown = residentKilobytes() - before
-            #expect(grown < 8 * 1024, "resident memory grew by \(grown) KiB")
+            // A server that held the streamed bodies would grow by 64 MiB a round. The bound
+            // leaves room for the rest of the suite, which runs in this process at the same
+            // time (a CI run once saw 10 MiB of others' allocations under an 8 MiB bound).
+            #expect(grown < 32 * 1024, "resident memory grew by \(grown) KiB")
             #expect(try await Self.ordinaryRequestWorks(port: server.port))
             try await pollUntil("the refused requests' states are freed") { server.liveRequestStates == 0 }
         }
