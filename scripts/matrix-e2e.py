@@ -308,6 +308,8 @@ class Scenario:
         # The agents' room is invite-only (anyone could join a public one and act as an agent);
         # the support bot is invited and joins it by its alias at start.
         self.agents = await nina.create_room(alias="agents", name="Agents", preset=RoomPreset.private_chat, invite=[SUPPORT])
+        self.supervisors = await nina.create_room(alias="supervisors", name="Supervisors", preset=RoomPreset.private_chat,
+                                                  invite=[SUPPORT])
         self.announcements = await nina.create_room(alias="announcements", name="Announcements", preset=RoomPreset.public_chat)
         log(f"accounts registered; #agents:{SERVER} is {self.agents}, #announcements:{SERVER} is {self.announcements}")
 
@@ -366,7 +368,9 @@ class Scenario:
         check_card(ticket, "ticket", {"number": 1, "note": "Refund for order 123456 from alice"},
                    "Ticket #1 from Alice Liddell: Refund for order 123456 from alice")
         expect("> Alice Liddell: 123456" in body(ticket), f"the ticket card lacks the recent lines: {body(ticket)!r}")
-        self.passed("hand-off: ticket card #1 in #agents, seen by nina")
+        # handoff.queues.agents assigns in turn: nina is first.
+        await agents.next("'assigned to nina'", is_text("Ticket #1 assigned to nina."))
+        self.passed("hand-off: ticket card #1 in #agents, seen by nina, assigned to her")
 
         await nina.say(self.agents, "/take 1")
         await agents.next("'taken by nina'", is_text("Ticket #1 taken by nina."))
@@ -393,6 +397,11 @@ class Scenario:
         await agents.next("'resolved by nina'", is_text("Ticket #1 resolved by nina."))
         await self.parley.wait_for_line(lambda line: "conversation back to the bot" in line, "'conversation back to the bot'", 30)
         self.passed("nina: /reply 1 reaches alice as the bot; /resolve 1")
+        # handoff.on_resolve: the survey.
+        await dm.next("the survey question", is_text("How did we do? Send a number from 1 (poor) to 5 (great)."))
+        await alice.say(dm.room, "5")
+        await dm.next("the survey's thanks", is_text("Thanks for rating us 5!"))
+        self.passed("on_resolve: alice rates the help 5 and is thanked")
 
         announcer = await self.direct_room(alice, ANNOUNCER, "alice's room with announcer")
         await alice.say(announcer.room, "/ping")

@@ -32,6 +32,7 @@ import ParleyCLI
                   - expect: { to: "group:desk", text: "Ticket #1 from Alice Liddell: Help for Alice Liddell\n> Alice Liddell: /human\n/take 1 · /reply 1 <text> · /resolve 1" }
                   - send: "still there?"
                   - expect: { to: "group:desk", text: "#1 Alice Liddell: still there?" }
+                  - expect: { text: "You are number 1 in the queue; an agent will be with you soon." }
                   - send: { text: "/take 1", in: "group:desk", as: "agent" }
                   - expect: { to: "group:desk", text: "Ticket #1 taken by agent." }
                   - send: { text: "/reply 1 On it", in: "group:desk", as: "agent" }

@@ -27,6 +27,7 @@ struct MatrixTargetAccountsTests {
                 alice: { user: "\(alice.userID)", password: "${ALICE_PASSWORD}" }
               rooms:
                 agents: "#agents-unused:localhost"
+                supervisors: "#supervisors-unused:localhost"
             bots: bots
             """.write(toFile: folder + "/config.yaml", atomically: true, encoding: .utf8)
         try """

@@ -20,9 +20,10 @@ import Testing
         #expect(ticket.note == "Refund for 123456")
         #expect(ticket.recent.suffix(3) == ["Support: What is your order number?", "Alice: 123456", "Support: Order 123456: refund requested"])
 
-        // Paused: the user's messages go to the agents, never an automatic answer.
+        // Paused: the user's messages go to the agents, never an automatic answer; while no
+        // agent has the ticket, the customer hears their place in the queue.
         try await fixture.say("/help")
-        #expect(try fixture.botTexts() == [])
+        #expect(try fixture.botTexts() == ["You are number 1 in the queue; an agent will be with you soon."])
         #expect(try fixture.botTexts(in: agents, seenBy: "carol") == ["#1 Alice: /help"])
 
         try await fixture.say("/take 1", as: "carol", in: agents)

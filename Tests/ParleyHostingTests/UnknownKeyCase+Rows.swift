@@ -103,6 +103,12 @@ extension UnknownKeyCase {
         UnknownKeyCase(source: "ParleyBots/Schema/HandoffAction.swift", type: "HandoffAction", file: "bots/t.yaml",
                        text: "fallback:\n  - handoff: { queue: agents, bogus_key: 1 }\n",
                        error: "bots/t.yaml:2:31: error: unknown key 'bogus_key'"),
+        UnknownKeyCase(source: "ParleyBots/Schema/HandoffPolicy.swift", type: "HandoffPolicy", file: "bots/t.yaml",
+                       text: "fallback:\n  - handoff: { queue: agents }\nhandoff: { queues: {}, bogus_key: 1 }\n",
+                       error: "bots/t.yaml:3:24: error: unknown key 'bogus_key'"),
+        UnknownKeyCase(source: "ParleyBots/Schema/HandoffPolicy.swift", type: "QueuePolicy", file: "bots/t.yaml",
+                       text: "fallback:\n  - handoff: { queue: agents }\nhandoff:\n  queues:\n    agents: { assign: manual, bogus_key: 1 }\n",
+                       error: "bots/t.yaml:5:31: error: unknown key 'bogus_key'"),
         UnknownKeyCase(source: "ParleyBots/Schema/BroadcastAction.swift", type: "BroadcastAction", file: "bots/t.yaml",
                        text: """
                            schedules:

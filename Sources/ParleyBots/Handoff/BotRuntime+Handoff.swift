@@ -7,41 +7,56 @@ extension BotRuntime {
     /// resumed plan's, so a card posted before the crash is not shown twice); returns its number.
     func openTicket(queue: String, note: String, channel: Channel, trigger: Message?, clientMessageID: UUID? = nil) async -> Int? {
         let user = trigger?.sender ?? channel.id
-        let ticket: Ticket
+        var ticket: Ticket
         do {
             ticket = try store.open(Ticket(bot: bot.id, channel: channel.target, user: user, queue: queue, openedAt: clock.now()))
         } catch {
             log(.error, "handoff failed: cannot store the ticket", ["channel": channel.target, "error": "\(error)"])
             return nil
         }
-        var card = VCardContent(user: user, name: user)
-        if let profile = try? await client.profiles.profile(of: user) { card = VCardContent(profile: profile) }
-        let content = TicketContent(number: Int64(ticket.number), user: card, note: note,
-                                    recent: lanes[channel]?.recent.joined ?? [], prefix: bot.prefix)
-        var options = SendOptions.interactive
-        options.clientMessageID = clientMessageID
-        do {
-            _ = try await client.send(content, to: .group(queue), options: options)
-            self.options.activity?.sent(bot: bot.id)
-        } catch {
-            sendFailed(error)
+        guard await postCard(of: ticket, note: note, clientMessageID: clientMessageID) else {
             // No agent can see the ticket: keep answering rather than go silent for good.
-            log(.error, "handoff failed: ticket card not posted", ["queue": queue, "ticket": String(ticket.number), "error": "\(error)"])
-            var closed = ticket
-            closed.status = .resolved
-            closed.resolvedAt = clock.now()
-            update(closed)
+            ticket.status = .resolved
+            ticket.resolvedAt = clock.now()
+            update(ticket)
             return nil
         }
         log(.info, "handoff", ["channel": channel.target, "queue": queue, "ticket": String(ticket.number)])
+        await arrange(ticket, in: channel)
         return ticket.number
+    }
+
+    /// Posts the card of `ticket` into its queue's group: the customer's vCard, `note` and the
+    /// conversation's last lines. False (logged) if the server did not take it.
+    func postCard(of ticket: Ticket, note: String, clientMessageID: UUID? = nil) async -> Bool {
+        var card = VCardContent(user: ticket.user, name: ticket.user)
+        if let profile = try? await client.profiles.profile(of: ticket.user) { card = VCardContent(profile: profile) }
+        let lines = Channel(target: ticket.channel).flatMap { lanes[$0]?.recent.joined } ?? []
+        let content = TicketContent(number: Int64(ticket.number), user: card, note: note, recent: lines, prefix: bot.prefix)
+        var options = SendOptions.interactive
+        options.clientMessageID = clientMessageID
+        do {
+            _ = try await client.send(content, to: .group(ticket.queue), options: options)
+            self.options.activity?.sent(bot: bot.id)
+            return true
+        } catch {
+            sendFailed(error)
+            log(.error, "handoff failed: ticket card not posted", ["queue": ticket.queue, "ticket": String(ticket.number), "error": "\(error)"])
+            return false
+        }
     }
 
     /// While agents have a conversation, what the user writes goes to the queue's group.
     func relayToAgents(_ message: Message, in channel: Channel, text: String, from user: InboundUser, ticket number: Int) async {
         guard let ticket = try? store.ticket(bot: bot.id, channel: channel.target, number: number) else { return }
+        let names = sendNames(for: message, part: "relay")
         await send(.text(Self.relayLines(ticket: number, name: user.name, text: text)), to: .group(ticket.queue), quoting: nil,
-                   clientMessageID: sendNames(for: message, part: "relay")?.clientMessageID(at: 0))
+                   clientMessageID: names?.clientMessageID(at: 0))
+        // Still waiting for an agent: the customer hears where they stand.
+        if ticket.status == .open, let place = place(of: ticket) {
+            await send(.text("You are number \(place) in the queue; an agent will be with you soon."), to: channel, quoting: nil,
+                       clientMessageID: names?.clientMessageID(at: 1))
+        }
     }
 
     /// `#N Name: text`, every line of the text under that head: agents act on the number a
@@ -52,10 +67,10 @@ extension BotRuntime {
         return VisibleText.lines(text).map { "\(head) \($0)" }.joined(separator: "\n")
     }
 
-    /// `take N`, `reply N text`, `resolve N` (after the prefix), acted on only in a queue's
-    /// own channel and only for a member of it. Elsewhere, or from anyone else, they are
-    /// refused with a log line and no answer at all: an answer would let a stranger probe
-    /// which tickets exist. Returns false for anything else, which is then routed as usual.
+    /// The agents' commands (after the prefix; `AgentCommand`), acted on only in a queue's
+    /// own channel and only for a member of it. Elsewhere, or from anyone else, one naming a
+    /// ticket is refused with a log line and no answer at all: an answer would let a stranger
+    /// probe which tickets exist. Returns false for anything else, which is then routed as usual.
     func agentCommand(_ text: String, from message: Message) async -> Bool {
         guard let command = AgentCommand(text, prefix: bot.prefix) else { return false }
         let group = message.channel
@@ -70,8 +85,20 @@ extension BotRuntime {
         // Each outcome sends one message, under one name: a command handled again after a
         // restart (the ticket already changed) is not answered twice.
         let name = sendNames(for: message, part: "agent")?.clientMessageID(at: 0)
+        func answer(_ text: String) async { await send(.text(text), to: group, quoting: message, clientMessageID: name) }
+        let agent = await userInfo(message)
+        switch command.verb {
+        case .tickets:
+            await answer(ticketList(queue: group.id))
+            return true
+        case .available, .away:
+            await answer(setAway(agent, command.verb == .away))
+            return true
+        default:
+            break
+        }
         guard let number = command.ticket else {
-            await send(.text(usage(command.verb)), to: group, quoting: message, clientMessageID: name)
+            await answer(usage(command.verb))
             return true
         }
         let numbered = (try? store.tickets(queue: group.id, number: number)) ?? []
@@ -80,23 +107,16 @@ extension BotRuntime {
             // stays silent rather than say there is no such ticket.
             return true
         }
-        let action: TicketAction
-        switch command.verb {
-        case .take: action = .take
-        case .resolve: action = .resolve
-        case .reply:
-            guard let text = command.text else {
-                await send(.text(usage(.reply)), to: group, quoting: message, clientMessageID: name)
-                return true
-            }
-            action = .reply(text)
+        guard let action = command.action else {
+            await answer(usage(command.verb))
+            return true
         }
         do throws(TicketError) {
-            _ = try await act(action, queue: group.id, number: number, agent: await userInfo(message), clientMessageID: name)
-        } catch where error.code == .takenByAnother {
-            await send(.text(error.message), to: group, quoting: message, clientMessageID: name)
+            _ = try await act(action, queue: group.id, number: number, agent: agent, clientMessageID: name)
+        } catch where error.code == .takenByAnother || error.code == .unknownQueue {
+            await answer(error.message)
         } catch where error.code == .unknownTicket || error.code == .resolved {
-            await send(.text("No open ticket #\(number)."), to: group, quoting: message, clientMessageID: name)
+            await answer("No open ticket #\(number).")
         } catch {
             // Logged where it happened (a send, the store): the agent sees no confirmation.
         }
@@ -128,6 +148,7 @@ extension BotRuntime {
             }
             ticket.status = .taken
             ticket.agent = agent.id
+            ticket.takenAt = ticket.takenAt ?? clock.now()
             try save(ticket)
             await send(.text("Ticket #\(number) taken by \(VisibleText.line(agent.name))."), to: group, quoting: nil,
                        clientMessageID: clientMessageID)
@@ -137,10 +158,35 @@ extension BotRuntime {
                 throw TicketError(.sendFailed, "the reply to ticket #\(number) was not sent (the log says why)")
             }
             remember(agent.name, text, in: channel)
+            if ticket.firstAnswerAt == nil {
+                ticket.firstAnswerAt = clock.now()
+                try save(ticket)
+                if let opened = ticket.openedAt {
+                    options.activity?.ticketAnswered(queue: queue, after: .seconds(clock.now().timeIntervalSince(opened)))
+                }
+            }
+        case .transfer(let target, let note):
+            guard bot.queues.contains(target), target != queue else {
+                let others = bot.queues.subtracting([queue]).sorted()
+                throw TicketError(.unknownQueue, "No queue '\(VisibleText.line(target))' to transfer to"
+                                  + (others.isEmpty ? "." : " (queues: \(others.joined(separator: ", "))).") )
+            }
+            let heading = "Transferred from \(queue) #\(number) by \(VisibleText.line(agent.name))"
+            let moved = try await move(ticket, to: target, note: note.map { heading + ": " + $0 } ?? heading + ".", channel: channel)
+            await send(.text("Ticket #\(number) transferred to \(target) as #\(moved.number)."), to: group, quoting: nil,
+                       clientMessageID: clientMessageID)
+            ticket = moved
+        case .note(let text):
+            ticket.notes = (ticket.notes ?? []) + [Ticket.Note(agent: agent.id, text: text, at: clock.now())]
+            try save(ticket)
+            await send(.text("Note added to ticket #\(number)."), to: group, quoting: nil, clientMessageID: clientMessageID)
         case .resolve:
             ticket.status = .resolved
             ticket.resolvedAt = clock.now()
             try save(ticket)
+            if let opened = ticket.openedAt {
+                options.activity?.ticketResolved(queue: queue, after: .seconds(clock.now().timeIntervalSince(opened)))
+            }
             accept(.resolved(ticket: number), in: channel)
             await send(.text("Ticket #\(number) resolved by \(VisibleText.line(agent.name))."), to: group, quoting: nil,
                        clientMessageID: clientMessageID)
@@ -149,7 +195,7 @@ extension BotRuntime {
         return ticket
     }
 
-    private func save(_ ticket: Ticket) throws(TicketError) {
+    func save(_ ticket: Ticket) throws(TicketError) {
         do { try store.update(ticket) } catch {
             log(.error, "cannot update ticket", ["ticket": String(ticket.number), "error": "\(error)"])
             throw TicketError(.storage, "cannot update ticket #\(ticket.number): \(error)")
@@ -177,9 +223,15 @@ extension BotRuntime {
     }
 
     private func usage(_ verb: AgentCommand.Verb) -> String {
-        "Usage: \(bot.prefix)\(verb.rawValue) <ticket>" + (verb == .reply ? " <text>" : "")
+        let rest = switch verb {
+        case .reply, .note: " <ticket> <text>"
+        case .transfer: " <ticket> <queue> [note]"
+        case .tickets, .available, .away: ""
+        default: " <ticket>"
+        }
+        return "Usage: \(bot.prefix)\(verb.rawValue)\(rest)"
     }
 
     /// `save`, its failure logged only.
-    private func update(_ ticket: Ticket) { try? save(ticket) }
+    func update(_ ticket: Ticket) { try? save(ticket) }
 }

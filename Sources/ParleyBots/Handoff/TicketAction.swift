@@ -7,13 +7,19 @@ public enum TicketAction: Sendable, Hashable {
     case reply(String)
     /// Closes the ticket and gives the conversation back to the bot.
     case resolve
+    /// Moves the ticket to another queue (a new number there), with a note for its agents.
+    case transfer(queue: String, note: String?)
+    /// Adds an internal note to the ticket; the customer never sees it.
+    case note(String)
 
-    /// `take`, `reply`, `resolve`.
+    /// `take`, `reply`, `resolve`, `transfer`, `note`.
     public var verb: String {
         switch self {
         case .take: "take"
         case .reply: "reply"
         case .resolve: "resolve"
+        case .transfer: "transfer"
+        case .note: "note"
         }
     }
 }

@@ -17,4 +17,15 @@ public protocol BotActivityObserver: Sendable {
     func sendFailed(bot: String, _ error: ParleyError)
     /// The server refused a send of `bot` for its rate (the outbox waits and retries).
     func rateLimited(bot: String)
+    /// A ticket of `queue` got its first agent answer, `after` it was opened.
+    func ticketAnswered(queue: String, after: Duration)
+    /// A ticket of `queue` was resolved, `after` it was opened.
+    func ticketResolved(queue: String, after: Duration)
+}
+
+extension BotActivityObserver {
+    /// Not counted by default.
+    public func ticketAnswered(queue: String, after: Duration) {}
+    /// Not counted by default.
+    public func ticketResolved(queue: String, after: Duration) {}
 }

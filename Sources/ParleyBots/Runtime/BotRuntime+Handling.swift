@@ -23,6 +23,15 @@ extension BotRuntime {
             state.ticket = nil
             saveState(state, channel)
             log(.info, "conversation back to the bot", ["channel": channel.target, "ticket": String(number)])
+            // `handoff.on_resolve`: the customer starts there (a survey).
+            if let step = bot.handoff.onResolve { await run(.enter(step), in: channel, trigger: nil) }
+        case .moved(let from, let to):
+            var state = loadState(channel)
+            guard state.ticket == from else { return }
+            state.ticket = to
+            saveState(state, channel)
+        case .ticketDue(let queue, let number, let kind):
+            await ticketDue(queue: queue, number: number, kind, in: channel)
         }
     }
 

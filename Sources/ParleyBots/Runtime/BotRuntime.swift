@@ -137,6 +137,7 @@ actor BotRuntime {
             if let position = state.waiting, let deadline = state.deadline { armTimeout(position, deadline, in: channel) }
             for plan in state.delayed { armDelayed(plan, in: channel) }
         }
+        armOpenTickets()
     }
 
     /// Stops taking new work and closes the client (queued sends stay in its outbox).

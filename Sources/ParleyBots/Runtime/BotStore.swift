@@ -26,6 +26,24 @@ public struct Ticket: Sendable, Hashable, Codable {
     /// When it was opened (nil for tickets stored before this was kept): the age of the oldest
     /// unclaimed ticket of a queue is what `/metrics` shows an operator.
     public var openedAt: Date?
+    /// When an agent took it (or it was assigned), and when an agent first answered.
+    public var takenAt: Date?
+    public var firstAnswerAt: Date?
+    /// When it was announced again untaken (`remind_after`), once.
+    public var remindedAt: Date?
+    /// Where it was moved (`queue#N`) by a transfer or an escalation; it is closed then.
+    public var movedTo: String?
+    /// Where it came from (`queue#N`), and the note the move carried.
+    public var movedFrom: String?
+    /// The agents' internal notes (`note N TEXT`), oldest first; never shown to the customer.
+    public var notes: [Note]?
+
+    /// An internal note of an agent.
+    public struct Note: Sendable, Hashable, Codable {
+        public var agent: String
+        public var text: String
+        public var at: Date
+    }
 
     /// Creates a ticket (the store assigns `number`).
     public init(number: Int = 0, bot: String, channel: String, user: String, queue: String, status: Status = .open, agent: String? = nil,
@@ -91,6 +109,17 @@ public protocol BotStore: Sendable {
     /// Tickets, newest first, at most `limit`: of `queue` (nil: every queue), with one of
     /// `statuses` (empty: any).
     func listTickets(queue: String?, statuses: Set<Ticket.Status>, limit: Int) throws -> [Ticket]
+    /// Closes `ticket` as moved and opens its successor in `queue` (next number there), in one
+    /// write: a crash leaves the old ticket open or the new one, never neither. Returns the new.
+    func transfer(_ ticket: Ticket, to queue: String, at now: Date) throws -> Ticket
+    /// Marks `agent` away (or back): automatic assignment skips an away agent.
+    func setAway(_ agent: String, _ away: Bool) throws
+    /// The agents marked away.
+    func awayAgents() throws -> Set<String>
+    /// The agent the last ticket of `queue` was assigned to in turn (`round_robin`).
+    func lastAssigned(queue: String) throws -> String?
+    /// Records the agent the last ticket of `queue` was assigned to.
+    func setLastAssigned(queue: String, agent: String) throws
 }
 
 /// What `BotStore.summary()` counts.

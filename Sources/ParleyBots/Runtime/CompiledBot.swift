@@ -28,6 +28,8 @@ public struct CompiledBot: Sendable {
     let fallback: [CompiledAction]
     /// Schedules with a `broadcast:`, for the host's cron scheduler.
     let broadcastSchedules: [BroadcastSchedule]
+    /// How the queues are staffed (`handoff:`).
+    let handoff: HandoffRules
 
     /// The bot's own profile as user `userID` (its id on the transport: a Matrix account's
     /// full id; the bot's id on the embedded hub).
@@ -99,7 +101,10 @@ public struct CompiledBot: Sendable {
         }
         self.cards = cards
         broadcastSchedules = try BroadcastSchedule.compile(definition, bot: id, file: file, compiler: &compiler)
-        queues = compiler.queues
+        let rules = try HandoffRules(definition.handoff) { [compiler] (text) throws(BotError) in try compiler.target(text, flow: nil) }
+        handoff = rules
+        // A queue tickets escalate to is one of the bot's too: its agents act on them there.
+        queues = compiler.queues.union(rules.queues.keys).union(rules.queues.values.compactMap { $0.escalateTo })
     }
 
     /// The step a target names, if it exists.

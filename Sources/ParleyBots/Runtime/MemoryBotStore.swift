@@ -28,6 +28,8 @@ public final class MemoryBotStore: BotStore {
         /// Each bot's unhandled messages by id, with their place in the order received.
         var inbox: [Key: (position: Int, message: ReceivedMessage)] = [:]
         var received = 0
+        var away: Set<String> = []
+        var lastAssigned: [String: String] = [:]
     }
 
     private let contents = Mutex(Contents())
@@ -153,4 +155,36 @@ public final class MemoryBotStore: BotStore {
             }
         }
     }
+
+    public func transfer(_ ticket: Ticket, to queue: String, at now: Date) throws -> Ticket {
+        contents.withLock { contents in
+            var next = Ticket(bot: ticket.bot, channel: ticket.channel, user: ticket.user, queue: queue, openedAt: now)
+            next.number = contents.queueNumbers[queue, default: 0] + 1
+            contents.queueNumbers[queue] = next.number
+            next.movedFrom = "\(ticket.queue)#\(ticket.number)"
+            var old = ticket
+            old.status = .resolved
+            old.resolvedAt = now
+            old.movedTo = "\(queue)#\(next.number)"
+            contents.tickets[TicketKey(queue: old.queue, number: old.number)] = old
+            let key = TicketKey(queue: queue, number: next.number)
+            contents.tickets[key] = next
+            let conversation = Key(bot: ticket.bot, item: ticket.channel)
+            contents.conversations[conversation, default: []].append(key)
+            contents.unresolved[conversation] = key
+            return next
+        }
+    }
+
+    public func setAway(_ agent: String, _ away: Bool) throws {
+        contents.withLock { contents in
+            if away { contents.away.insert(agent) } else { contents.away.remove(agent) }
+        }
+    }
+
+    public func awayAgents() throws -> Set<String> { contents.withLock { $0.away } }
+
+    public func lastAssigned(queue: String) throws -> String? { contents.withLock { $0.lastAssigned[queue] } }
+
+    public func setLastAssigned(queue: String, agent: String) throws { contents.withLock { $0.lastAssigned[queue] = agent } }
 }

@@ -14,6 +14,8 @@ enum RouterInput: Sendable {
     case timeout(StepPosition, Date)
     /// First contact: the greeting (for a user, or for a group the bot joined).
     case greeting(InboundUser?)
+    /// The conversation enters a step (`handoff.on_resolve`, once agents are done).
+    case enter(StepPosition)
 }
 
 /// The decision for an input: a pure function of (bot, conversation state, input, now) →
@@ -27,6 +29,9 @@ enum Router {
             planner.route = "greeting"
             planner.context.user = user
             planner.run(bot.greeting, flow: nil)
+        case .enter(let position):
+            planner.route = "enter \(position)"
+            planner.enter(.step(flow: position.flow, step: position.step))
         case .timeout(let position, let deadline):
             guard state.waiting == position, state.deadline == deadline,
                   let ask = bot.step(position.flow, position.step)?.ask else {

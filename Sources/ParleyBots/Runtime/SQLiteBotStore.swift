@@ -59,6 +59,11 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
         UPDATE engine_tickets SET resolved_at = CAST(strftime('%s', 'now') AS REAL) WHERE unresolved = 0;
         CREATE INDEX engine_tickets_resolved ON engine_tickets (resolved_at) WHERE unresolved = 0;
         """,
+        // Agents marked away (`away` / `available`), and each queue's last agent in turn.
+        """
+        CREATE TABLE engine_agents_away (agent TEXT PRIMARY KEY);
+        CREATE TABLE engine_queue_turns (queue TEXT PRIMARY KEY, agent TEXT NOT NULL);
+        """,
     ])
 
     /// Opens (creating and migrating) the database at `path`.
@@ -238,6 +243,50 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
                 UPDATE engine_tickets SET ticket = ?, channel = ?, unresolved = ?, resolved_at = ? WHERE queue = ? AND number = ? AND bot = ?
                 """, [.text(text), .text(ticket.channel), .integer(unresolved), resolvedAt, .text(ticket.queue), .integer(Int64(ticket.number)),
                       .text(ticket.bot)])
+        }
+    }
+
+    public func transfer(_ ticket: Ticket, to queue: String, at now: Date) throws -> Ticket {
+        try locked {
+            try connection.transaction {
+                guard let number = try connection.scalar("""
+                    INSERT INTO engine_ticket_numbers (queue, last) VALUES (?, 1)
+                    ON CONFLICT(queue) DO UPDATE SET last = last + 1 RETURNING last
+                    """, [.text(queue)])?.int else {
+                    throw BotError("no ticket number drawn for queue \(queue)")
+                }
+                var next = Ticket(number: number, bot: ticket.bot, channel: ticket.channel, user: ticket.user, queue: queue, openedAt: now)
+                next.movedFrom = "\(ticket.queue)#\(ticket.number)"
+                var old = ticket
+                old.status = .resolved
+                old.resolvedAt = now
+                old.movedTo = "\(queue)#\(number)"
+                try write(old, insert: false)
+                try write(next, insert: true)
+                return next
+            }
+        }
+    }
+
+    public func setAway(_ agent: String, _ away: Bool) throws {
+        try locked {
+            try connection.run(away ? "INSERT OR IGNORE INTO engine_agents_away (agent) VALUES (?)"
+                                    : "DELETE FROM engine_agents_away WHERE agent = ?", [.text(agent)])
+        }
+    }
+
+    public func awayAgents() throws -> Set<String> {
+        try locked { Set(try connection.rows("SELECT agent FROM engine_agents_away", []).compactMap { $0[0].string }) }
+    }
+
+    public func lastAssigned(queue: String) throws -> String? {
+        try locked { try connection.scalar("SELECT agent FROM engine_queue_turns WHERE queue = ?", [.text(queue)])?.string }
+    }
+
+    public func setLastAssigned(queue: String, agent: String) throws {
+        try locked {
+            try connection.run("INSERT INTO engine_queue_turns (queue, agent) VALUES (?, ?) ON CONFLICT(queue) DO UPDATE SET agent = excluded.agent",
+                               [.text(queue), .text(agent)])
         }
     }
 }

@@ -14,4 +14,16 @@ enum WorkItem: Sendable {
     case resume(UUID)
     /// Agents resolved the ticket: the bot answers again.
     case resolved(ticket: Int)
+    /// The conversation's ticket moved to another queue, under this number there.
+    case moved(from: Int, to: Int)
+    /// A queue's timer for ticket `number` of `queue` is due (`remind_after`, `escalate_after`).
+    case ticketDue(queue: String, number: Int, TicketTimer)
+}
+
+/// What a ticket's timer does when due, if the ticket still waits untaken.
+enum TicketTimer: String, Sendable {
+    /// Announce it again in its queue.
+    case remind
+    /// Move it to the queue's `escalate_to`.
+    case escalate
 }

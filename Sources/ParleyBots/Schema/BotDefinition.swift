@@ -26,6 +26,8 @@ public struct BotDefinition: YAMLNodeDecodable, Sendable {
     public var schedules: [Schedule]
     /// Custom card types by name.
     public var cards: OrderedMap<CardDeclaration>
+    /// How the bot's hand-off queues are staffed.
+    public var handoff: HandoffPolicy?
 
     /// Reads a bot file's top-level mapping (an empty file is an empty bot).
     public init(yaml reader: NodeReader) throws {
@@ -42,6 +44,7 @@ public struct BotDefinition: YAMLNodeDecodable, Sendable {
         fallback = reader.decodeIfPresent(Located<ActionList>.self, forKey: "fallback")
         schedules = reader.decodeIfPresent([Schedule].self, forKey: "schedules") ?? []
         cards = reader.decodeIfPresent(OrderedMap<CardDeclaration>.self, forKey: "cards") ?? OrderedMap()
+        handoff = reader.decodeIfPresent(HandoffPolicy.self, forKey: "handoff")
     }
 
     /// The command prefix (`/` unless set).

@@ -47,6 +47,10 @@ extension BotDefinition {
             default: break
             }
         }
+        // A queue tickets escalate to is worked like the others: it needs its channel.
+        for queue in handoff?.queues.entries ?? [] {
+            if let to = queue.value.escalateTo { found.append(ChannelReference(channel: .group(to.value), use: .handoffQueue, mark: to.mark)) }
+        }
         return found
     }
 }

@@ -57,6 +57,7 @@ public struct BotValidator {
             checkActions(fallback.value, scope: TemplateScope(place: "fallback"))
         }
         checkSchedules()
+        checkHandoff()
     }
 
     // MARK: - Commands and triggers

@@ -1,0 +1,154 @@
+import Foundation
+import ParleyCore
+
+/// `handoff.queues`: who gets a new ticket, what happens to one nobody takes, and what agents
+/// and waiting customers are told. Each step checks the ticket as stored, so running it again
+/// (a timer armed twice, a plan run again after a crash) changes nothing twice.
+extension BotRuntime {
+    /// What a new (or moved) ticket gets: an agent if its queue assigns, and its timers.
+    func arrange(_ ticket: Ticket, in channel: Channel) async {
+        var ticket = ticket
+        if ticket.status == .open, let agent = await nextAgent(for: ticket.queue) {
+            ticket.status = .taken
+            ticket.agent = agent.id
+            ticket.takenAt = clock.now()
+            update(ticket)
+            try? store.setLastAssigned(queue: ticket.queue, agent: agent.id)
+            log(.info, "ticket assigned", ["queue": ticket.queue, "ticket": String(ticket.number), "agent": agent.id])
+            await send(.text("Ticket #\(ticket.number) assigned to \(VisibleText.line(agent.name))."), to: .group(ticket.queue), quoting: nil)
+        }
+        armTimers(of: ticket, in: channel)
+    }
+
+    /// The available agent who gets the next ticket of `queue`, by its `assign` rule; nil for
+    /// `manual`, or when nobody is available.
+    private func nextAgent(for queue: String) async -> InboundUser? {
+        let rules = bot.handoff.queue(queue)
+        guard rules.assignment != .manual else { return nil }
+        let everyone: [String]
+        if let agents = rules.agents {
+            everyone = agents
+        } else {
+            let members = (try? await transport.members(of: .group(queue))) ?? []
+            everyone = members.filter { $0 != client.userID && !peers.contains($0) }.sorted()
+        }
+        let away = (try? store.awayAgents()) ?? []
+        let available = everyone.filter { !away.contains($0) }
+        guard !available.isEmpty else {
+            log(.warn, "ticket not assigned: no agent available", ["queue": queue])
+            return nil
+        }
+        let chosen: String
+        switch rules.assignment {
+        case .roundRobin:
+            // The one after the last assigned in the full order, skipping who is away now.
+            let last = ((try? store.lastAssigned(queue: queue)) ?? nil).flatMap { everyone.firstIndex(of: $0) }
+            let start = last.map { $0 + 1 } ?? 0
+            chosen = (0..<everyone.count).lazy.map { everyone[(start + $0) % everyone.count] }.first { !away.contains($0) } ?? available[0]
+        case .leastBusy:
+            let taken = (try? store.listTickets(queue: queue, statuses: [.taken], limit: 100_000)) ?? []
+            var load: [String: Int] = [:]
+            for ticket in taken { if let agent = ticket.agent { load[agent, default: 0] += 1 } }
+            chosen = available.min { load[$0, default: 0] < load[$1, default: 0] } ?? available[0]
+        case .manual:
+            return nil
+        }
+        return await user(chosen)
+    }
+
+    /// Arms the queue's `remind_after` and `escalate_after` for `ticket` (from when it was
+    /// opened: after a restart, what is past due fires at once).
+    func armTimers(of ticket: Ticket, in channel: Channel) {
+        guard ticket.status == .open else { return }
+        let rules = bot.handoff.queue(ticket.queue)
+        let opened = ticket.openedAt ?? clock.now()
+        var timers: [(TicketTimer, Duration)] = []
+        if let remind = rules.remindAfter, ticket.remindedAt == nil { timers.append((.remind, remind)) }
+        if let escalate = rules.escalateAfter, rules.escalateTo != nil { timers.append((.escalate, escalate)) }
+        for (kind, after) in timers {
+            let item = WorkItem.ticketDue(queue: ticket.queue, number: ticket.number, kind)
+            timer.schedule(at: opened.addingTimeInterval(after.timeInterval)) { [weak self] in self?.acceptFromTimer(item, in: channel) }
+        }
+    }
+
+    /// At start: the timers of this bot's tickets still waiting for an agent.
+    func armOpenTickets() {
+        let open = (try? store.listTickets(queue: nil, statuses: [.open], limit: 1_000_000)) ?? []
+        for ticket in open where ticket.bot == bot.id {
+            guard let channel = Channel(target: ticket.channel) else { continue }
+            armTimers(of: ticket, in: channel)
+        }
+    }
+
+    /// A ticket's timer is due: if it still waits untaken, it is announced again, or moved on.
+    func ticketDue(queue: String, number: Int, _ kind: TicketTimer, in channel: Channel) async {
+        guard let ticket = ((try? store.tickets(queue: queue, number: number)) ?? []).first(where: { $0.bot == bot.id }),
+              ticket.status == .open else { return }
+        let rules = bot.handoff.queue(queue)
+        let waited = DurationFormat.format(.seconds(clock.now().timeIntervalSince(ticket.openedAt ?? clock.now()).rounded()))
+        switch kind {
+        case .remind:
+            guard ticket.remindedAt == nil else { return }
+            var reminded = ticket
+            reminded.remindedAt = clock.now()
+            update(reminded)
+            log(.info, "ticket reminder", ["queue": queue, "ticket": String(number)])
+            await send(.text("Reminder: ticket #\(number) from \(VisibleText.line(ticket.user)) has waited \(waited) for an agent."),
+                       to: .group(queue), quoting: nil)
+        case .escalate:
+            guard let target = rules.escalateTo else { return }
+            do throws(TicketError) {
+                let moved = try await move(ticket, to: target, note: "Escalated from \(queue) #\(number): untaken for \(waited).", channel: channel)
+                log(.info, "ticket escalated", ["queue": queue, "ticket": String(number), "to": "\(target)#\(moved.number)"])
+                await send(.text("Ticket #\(number) escalated to \(target) as #\(moved.number) after \(waited) untaken."),
+                           to: .group(queue), quoting: nil)
+            } catch {
+                log(.error, "ticket not escalated", ["queue": queue, "ticket": String(number), "error": error.message])
+            }
+        }
+    }
+
+    /// Moves `ticket` to `queue` (closed here, opened there with a new number, in one write),
+    /// posts its card there with `note`, and arranges it as a new ticket of that queue.
+    func move(_ ticket: Ticket, to queue: String, note: String, channel: Channel) async throws(TicketError) -> Ticket {
+        let moved: Ticket
+        do { moved = try store.transfer(ticket, to: queue, at: clock.now()) } catch {
+            log(.error, "cannot move ticket", ["ticket": String(ticket.number), "error": "\(error)"])
+            throw TicketError(.storage, "cannot move ticket #\(ticket.number) of '\(ticket.queue)': \(error)")
+        }
+        accept(.moved(from: ticket.number, to: moved.number), in: channel)
+        _ = await postCard(of: moved, note: note)
+        await arrange(moved, in: channel)
+        return moved
+    }
+
+    /// The customer's place among the tickets of its queue nobody has taken yet (1: next).
+    func place(of ticket: Ticket) -> Int? {
+        guard let waiting = try? store.listTickets(queue: ticket.queue, statuses: [.open], limit: 100_000) else { return nil }
+        return waiting.filter { $0.number < ticket.number }.count + 1
+    }
+
+    /// `tickets`: the queue's unresolved tickets, oldest first, with their age and agent.
+    func ticketList(queue: String) -> String {
+        let tickets = ((try? store.listTickets(queue: queue, statuses: [.open, .taken], limit: 1_000)) ?? []).sorted { $0.number < $1.number }
+        guard !tickets.isEmpty else { return "No open tickets in \(queue)." }
+        let now = clock.now()
+        let lines = tickets.map { ticket in
+            let age = ticket.openedAt.map { DurationFormat.format(.seconds(now.timeIntervalSince($0).rounded())) } ?? "?"
+            let holder = ticket.agent.map { "taken by " + VisibleText.line($0) } ?? "waiting"
+            return "#\(ticket.number) \(VisibleText.line(ticket.user)), \(age), \(holder)"
+        }
+        return "Open tickets in \(queue) (\(tickets.count)):\n" + lines.joined(separator: "\n")
+    }
+
+    /// `available` / `away`: the agent's status for automatic assignment, kept in the store.
+    func setAway(_ agent: InboundUser, _ away: Bool) -> String {
+        do { try store.setAway(agent.id, away) } catch {
+            log(.error, "cannot store the agent's status", ["agent": agent.id, "error": "\(error)"])
+            return "Your status could not be saved; try again."
+        }
+        log(.info, away ? "agent away" : "agent available", ["agent": agent.id])
+        return away ? "\(VisibleText.line(agent.name)) is away: no tickets are assigned to them."
+                    : "\(VisibleText.line(agent.name)) is available for tickets."
+    }
+}
