@@ -85,6 +85,27 @@ import Testing
         await running.shutdown()
     }
 
+    @Test func handOffTimesAreObservedAtTheFirstAnswerAndTheResolution() async throws {
+        let (running, alice) = try await Self.host()
+        try await Self.say("/human", alice, running)
+        let bob = try ChatClient(transport: try #require(running.hub).connect(user: "bob"),
+                                 configuration: ChatClientConfiguration(registry: running.registry))
+        try await bob.connect()
+        for line in ["/reply 1 Hello from the desk", "/reply 1 Still here", "/resolve 1"] {
+            _ = try await bob.send(TextContent(line), to: .group("agents"))
+            try await withTimeout { await running.host.waitUntilIdle() }
+        }
+        let text = await running.metrics.registry.exposition()
+        // Two replies, one first answer.
+        #expect(Self.value(text, #"parley_handoff_first_answer_seconds_count{queue="agents"}"#) == 1)
+        #expect(Self.value(text, #"parley_handoff_resolution_seconds_count{queue="agents"}"#) == 1)
+        #expect(Self.value(text, #"parley_handoff_resolution_seconds_bucket{queue="agents",le="10"}"#) == 1)
+        #expect(try await Promtool.check(text) == "")
+        await bob.close()
+        await alice.close()
+        await running.shutdown()
+    }
+
     @Test func refusalsForTheRateAndFailuresForGoodAreCountedByBotAndCode() async throws {
         let (running, alice) = try await Self.host()
         let hub = try #require(running.hub)

@@ -15,6 +15,8 @@ public final class HostMetrics: BotActivityObserver {
     let latency: MetricFamily<Histogram>
     let failures: MetricFamily<Counter>
     let rateLimits: MetricFamily<Counter>
+    let firstAnswers: MetricFamily<Histogram>
+    let resolutions: MetricFamily<Histogram>
     /// Config reloads by result (`ok`, `invalid`, `failed`).
     public let reloads: MetricFamily<Counter>
     /// Each bot's connection state, kept for `/healthz` too.
@@ -23,6 +25,10 @@ public final class HostMetrics: BotActivityObserver {
     /// Answer latencies from 5 ms to 30 s: a bot answers in tens of milliseconds, a slow
     /// homeserver or a hand-off queue in seconds.
     static let latencyBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
+
+    /// Hand-off times from 10 s to a day: an agent answers in minutes, a ticket is resolved in
+    /// minutes to hours.
+    static let handoffBuckets: [Double] = [10, 30, 60, 120, 300, 600, 1800, 3600, 7200, 14400, 28800, 86400]
 
     /// The families counted as things happen; `attach` adds those read from a running host.
     public init() {
@@ -35,6 +41,11 @@ public final class HostMetrics: BotActivityObserver {
                                     labels: ["bot", "code"])
         rateLimits = registry.counter("parley_rate_limited_total", help: "Sends the server refused for their rate (then retried).",
                                       labels: ["bot"])
+        firstAnswers = registry.histogram("parley_handoff_first_answer_seconds",
+                                          help: "From a ticket's opening to its first agent answer, by queue.",
+                                          labels: ["queue"], buckets: Self.handoffBuckets)
+        resolutions = registry.histogram("parley_handoff_resolution_seconds", help: "From a ticket's opening to its resolution, by queue.",
+                                         labels: ["queue"], buckets: Self.handoffBuckets)
         reloads = registry.counter("parley_config_reloads_total", help: "Config reloads, by result.", labels: ["result"])
         registry.gauge("parley_build_info", help: "The running build (always 1).", labels: ["version", "swift"])
             .labels(ParleyVersion.current, ParleyVersion.swift).set(1)
@@ -105,4 +116,6 @@ public final class HostMetrics: BotActivityObserver {
     }
     public func sendFailed(bot: String, _ error: ParleyError) { failures.labels(bot, error.code.rawValue).increment() }
     public func rateLimited(bot: String) { rateLimits.labels(bot).increment() }
+    public func ticketAnswered(queue: String, after: Duration) { firstAnswers.labels(queue).observe(after.timeInterval) }
+    public func ticketResolved(queue: String, after: Duration) { resolutions.labels(queue).observe(after.timeInterval) }
 }
