@@ -8,30 +8,35 @@ extension BotRuntime {
     /// What a new (or moved) ticket gets: an agent if its queue assigns, and its timers.
     func arrange(_ ticket: Ticket, in channel: Channel) async {
         var ticket = ticket
-        if ticket.status == .open, let agent = await nextAgent(for: ticket.queue) {
-            ticket.status = .taken
-            ticket.agent = agent.id
-            ticket.takenAt = clock.now()
-            update(ticket)
-            try? store.setLastAssigned(queue: ticket.queue, agent: agent.id)
-            log(.info, "ticket assigned", ["queue": ticket.queue, "ticket": String(ticket.number), "agent": agent.id])
-            await send(.text("Ticket #\(ticket.number) assigned to \(VisibleText.line(agent.name))."), to: .group(ticket.queue), quoting: nil)
+        let rules = bot.handoff.queue(ticket.queue)
+        if ticket.status == .open, rules.assignment != .manual {
+            let everyone: [String]
+            if let agents = rules.agents {
+                everyone = agents
+            } else {
+                let members = (try? await transport.members(of: .group(ticket.queue))) ?? []
+                everyone = members.filter { $0 != client.userID && !peers.contains($0) }.sorted()
+            }
+            // From reading the turn to storing the assignment nothing suspends: conversations
+            // handled at the same time on this actor each get the next agent, not the same.
+            if let agent = nextAgent(for: ticket.queue, among: everyone, rules.assignment) {
+                ticket.status = .taken
+                ticket.agent = agent
+                ticket.takenAt = clock.now()
+                update(ticket)
+                try? store.setLastAssigned(queue: ticket.queue, agent: agent)
+                log(.info, "ticket assigned", ["queue": ticket.queue, "ticket": String(ticket.number), "agent": agent])
+                let name = await user(agent).name
+                await send(.text("Ticket #\(ticket.number) assigned to \(VisibleText.line(name))."), to: .group(ticket.queue), quoting: nil)
+            }
         }
         armTimers(of: ticket, in: channel)
     }
 
-    /// The available agent who gets the next ticket of `queue`, by its `assign` rule; nil for
-    /// `manual`, or when nobody is available.
-    private func nextAgent(for queue: String) async -> InboundUser? {
-        let rules = bot.handoff.queue(queue)
-        guard rules.assignment != .manual else { return nil }
-        let everyone: [String]
-        if let agents = rules.agents {
-            everyone = agents
-        } else {
-            let members = (try? await transport.members(of: .group(queue))) ?? []
-            everyone = members.filter { $0 != client.userID && !peers.contains($0) }.sorted()
-        }
+    /// The available agent among `everyone` (in turn order) who gets the next ticket of
+    /// `queue` by `assignment`; nil when nobody is available. Synchronous on purpose (see
+    /// `arrange`).
+    private func nextAgent(for queue: String, among everyone: [String], _ assignment: QueuePolicy.Assignment) -> String? {
         let away = (try? store.awayAgents()) ?? []
         let available = everyone.filter { !away.contains($0) }
         guard !available.isEmpty else {
@@ -39,7 +44,7 @@ extension BotRuntime {
             return nil
         }
         let chosen: String
-        switch rules.assignment {
+        switch assignment {
         case .roundRobin:
             // The one after the last assigned in the full order, skipping who is away now.
             let last = ((try? store.lastAssigned(queue: queue)) ?? nil).flatMap { everyone.firstIndex(of: $0) }
@@ -53,7 +58,7 @@ extension BotRuntime {
         case .manual:
             return nil
         }
-        return await user(chosen)
+        return chosen
     }
 
     /// Arms the queue's `remind_after` and `escalate_after` for `ticket` (from when it was
