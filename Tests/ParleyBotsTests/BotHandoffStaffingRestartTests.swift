@@ -11,6 +11,7 @@ import Testing
         id: support
         commands:
           human: { handoff: { queue: agents, note: "help" } }
+          boss: { handoff: { queue: supervisors, note: "for a supervisor" } }
         handoff:
           queues:
             agents:
@@ -40,6 +41,9 @@ import Testing
         try await fixture.say("/away", as: "carol", in: .group("agents"))
         try await fixture.say("/away", as: "dave", in: .group("agents"))
         _ = try fixture.botTexts(in: .group("agents"), seenBy: "carol")
+        // Bob's ticket is #1 of the supervisors: alice's, escalated there, will be #2.
+        try await fixture.say("/boss", as: "bob")
+        _ = try fixture.botTexts(in: .group("supervisors"), seenBy: "carol")
         try await fixture.say("/human")
         #expect(try fixture.botTexts(in: .group("agents"), seenBy: "carol").count == 1, "the card, and no agent to assign")
         try await fixture.advance(.seconds(180))
@@ -57,7 +61,7 @@ import Testing
 
         // The escalation at 15 minutes, once, across one more restart.
         try await fixture.advance(.seconds(8 * 60))
-        #expect(try fixture.botTexts(in: .group("agents"), seenBy: "carol") == ["Ticket #1 escalated to supervisors as #1 after 15m untaken."])
+        #expect(try fixture.botTexts(in: .group("agents"), seenBy: "carol") == ["Ticket #1 escalated to supervisors as #2 after 15m untaken."])
         #expect(try fixture.botTexts(in: .group("supervisors"), seenBy: "carol").count == 1)
         try await fixture.runningHost.stop()
         try await fixture.start(store: SQLiteBotStore(path: path))
@@ -65,13 +69,13 @@ import Testing
         #expect(try fixture.botTexts(in: .group("agents"), seenBy: "carol") == [])
         #expect(try fixture.botTexts(in: .group("supervisors"), seenBy: "carol") == [])
         let store = try SQLiteBotStore(path: path)
-        #expect(try store.tickets(queue: "agents", number: 1).first?.movedTo == "supervisors#1")
+        #expect(try store.tickets(queue: "agents", number: 1).first?.movedTo == "supervisors#2")
         #expect(try store.tickets(queue: "agents", number: 1).first?.status == .resolved)
-        #expect(try store.tickets(queue: "supervisors", number: 1).first?.movedFrom == "agents#1")
-        #expect(try store.tickets(queue: "supervisors", number: 1).first?.status == .open)
+        #expect(try store.tickets(queue: "supervisors", number: 2).first?.movedFrom == "agents#1")
+        #expect(try store.tickets(queue: "supervisors", number: 2).first?.status == .open)
         // The customer's conversation follows its ticket: what alice writes reaches the supervisors.
         try await fixture.say("still waiting")
-        #expect(try fixture.botTexts(in: .group("supervisors"), seenBy: "carol") == ["#1 Alice: still waiting"])
+        #expect(try fixture.botTexts(in: .group("supervisors"), seenBy: "carol") == ["#2 Alice: still waiting"])
         await fixture.shutdown()
     }
 

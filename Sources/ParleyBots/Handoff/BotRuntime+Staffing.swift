@@ -68,7 +68,8 @@ extension BotRuntime {
         let rules = bot.handoff.queue(ticket.queue)
         let opened = ticket.openedAt ?? clock.now()
         var timers: [(TicketTimer, Duration)] = []
-        if let remind = rules.remindAfter, ticket.remindedAt == nil { timers.append((.remind, remind)) }
+        // Armed again after a restart even when done: the handler decides, from the ticket.
+        if let remind = rules.remindAfter { timers.append((.remind, remind)) }
         if let escalate = rules.escalateAfter, rules.escalateTo != nil { timers.append((.escalate, escalate)) }
         for (kind, after) in timers {
             let item = WorkItem.ticketDue(queue: ticket.queue, number: ticket.number, kind)
