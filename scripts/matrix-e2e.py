@@ -310,6 +310,7 @@ class Scenario:
         self.agents = await nina.create_room(alias="agents", name="Agents", preset=RoomPreset.private_chat, invite=[SUPPORT])
         self.supervisors = await nina.create_room(alias="supervisors", name="Supervisors", preset=RoomPreset.private_chat,
                                                   invite=[SUPPORT])
+        self.phone = await nina.create_room(alias="phone", name="Phone", preset=RoomPreset.private_chat, invite=[SUPPORT])
         self.announcements = await nina.create_room(alias="announcements", name="Announcements", preset=RoomPreset.public_chat)
         log(f"accounts registered; #agents:{SERVER} is {self.agents}, #announcements:{SERVER} is {self.announcements}")
 

@@ -28,6 +28,7 @@ struct MatrixTargetAccountsTests {
               rooms:
                 agents: "#agents-unused:localhost"
                 supervisors: "#supervisors-unused:localhost"
+                phone: "#phone-unused:localhost"
             bots: bots
             """.write(toFile: folder + "/config.yaml", atomically: true, encoding: .utf8)
         try """

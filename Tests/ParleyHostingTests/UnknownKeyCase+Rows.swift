@@ -109,6 +109,9 @@ extension UnknownKeyCase {
         UnknownKeyCase(source: "ParleyBots/Schema/HandoffPolicy.swift", type: "QueuePolicy", file: "bots/t.yaml",
                        text: "fallback:\n  - handoff: { queue: agents }\nhandoff:\n  queues:\n    agents: { assign: manual, bogus_key: 1 }\n",
                        error: "bots/t.yaml:5:31: error: unknown key 'bogus_key'"),
+        UnknownKeyCase(source: "ParleyBots/Schema/OpeningHoursSpec.swift", type: "OpeningHoursSpec", file: "bots/t.yaml",
+                       text: "fallback:\n  - handoff: { queue: agents }\nhandoff:\n  queues:\n    agents: { hours: { timezone: UTC, open: [\"Mon 09:00-17:00\"], bogus_key: 1 } }\n",
+                       error: "bots/t.yaml:5:66: error: unknown key 'bogus_key'"),
         UnknownKeyCase(source: "ParleyBots/Schema/BroadcastAction.swift", type: "BroadcastAction", file: "bots/t.yaml",
                        text: """
                            schedules:

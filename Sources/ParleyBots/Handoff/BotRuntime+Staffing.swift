@@ -7,6 +7,14 @@ import ParleyCore
 extension BotRuntime {
     /// What a new (or moved) ticket gets: an agent if its queue assigns, and its timers.
     func arrange(_ ticket: Ticket, in channel: Channel) async {
+        // Out of hours nobody is assigned: the ticket's `.assign` timer does it at the opening.
+        let ticket = bot.handoff.queue(ticket.queue).hours?.isOpen(at: clock.now()) == false ? ticket : await assign(ticket)
+        armTimers(of: ticket, in: channel)
+    }
+
+    /// Gives `ticket`, if still open, to the next available agent by its queue's `assign`
+    /// rule, and tells the queue; returns it as it stands after.
+    private func assign(_ ticket: Ticket) async -> Ticket {
         var ticket = ticket
         let rules = bot.handoff.queue(ticket.queue)
         if ticket.status == .open, rules.assignment != .manual {
@@ -30,7 +38,7 @@ extension BotRuntime {
                 await send(.text("Ticket #\(ticket.number) assigned to \(VisibleText.line(name))."), to: .group(ticket.queue), quoting: nil)
             }
         }
-        armTimers(of: ticket, in: channel)
+        return ticket
     }
 
     /// The available agent among `everyone` (in turn order) who gets the next ticket of
@@ -66,8 +74,13 @@ extension BotRuntime {
     func armTimers(of ticket: Ticket, in channel: Channel) {
         guard ticket.status == .open else { return }
         let rules = bot.handoff.queue(ticket.queue)
-        let opened = ticket.openedAt ?? clock.now()
+        var opened = ticket.openedAt ?? clock.now()
         var timers: [(TicketTimer, Duration)] = []
+        // Opened out of hours: the clock starts when the queue opens, with an assignment.
+        if let hours = rules.hours, !hours.isOpen(at: opened), let opening = hours.nextOpening(after: opened) {
+            opened = opening
+            if rules.assignment != .manual { timers.append((.assign, .zero)) }
+        }
         // Armed again after a restart even when done: the handler decides, from the ticket.
         if let remind = rules.remindAfter { timers.append((.remind, remind)) }
         if let escalate = rules.escalateAfter, rules.escalateTo != nil { timers.append((.escalate, escalate)) }
@@ -93,6 +106,8 @@ extension BotRuntime {
         let rules = bot.handoff.queue(queue)
         let waited = DurationFormat.format(.seconds(clock.now().timeIntervalSince(ticket.openedAt ?? clock.now()).rounded()))
         switch kind {
+        case .assign:
+            _ = await assign(ticket)
         case .remind:
             guard ticket.remindedAt == nil else { return }
             var reminded = ticket
@@ -156,5 +171,23 @@ extension BotRuntime {
         log(.info, away ? "agent away" : "agent available", ["agent": agent.id])
         return away ? "\(VisibleText.line(agent.name)) is away: no tickets are assigned to them."
                     : "\(VisibleText.line(agent.name)) is available for tickets."
+    }
+
+    /// A hand-off into `queue` while it is closed: its `closed` actions for the customer, with
+    /// `{{queue.opens}}`. Messages only: what they would change in the conversation is dropped
+    /// (the hand-off's own plan owns the state).
+    func answerOutOfHours(queue: String, in channel: Channel, trigger: Message?) async {
+        let rules = bot.handoff.queue(queue)
+        let now = clock.now()
+        guard let hours = rules.hours, !rules.closed.isEmpty, !hours.isOpen(at: now) else { return }
+        var planner = Planner(bot: bot, state: loadState(channel), now: now)
+        planner.context.queueOpens = hours.opensText(after: now)
+        if let trigger { planner.context.user = await userInfo(trigger) }
+        planner.run(rules.closed, flow: nil)
+        var state = planner.state
+        var names: SendNames?
+        if let trigger, lanes[channel]?.isHandling(trigger.id) == true { names = sendNames(for: trigger, part: "closed") }
+        log(.info, "handoff out of hours", ["queue": queue, "opens": planner.context.queueOpens ?? ""])
+        await execute(planner.effects, in: channel, trigger: trigger, state: &state, names: names)
     }
 }

@@ -11,6 +11,10 @@ struct HandoffRules: Sendable {
         var remindAfter: Duration?
         var escalateAfter: Duration?
         var escalateTo: String?
+        /// When agents work it; nil: always.
+        var hours: OpeningHours?
+        /// Run for the customer when a hand-off arrives out of hours.
+        var closed: [CompiledAction] = []
     }
 
     /// Staffed queues by name (a queue not listed is manual, with no timers).
@@ -23,17 +27,22 @@ struct HandoffRules: Sendable {
         queues[name] ?? Queue(agents: nil, assignment: .manual)
     }
 
-    /// Compiles `policy` (validated), resolving `on_resolve` with `resolve`.
-    init(_ policy: HandoffPolicy?, resolve: (Located<String>) throws(BotError) -> StepTarget) throws(BotError) {
+    /// Compiles `policy` (validated) with the bot's action compiler.
+    init(_ policy: HandoffPolicy?, compiler: inout ActionCompiler) throws(BotError) {
         guard let policy else { return }
         for entry in policy.queues.entries {
             let queue = entry.value
+            var hours: OpeningHours?
+            if let spec = queue.hours {
+                do { hours = try OpeningHours(spec: spec) } catch { throw compiler.error(spec.mark, error.message) }
+            }
             queues[entry.name] = Queue(agents: queue.agents?.map(\.value), assignment: queue.assignment,
                                        remindAfter: queue.remindAfter.flatMap { try? DurationFormat.parse($0.value) },
                                        escalateAfter: queue.escalateAfter.flatMap { try? DurationFormat.parse($0.value) },
-                                       escalateTo: queue.escalateTo?.value)
+                                       escalateTo: queue.escalateTo?.value, hours: hours,
+                                       closed: try compiler.actions(queue.closed?.value.items ?? [], flow: nil))
         }
-        if let target = policy.onResolve, case .step(let flow, let step) = try resolve(target) {
+        if let target = policy.onResolve, case .step(let flow, let step) = try compiler.target(target, flow: nil) {
             onResolve = StepPosition(flow: flow, step: step)
         }
     }

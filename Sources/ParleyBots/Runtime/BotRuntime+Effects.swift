@@ -45,6 +45,7 @@ extension BotRuntime {
                 if let number = await openTicket(queue: queue, note: note, channel: channel, trigger: trigger,
                                                  clientMessageID: resuming?.clientMessageID(at: offset + index) ?? names?.clientMessageID(at: index)) {
                     state.ticket = number
+                    await answerOutOfHours(queue: queue, in: channel, trigger: trigger)
                 }
             case .wait(let duration):
                 delay(effects[(index + 1)...], offset: offset + index + 1, by: duration, replacing: resuming?.id,

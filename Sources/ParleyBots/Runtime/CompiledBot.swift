@@ -101,7 +101,7 @@ public struct CompiledBot: Sendable {
         }
         self.cards = cards
         broadcastSchedules = try BroadcastSchedule.compile(definition, bot: id, file: file, compiler: &compiler)
-        let rules = try HandoffRules(definition.handoff) { [compiler] (text) throws(BotError) in try compiler.target(text, flow: nil) }
+        let rules = try HandoffRules(definition.handoff, compiler: &compiler)
         handoff = rules
         // A queue tickets escalate to is one of the bot's too: its agents act on them there.
         queues = compiler.queues.union(rules.queues.keys).union(rules.queues.values.compactMap { $0.escalateTo })

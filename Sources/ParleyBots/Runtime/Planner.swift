@@ -165,6 +165,8 @@ struct TemplateContext: Sendable {
     var match: [String: String] = [:]
     /// Inside a broadcast's `send`: who it is for.
     var recipient: InboundUser?
+    /// In a queue's `closed` actions: when it opens (`{{queue.opens}}`).
+    var queueOpens: String?
 
     func value(of path: String, bot: CompiledBot, vars: [String: String]) -> String? {
         guard let dot = path.firstIndex(of: ".") else { return path == "help" ? bot.helpText : nil }
@@ -177,6 +179,7 @@ struct TemplateContext: Sendable {
         case "match": return match[leaf]
         case "vars": return vars[leaf]
         case "recipient": return leaf == "id" ? recipient?.id : leaf == "name" ? recipient?.name : nil
+        case "queue": return leaf == "opens" ? queueOpens : nil
         default: return nil
         }
     }

@@ -22,6 +22,8 @@ enum WorkItem: Sendable {
 
 /// What a ticket's timer does when due, if the ticket still waits untaken.
 enum TicketTimer: String, Sendable {
+    /// Give it to an agent: the queue has opened.
+    case assign
     /// Announce it again in its queue.
     case remind
     /// Move it to the queue's `escalate_to`.

@@ -20,6 +20,7 @@ extension BotDefinition {
             }
             items += schedule.actions?.value.items ?? []
         }
+        for queue in handoff?.queues.entries ?? [] { items += queue.value.closed?.value.items ?? [] }
         return items
     }
 

@@ -39,6 +39,10 @@ public struct QueuePolicy: YAMLNodeDecodable, Sendable {
     public var escalateAfter: Located<String>?
     /// The queue an untaken ticket moves to.
     public var escalateTo: Located<String>?
+    /// When agents work the queue (`{timezone, open}`); absent: always.
+    public var hours: OpeningHoursSpec?
+    /// Actions for the customer when a hand-off arrives out of hours (`{{queue.opens}}`).
+    public var closed: Located<ActionList>?
     /// Where the mapping starts.
     public var mark: Mark
 
@@ -51,6 +55,8 @@ public struct QueuePolicy: YAMLNodeDecodable, Sendable {
         remindAfter = reader.decodeIfPresent(Located<String>.self, forKey: "remind_after")
         escalateAfter = reader.decodeIfPresent(Located<String>.self, forKey: "escalate_after")
         escalateTo = reader.decodeIfPresent(Located<String>.self, forKey: "escalate_to")
+        hours = reader.decodeIfPresent(OpeningHoursSpec.self, forKey: "hours")
+        closed = reader.decodeIfPresent(Located<ActionList>.self, forKey: "closed")
     }
 
     /// The assignment policy (`manual` when absent or invalid, which validation reports).

@@ -30,6 +30,13 @@ extension BotValidator {
                 checkName(to, what: "queue name")
                 if to.value == entry.name { fail(to.mark, "queue '\(entry.name)' escalates to itself") }
             }
+            if let hours = queue.hours { found.errors += hours.errors(in: source) }
+            if let closed = queue.closed {
+                if queue.hours == nil { fail(closed.mark, "'closed' runs when a hand-off arrives out of hours: it needs 'hours' in the same queue") }
+                var scope = TemplateScope(place: .text("the 'closed' actions of queue '\(entry.name)'"))
+                scope.queueOpens = true
+                checkActions(closed.value, scope: scope)
+            }
             if let remind = queue.remindAfter?.value, let escalate = queue.escalateAfter,
                let reminded = try? DurationFormat.parse(remind), let escalated = try? DurationFormat.parse(escalate.value), reminded >= escalated {
                 fail(escalate.mark, "'escalate_after' (\(escalate.value)) must be longer than 'remind_after' (\(remind)): the reminder comes first")

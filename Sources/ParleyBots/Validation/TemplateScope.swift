@@ -14,12 +14,15 @@ struct TemplateScope: Sendable {
     var conversation = true
     /// The flow a step belongs to, for bare `goto: STEP`.
     var flow: String? = nil
+    /// `{{queue.opens}}`: only in a queue's `closed` actions.
+    var queueOpens = false
 
     /// The variables allowed here, for messages.
     func known(vars: Set<String>) -> [String] {
         var names = ["bot.id", "bot.name", "help"]
         if conversation { names += ["user.id", "user.name", "message.text"] }
         if recipient { names += ["recipient.id", "recipient.name"] }
+        if queueOpens { names.append("queue.opens") }
         names += (args ?? []).map { "args.\($0.value)" }
         names += (matchGroups ?? []).map { "match.\($0)" }
         names += vars.sorted().map { "vars.\($0)" }
@@ -35,6 +38,8 @@ struct TemplateScope: Sendable {
             return nil
         case ("user", "id"?), ("user", "name"?), ("message", "text"?):
             return conversation ? nil : "'{{\(path)}}' has no user or message here (\(place) runs on a schedule)"
+        case ("queue", "opens"?):
+            return queueOpens ? nil : "'{{\(path)}}' is only known in a hand-off queue's 'closed' actions"
         case ("recipient", "id"?), ("recipient", "name"?):
             return recipient ? nil : "'{{\(path)}}' is only known inside a broadcast's 'send'"
         case ("args", let name?):
