@@ -5,6 +5,8 @@ import ParleyCore
 enum WorkItem: Sendable {
     /// A message from someone in the conversation.
     case message(Message)
+    /// A user's reaction to one of the bot's messages here.
+    case reaction(InboundReaction)
     /// The bot joined this group.
     case joined
     /// An `ask` timeout fired.
@@ -14,4 +16,14 @@ enum WorkItem: Sendable {
     case resume(UUID)
     /// Agents resolved the ticket: the bot answers again.
     case resolved(ticket: Int)
+}
+
+extension WorkItem {
+    /// A message or reaction the server delivered (kept in the inbox while one is kept).
+    var isReceived: Bool {
+        switch self {
+        case .message, .reaction: true
+        default: false
+        }
+    }
 }
