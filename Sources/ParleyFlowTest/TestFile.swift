@@ -34,6 +34,9 @@ public struct TestStep: Decodable, Sendable {
         /// The test user, or the user `as`, sends `text`: in a group (`in`, a group target) or
         /// else in the speaker's direct conversation with the bot.
         case send(text: Located<String>, in: Located<String>?, as: Located<String>?)
+        /// The test user, or the user `as`, reacts with `emoji` to the bot's last message in
+        /// a group (`in`) or else in the speaker's direct conversation with the bot.
+        case react(emoji: Located<String>, in: Located<String>?, as: Located<String>?)
         /// The next output in a channel must match.
         case expect(Expectation)
         /// Virtual time passes; due schedules and timeouts fire.
@@ -56,14 +59,27 @@ public struct TestStep: Decodable, Sendable {
         return false
     }
 
-    enum CodingKeys: String, CodingKey { case send, expect, advance }
+    enum CodingKeys: String, CodingKey { case send, react, expect, advance, `in`, `as` }
 
     public init(from decoder: any Decoder) throws {
         mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         var kinds: [(String, Kind)] = []
+        // `in:` and `as:` may also stand beside `send:` / `react:` in the step's own mapping.
+        let speakerIn = try container.decodeIfPresent(Located<String>.self, forKey: .in)
+        let speakerAs = try container.decodeIfPresent(Located<String>.self, forKey: .as)
+        var problems: [String] = []
+        func merged(_ inner: Located<String>?, _ outer: Located<String>?, key: String) -> Located<String>? {
+            if inner != nil && outer != nil { problems.append("'\(key)' is given twice: inside the step's mapping and beside it") }
+            return inner ?? outer
+        }
         if let message = try container.decodeIfPresent(SendMessage.self, forKey: .send) {
-            kinds.append(("send", .send(text: message.text, in: message.in, as: message.as)))
+            kinds.append(("send", .send(text: message.text, in: merged(message.in, speakerIn, key: "in"),
+                                        as: merged(message.as, speakerAs, key: "as"))))
+        }
+        if let reaction = try container.decodeIfPresent(ReactMessage.self, forKey: .react) {
+            kinds.append(("react", .react(emoji: reaction.emoji, in: merged(reaction.in, speakerIn, key: "in"),
+                                          as: merged(reaction.as, speakerAs, key: "as"))))
         }
         if let expectation = try container.decodeIfPresent(Expectation.self, forKey: .expect) {
             kinds.append(("expect", .expect(expectation)))
@@ -73,8 +89,13 @@ public struct TestStep: Decodable, Sendable {
         }
         kind = kinds.first?.1
         switch kinds.count {
-        case 0: issue = "expected a step: send, expect or advance"
-        case 1: issue = nil
+        case 0: issue = "expected a step: send, react, expect or advance"
+        case 1:
+            let speaks = kinds[0].0 == "send" || kinds[0].0 == "react"
+            if !speaks, speakerIn != nil || speakerAs != nil {
+                problems.append("'in' and 'as' go with a 'send' or 'react' step, not with '\(kinds[0].0)'")
+            }
+            issue = problems.first
         default: issue = "one step per list item, found " + kinds.map { "'\($0.0)'" }.joined(separator: " and ") + ": start a new item with '- ' for each"
         }
     }
@@ -101,6 +122,31 @@ public struct TestStep: Decodable, Sendable {
                 `in` = nil
                 `as` = nil
             }
+        }
+    }
+}
+
+/// `react: EMOJI` or `react: {emoji, in, as}`, told apart by the node's shape.
+private struct ReactMessage: Decodable {
+    var emoji: Located<String>
+    var `in`: Located<String>?
+    var `as`: Located<String>?
+
+    enum CodingKeys: String, CodingKey { case emoji, `in`, `as` }
+
+    init(from decoder: any Decoder) throws {
+        if decoder.yamlNode?.mapping != nil {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            emoji = try container.decode(Located<String>.self, forKey: .emoji)
+            `in` = try container.decodeIfPresent(Located<String>.self, forKey: .in)
+            `as` = try container.decodeIfPresent(Located<String>.self, forKey: .as)
+        } else if decoder.yamlNode?.sequence != nil {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
+                debugDescription: "expected the emoji to react with, or a mapping {emoji, in, as}, found a sequence"))
+        } else {
+            emoji = try Located(from: decoder)
+            `in` = nil
+            `as` = nil
         }
     }
 }
