@@ -73,12 +73,12 @@ public struct TestStep: Decodable, Sendable {
             if inner != nil && outer != nil { problems.append("'\(key)' is given twice: inside the step's mapping and beside it") }
             return inner ?? outer
         }
-        if let message = try container.decodeIfPresent(SendMessage.self, forKey: .send) {
-            kinds.append(("send", .send(text: message.text, in: merged(message.in, speakerIn, key: "in"),
+        if let message = try container.decodeIfPresent(Spoken<SentText>.self, forKey: .send) {
+            kinds.append(("send", .send(text: message.value, in: merged(message.in, speakerIn, key: "in"),
                                         as: merged(message.as, speakerAs, key: "as"))))
         }
-        if let reaction = try container.decodeIfPresent(ReactMessage.self, forKey: .react) {
-            kinds.append(("react", .react(emoji: reaction.emoji, in: merged(reaction.in, speakerIn, key: "in"),
+        if let reaction = try container.decodeIfPresent(Spoken<Reaction>.self, forKey: .react) {
+            kinds.append(("react", .react(emoji: reaction.value, in: merged(reaction.in, speakerIn, key: "in"),
                                           as: merged(reaction.as, speakerAs, key: "as"))))
         }
         if let expectation = try container.decodeIfPresent(Expectation.self, forKey: .expect) {
@@ -99,52 +99,52 @@ public struct TestStep: Decodable, Sendable {
         default: issue = "one step per list item, found " + kinds.map { "'\($0.0)'" }.joined(separator: " and ") + ": start a new item with '- ' for each"
         }
     }
-
-    /// `send: TEXT` or `send: {text, in, as}`, told apart by the node's shape.
-    private struct SendMessage: Decodable {
-        var text: Located<String>
-        var `in`: Located<String>?
-        var `as`: Located<String>?
-
-        enum CodingKeys: String, CodingKey { case text, `in`, `as` }
-
-        init(from decoder: any Decoder) throws {
-            if decoder.yamlNode?.mapping != nil {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                text = try container.decode(Located<String>.self, forKey: .text)
-                `in` = try container.decodeIfPresent(Located<String>.self, forKey: .in)
-                `as` = try container.decodeIfPresent(Located<String>.self, forKey: .as)
-            } else if decoder.yamlNode?.sequence != nil {
-                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
-                    debugDescription: "expected the text to send, or a mapping {text, in, as}, found a sequence"))
-            } else {
-                text = try Located(from: decoder)
-                `in` = nil
-                `as` = nil
-            }
-        }
-    }
 }
 
-/// `react: EMOJI` or `react: {emoji, in, as}`, told apart by the node's shape.
-private struct ReactMessage: Decodable {
-    var emoji: Located<String>
+/// What a `send:` or `react:` step says: the main value (`text`, `emoji`) alone, or a mapping
+/// of it with `in` and `as`, told apart by the node's shape.
+private protocol SpokenValue {
+    /// The main value's key in the mapping.
+    static var key: String { get }
+    /// The value, for the error about a sequence.
+    static var what: String { get }
+}
+
+private enum SentText: SpokenValue {
+    static let key = "text"
+    static let what = "the text to send"
+}
+
+private enum Reaction: SpokenValue {
+    static let key = "emoji"
+    static let what = "the emoji to react with"
+}
+
+/// `send: TEXT` or `send: {text, in, as}`; `react: EMOJI` or `react: {emoji, in, as}`.
+private struct Spoken<Value: SpokenValue>: Decodable {
+    var value: Located<String>
     var `in`: Located<String>?
     var `as`: Located<String>?
 
-    enum CodingKeys: String, CodingKey { case emoji, `in`, `as` }
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
 
     init(from decoder: any Decoder) throws {
         if decoder.yamlNode?.mapping != nil {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            emoji = try container.decode(Located<String>.self, forKey: .emoji)
-            `in` = try container.decodeIfPresent(Located<String>.self, forKey: .in)
-            `as` = try container.decodeIfPresent(Located<String>.self, forKey: .as)
+            let container = try decoder.container(keyedBy: Key.self)
+            value = try container.decode(Located<String>.self, forKey: Key(Value.key))
+            `in` = try container.decodeIfPresent(Located<String>.self, forKey: Key("in"))
+            `as` = try container.decodeIfPresent(Located<String>.self, forKey: Key("as"))
         } else if decoder.yamlNode?.sequence != nil {
             throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
-                debugDescription: "expected the emoji to react with, or a mapping {emoji, in, as}, found a sequence"))
+                debugDescription: "expected \(Value.what), or a mapping {\(Value.key), in, as}, found a sequence"))
         } else {
-            emoji = try Located(from: decoder)
+            value = try Located(from: decoder)
             `in` = nil
             `as` = nil
         }
