@@ -134,6 +134,35 @@ import ParleyTesting
         await fixture.shutdown()
     }
 
+    @Test func aReactionWaitingForItsAnswerAtAStopIsAnsweredOnceAfterTheRestart() async throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("engine-reaction-\(UUID().uuidString).db").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let fixture = try BotFixture(yaml: Self.yaml)
+        let refusing = Mutex<RefusingTransport?>(nil)
+        try await fixture.start(store: SQLiteBotStore(path: store), options: BotHostOptions(stopGrace: .milliseconds(300))) { connection in
+            let transport = RefusingTransport(base: connection.transport)
+            refusing.withLock { $0 = transport }
+            connection.transport = transport
+        }
+        let transport = try #require(refusing.withLock { $0 })
+        try await fixture.say("/hi")
+        #expect(try fixture.botTexts() == ["Hello!"])
+        // From now on the server refuses the bot's sends: the answer to the reaction waits in
+        // the (memory) outbox, the reaction in the inbox.
+        transport.refuse()
+        let hello = try #require(try fixture.hub.messages(in: .person("support"), seenBy: "alice").last?.id)
+        try await fixture.hub.connect(user: "alice").setReaction("👍", on: hello, in: .person("support"), added: true)
+        try await withTimeout("the answer refused") { await transport.firstRefusal() }
+        try await fixture.runningHost.stop()
+        #expect(try fixture.botTexts() == [])
+
+        try await fixture.start(store: SQLiteBotStore(path: store))
+        try await fixture.idle()
+        #expect(try fixture.botTexts() == ["Thanks for the 👍, Alice!"])
+        #expect(try SQLiteBotStore(path: store).unhandled(bot: "support").isEmpty)
+        await fixture.shutdown()
+    }
+
     @Test func aReactionReceivedBeforeAStopIsAnsweredOnceAfterTheRestart() async throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("engine-reaction-\(UUID().uuidString).db").path
         defer { try? FileManager.default.removeItem(atPath: store) }
@@ -184,5 +213,36 @@ final class ReactionIDTransport: ForwardingTransport {
 
     func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
         await base.sendBatch(messages)
+    }
+}
+
+/// Passes sends on until `refuse()`; then answers each with a rate limit of a minute (of the
+/// virtual clock, which the test does not move), and tells `firstRefusal()` of the first.
+final class RefusingTransport: ForwardingTransport {
+    let base: any Transport
+    private let refusing = Atomic<Bool>(false)
+    private let refusals: AsyncStream<Void>
+    private let refused: AsyncStream<Void>.Continuation
+
+    init(base: any Transport) {
+        self.base = base
+        (refusals, refused) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    func refuse() { refusing.store(true, ordering: .sequentiallyConsistent) }
+
+    /// Returns once a send was refused.
+    func firstRefusal() async {
+        for await _ in refusals { return }
+    }
+
+    func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
+        guard refusing.load(ordering: .sequentiallyConsistent) else { return try await base.send(message) }
+        refused.yield()
+        throw ParleyError(.rateLimited, "slow down", retryAfter: .seconds(60))
+    }
+
+    func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
+        await sendEachInOrder(messages)
     }
 }
