@@ -24,8 +24,15 @@ struct ChatConsole {
     /// Set by `--record`: the session with `bot` being recorded as a flow test.
     let recording: ChatRecording?
 
-    /// How many messages of each direct conversation were printed already.
+    /// How many messages of each conversation (by who sees it) were printed already.
     private var printed: [String: Int] = [:]
+    /// Who speaks now: `user`, or another user after `/as USER`.
+    private var speaker: String
+    /// Everyone who spoke as `/as` made them, in order (`user` first).
+    private var speakers: [String]
+    /// Connections of the users who spoke other than through `user`'s client, and of anyone
+    /// who reacted (`/react`), made on first use.
+    private var connections: [String: any Transport] = [:]
 
     /// A console on `running`'s embedded hub; nil when it runs on another transport.
     init?(running: RunningHost, user: String, agent: String? = nil, bot: CompiledBot, context: CommandContext,
@@ -34,6 +41,8 @@ struct ChatConsole {
         self.running = running
         self.hub = hub
         self.user = user
+        speaker = user
+        speakers = [user]
         self.agent = agent ?? user
         self.bot = bot
         self.context = context
@@ -65,13 +74,13 @@ struct ChatConsole {
         }
         let terminal = context.input.isTerminal
         if terminal {
-            say("Talking to \(bot.name) as \(user). /switch BOT changes bot, /in QUEUE TEXT writes as an agent, /quit leaves. Bots: \(running.bots.map(\.id).joined(separator: ", "))")
+            say("Talking to \(bot.name) as \(user). /switch BOT changes bot, /as USER speaks as another user, /react EMOJI reacts to the bot's last message, /in QUEUE TEXT writes as an agent, /quit leaves. Bots: \(running.bots.map(\.id).joined(separator: ", "))")
         }
         await running.host.waitUntilIdle()
         printNew(after: nil)
         // Bounded by the input: every round consumes one line.
         while true {
-            if terminal { context.output.write("\(user)> ", to: .standardOutput) }
+            if terminal { context.output.write("\(speaker)> ", to: .standardOutput) }
             guard let line = await context.input.nextLine() else { break }
             let text = line.trimmingCharacters(in: .whitespaces)
             if text.isEmpty { continue }
@@ -83,6 +92,14 @@ struct ChatConsole {
                     continue
                 }
                 switchBot(String(text.dropFirst("/switch".count)).trimmingCharacters(in: .whitespaces))
+                continue
+            }
+            if text == "/as" || text.hasPrefix("/as ") {
+                speak(as: String(text.dropFirst("/as".count)).trimmingCharacters(in: .whitespaces))
+                continue
+            }
+            if text == "/react" || text.hasPrefix("/react ") {
+                await react(String(text.dropFirst("/react".count)).trimmingCharacters(in: .whitespaces))
                 continue
             }
             do {
@@ -99,6 +116,12 @@ struct ChatConsole {
                     let receipt = try await agentTransport.send(OutgoingEnvelope(channel: group, clientMessageID: UUID(),
                                                                                  payload: TextContent(body).encoded()))
                     if let number { recording?.userSent(number, messageID: receipt.messageID, text: body) }
+                    sentID = receipt.messageID
+                } else if speaker != user {
+                    let number = recording?.userWillSend(line, as: speaker)
+                    let receipt = try await connection(of: speaker).send(OutgoingEnvelope(
+                        channel: .person(bot.id), clientMessageID: UUID(), payload: TextContent(line).encoded()))
+                    if let number { recording?.userSent(number, messageID: receipt.messageID, text: line) }
                     sentID = receipt.messageID
                 } else {
                     let number = recording?.userWillSend(line)
@@ -118,6 +141,62 @@ struct ChatConsole {
         return 0
     }
 
+    /// `/as USER`: from now on the lines are USER's, in USER's direct conversation with the
+    /// bot (a user the hub does not know yet is added); `/as` alone goes back to `user`.
+    private mutating func speak(as id: String) {
+        let next = id.isEmpty ? user : id
+        // As for `--as`: an id heads lines on screen, so no control characters.
+        guard !next.contains(" "), !VisibleText.hasControl(next) else {
+            say("(usage: /as USER, a user id without spaces; /as alone speaks as \(user) again)")
+            return
+        }
+        guard !running.bots.contains(where: { $0.id == next }), next != agent else {
+            say("('\(next)' is \(next == agent ? "the agent of /in" : "a bot"): choose another user)")
+            return
+        }
+        if hub.user(next) == nil {
+            do {
+                try hub.addUser(Profile(id: next))
+            } catch {
+                context.output.errorLine(VisibleText.line("error: cannot add the user \(next): \(error)"))
+                return
+            }
+        }
+        if !speakers.contains(next) { speakers.append(next) }
+        speaker = next
+        say("(now speaking as \(next))")
+    }
+
+    /// `/react EMOJI`: the speaker reacts to the bot's last message in their conversation with it.
+    private mutating func react(_ emoji: String) async {
+        guard ValueCheck.isEmoji(emoji) else {
+            say("(usage: /react EMOJI, one emoji like 👍)")
+            return
+        }
+        let channel = Channel.person(bot.id)
+        guard let last = (try? hub.messages(in: channel, seenBy: speaker))?.last(where: { $0.sender == bot.id }) else {
+            say("(\(bot.name) has sent \(speaker) no message to react to)")
+            return
+        }
+        do {
+            recording?.userWillReact(emoji, on: last.id, as: speaker == user ? nil : speaker)
+            try await connection(of: speaker).setReaction(emoji, on: last.id, in: channel, added: true)
+        } catch {
+            context.output.errorLine(VisibleText.line("error: not sent: \(error)"))
+            return
+        }
+        await running.host.waitUntilIdle()
+        printNew(after: nil)
+    }
+
+    /// `id`'s own connection to the hub (made once).
+    private mutating func connection(of id: String) throws -> any Transport {
+        if let connection = connections[id] { return connection }
+        let connection = try hub.connect(user: id)
+        connections[id] = connection
+        return connection
+    }
+
     private mutating func switchBot(_ id: String) {
         guard let next = running.bots.first(where: { $0.id == id }) else {
             say("(no bot '\(id)'; bots: \(running.bots.map(\.id).joined(separator: ", ")))")
@@ -130,24 +209,29 @@ struct ChatConsole {
     /// Prints what the bots sent since last time (direct conversations, then queue groups
     /// with a `[queue]` mark), and the reactions on the message `sentID`.
     private mutating func printNew(after sentID: String?) {
-        let channels = running.bots.map { Channel.person($0.id) } + running.queues.map { Channel.group($0) }
-        for channel in channels {
-            guard let envelopes = try? hub.messages(in: channel, seenBy: user) else { continue }
-            let start = printed[channel.target] ?? 0
-            printed[channel.target] = envelopes.count
+        // The direct conversations of everyone who spoke (`/as`), then the queue groups.
+        var views: [(channel: Channel, seenBy: String)] = []
+        for speaker in speakers { views += running.bots.map { (Channel.person($0.id), speaker) } }
+        views += running.queues.map { (Channel.group($0), user) }
+        let typists = Set(speakers + [agent])
+        for (channel, seenBy) in views {
+            guard let envelopes = try? hub.messages(in: channel, seenBy: seenBy) else { continue }
+            let key = seenBy == user ? channel.target : "\(seenBy)\u{0}\(channel.target)"
+            let start = printed[key] ?? 0
+            printed[key] = envelopes.count
             guard start < envelopes.count else { continue }
             for envelope in envelopes[start...] {
                 if let sentID, envelope.id == sentID {
                     for reaction in envelope.reactions {
-                        for reactor in reaction.users where reactor != user && reactor != agent {
+                        for reactor in reaction.users where !typists.contains(reactor) {
                             say(ChatRenderer.reaction(reaction.emoji, by: name(of: reactor)))
                         }
                     }
                 }
-                // What the user and the agent typed is on screen already.
-                guard envelope.sender != user, envelope.sender != agent, let message = try? Message(envelope: envelope, registry: running.registry) else { continue }
+                // What the users and the agent typed is on screen already.
+                guard !typists.contains(envelope.sender), let message = try? Message(envelope: envelope, registry: running.registry) else { continue }
                 let quoted = message.replyTo.flatMap { try? running.registry.decode($0.quoted) }.map { ChatRenderer.lines(for: $0).joined(separator: " ") }
-                let mark = channel.kind == .group ? "[\(channel.id)] " : ""
+                let mark = channel.kind == .group ? "[\(channel.id)] " : seenBy == user ? "" : "(to \(seenBy)) "
                 for line in ChatRenderer.render(message, from: name(of: message.sender), quoted: quoted) { say(mark + line) }
             }
         }

@@ -12,13 +12,23 @@ public struct ReactionEvent: Sendable, Hashable {
     public var emoji: String
     public var user: String
     public var added: Bool
+    /// Who sent the message reacted to, when the server knows (the embedded hub always; a
+    /// Matrix account for a message it recorded or could fetch): a bot answers reactions to
+    /// its own messages only.
+    public var messageSender: String?
+    /// The reaction event's own id, when the server gives one (a Matrix event id): the same
+    /// event delivered twice has the same id.
+    public var id: String?
 
-    public init(channel: Channel, messageID: String, emoji: String, user: String, added: Bool) {
+    public init(channel: Channel, messageID: String, emoji: String, user: String, added: Bool,
+                messageSender: String? = nil, id: String? = nil) {
         self.channel = channel
         self.messageID = messageID
         self.emoji = emoji
         self.user = user
         self.added = added
+        self.messageSender = messageSender
+        self.id = id
     }
 }
 

@@ -34,8 +34,13 @@ public final class ChatRecording: Sendable {
     /// their profiles too, to replay what the bot said about them.
     public var speakers: [String] {
         var speakers: [String] = []
-        for case .userMessage(_, _, _, let sender) in recorder.entries where sender != recorder.userID && !speakers.contains(sender) {
-            speakers.append(sender)
+        for entry in recorder.entries {
+            let sender: String
+            switch entry {
+            case .userMessage(_, _, _, let who), .userReaction(_, _, _, _, let who): sender = who
+            default: continue
+            }
+            if sender != recorder.userID && !speakers.contains(sender) { speakers.append(sender) }
         }
         return speakers
     }
@@ -66,6 +71,14 @@ public final class ChatRecording: Sendable {
                                                                 payload: TextContent(text).encoded()))
         userSent(number, messageID: receipt.messageID, text: text)
         return receipt
+    }
+
+    /// The user (or `speaker`) is about to react with `emoji` to the bot's message
+    /// `messageID` in their direct conversation with the bot or in `group` (recorded first: the
+    /// bot may answer before the reaction's send returns).
+    public func userWillReact(_ emoji: String, on messageID: String, in group: Channel? = nil, as speaker: String? = nil) {
+        let speaker = speaker ?? recorder.userID
+        recorder.recordUserReaction(emoji, on: messageID, in: group ?? .person(speaker), from: speaker, at: clock.now())
     }
 
     /// Virtual time is about to move (`/advance 10m` in a chat on a virtual clock). Call it
@@ -122,7 +135,9 @@ public enum TestFileWriter {
         for entry in recorder.entries {
             switch entry {
             case .userMessage(let text, let channel, _, let sender):
-                lines.append("      - send: " + send(text, in: channel, from: sender, user: recorder.userID))
+                lines.append("      - send: " + spoken(text, key: "text", in: channel, from: sender, user: recorder.userID))
+            case .userReaction(let emoji, _, let channel, _, let sender):
+                lines.append("      - react: " + spoken(emoji, key: "emoji", in: channel, from: sender, user: recorder.userID))
             case .output(let index):
                 let output = outputs[index]
                 guard let expectation = expectation(for: output, direct: direct, cards: cards) else {
@@ -146,11 +161,12 @@ public enum TestFileWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A `send:` value: the bare text for the test user's direct conversation, else a mapping
-    /// with `in` (a group) and `as` (another speaker, whose direct conversation is the default).
-    private static func send(_ text: String, in channel: Channel, from sender: String, user: String) -> String {
-        if sender == user && channel == .person(user) { return scalar(text) }
-        var parts = ["text: \(scalar(text))"]
+    /// A `send:` or `react:` value (`key`: `text` or `emoji`): the bare value for the test
+    /// user's direct conversation, else a mapping with `in` (a group) and `as` (another
+    /// speaker, whose direct conversation is the default).
+    private static func spoken(_ value: String, key: String, in channel: Channel, from sender: String, user: String) -> String {
+        if sender == user && channel == .person(user) { return scalar(value) }
+        var parts = ["\(key): \(scalar(value))"]
         if channel.kind == .group { parts.append("in: \(scalar(channel.target))") }
         if sender != user { parts.append("as: \(scalar(sender))") }
         return "{ " + parts.joined(separator: ", ") + " }"

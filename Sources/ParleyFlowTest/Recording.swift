@@ -77,6 +77,8 @@ public final class OutputRecorder: Sendable {
         var userMessageIDs: [String?] = []
         var texts: [String: String] = [:]
         var sentIDs: Set<UUID> = []
+        /// Id of the bot's latest message per channel (what a user's `react` is on).
+        var lastBotMessage: [Channel: String] = [:]
 
         /// `output` with the id of the user message it followed filled in.
         func resolved(_ output: BotOutput) -> BotOutput {
@@ -124,12 +126,27 @@ public final class OutputRecorder: Sendable {
             if let clientMessageID, !state.sentIDs.insert(clientMessageID).inserted { return }
             var output = output
             output.lastUserMessage = state.lastUserMessage[output.channel]
-            if case .message(_, let id, _) = output.kind, let text = output.text { state.texts[id] = text }
+            if case .message(_, let id, _) = output.kind {
+                if let text = output.text { state.texts[id] = text }
+                state.lastBotMessage[output.channel] = id
+            }
             state.queues[output.channel, default: []].append(state.outputs.count)
             state.entries.append(.output(index: state.outputs.count))
             state.outputs.append(output)
         }
     }
+
+    /// The test user (or `speaker`) is about to react with `emoji` to the bot's message
+    /// `messageID` in `channel` (as the bot names it). Recorded before the reaction is sent,
+    /// since the bot may answer before the server returns.
+    public func recordUserReaction(_ emoji: String, on messageID: String, in channel: Channel, from speaker: String? = nil, at time: Date) {
+        state.withLock {
+            $0.entries.append(.userReaction(emoji: emoji, messageID: messageID, channel: channel, time: time, sender: speaker ?? userID))
+        }
+    }
+
+    /// The id of the bot's latest message in `channel` (as the bot names it), if it sent one.
+    public func lastBotMessage(in channel: Channel) -> String? { state.withLock { $0.lastBotMessage[channel] } }
 
     /// A send or reaction of the bot failed at the transport.
     public func recordFailure(_ message: String, in channel: Channel, at time: Date) {
@@ -180,6 +197,8 @@ public final class OutputRecorder: Sendable {
 public enum TranscriptEntry: Sendable {
     /// The test user, or another user who speaks in the test (`sender`), sent a message.
     case userMessage(text: String, channel: Channel, time: Date, sender: String)
+    /// The test user, or another user (`sender`), reacted with `emoji` to the bot's message `messageID`.
+    case userReaction(emoji: String, messageID: String, channel: Channel, time: Date, sender: String)
     /// The bot's output number `index` (into `OutputRecorder.outputs`).
     case output(index: Int)
     /// A send of the bot failed.

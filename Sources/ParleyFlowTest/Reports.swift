@@ -245,6 +245,10 @@ struct TranscriptRenderer {
             case .userMessage(let text, let channel, let time, let sender):
                 let place = channel.kind == .group ? " in \(channel.target)" : ""
                 lines.append("\(Self.time(time))  \(sender)\(place): \(ExpectationMatcher.quoted(text))")
+            case .userReaction(let emoji, let messageID, let channel, let time, let sender):
+                let place = channel.kind == .group ? " in \(channel.target)" : ""
+                let target = recorder.text(ofMessage: messageID).map { " on " + ExpectationMatcher.quoted($0) } ?? ""
+                lines.append("\(Self.time(time))  \(sender)\(place) reacted \(emoji)\(target)")
             case .output(let index):
                 let output = outputs[index]
                 lines.append("\(Self.time(output.time))  \(botID) → \(output.channel.target): \(describe(output))")

@@ -41,6 +41,8 @@ final class StepRunner {
         switch step.kind {
         case .send(let text, let channel, let speaker)?:
             try await send(text.value, in: channel.flatMap { Channel(target: $0.value) }, as: speaker?.value ?? run.userID)
+        case .react(let emoji, let channel, let speaker)?:
+            try await react(emoji.value, in: channel.flatMap { Channel(target: $0.value) }, as: speaker?.value ?? run.userID)
         case .expect(let expectation)?:
             try await expect(expectation)
         case .advance(let duration)?:
@@ -68,6 +70,26 @@ final class StepRunner {
             recorder.userMessageSent(number, id: receipt.messageID, text: text)
         } catch {
             throw StepFailure("the server refused \(speaker == run.userID ? "the user's" : speaker + "'s") message: \(error)")
+        }
+    }
+
+    // MARK: - react
+
+    /// The user reacts to the bot's last message in the channel, once the bot has finished
+    /// with everything before (as for `send`, so "the last message" is well defined).
+    private func react(_ emoji: String, in group: Channel?, as speaker: String) async throws {
+        try await idle()
+        let botView = group ?? .person(speaker)
+        guard let messageID = recorder.lastBotMessage(in: botView) else {
+            throw StepFailure("nothing to react to: the bot has sent no message in \(botView.target)")
+        }
+        let transport = try await connection(of: speaker)
+        knownIdle = false
+        recorder.recordUserReaction(emoji, on: messageID, in: botView, from: speaker, at: clock.now())
+        do {
+            try await transport.setReaction(emoji, on: messageID, in: group ?? .person(run.bot.id), added: true)
+        } catch {
+            throw StepFailure("the server refused \(speaker == run.userID ? "the user's" : speaker + "'s") reaction: \(error)")
         }
     }
 

@@ -34,6 +34,9 @@ public struct TestStep: Decodable, Sendable {
         /// The test user, or the user `as`, sends `text`: in a group (`in`, a group target) or
         /// else in the speaker's direct conversation with the bot.
         case send(text: Located<String>, in: Located<String>?, as: Located<String>?)
+        /// The test user, or the user `as`, reacts with `emoji` to the bot's last message in
+        /// a group (`in`) or else in the speaker's direct conversation with the bot.
+        case react(emoji: Located<String>, in: Located<String>?, as: Located<String>?)
         /// The next output in a channel must match.
         case expect(Expectation)
         /// Virtual time passes; due schedules and timeouts fire.
@@ -56,14 +59,27 @@ public struct TestStep: Decodable, Sendable {
         return false
     }
 
-    enum CodingKeys: String, CodingKey { case send, expect, advance }
+    enum CodingKeys: String, CodingKey { case send, react, expect, advance, `in`, `as` }
 
     public init(from decoder: any Decoder) throws {
         mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         var kinds: [(String, Kind)] = []
-        if let message = try container.decodeIfPresent(SendMessage.self, forKey: .send) {
-            kinds.append(("send", .send(text: message.text, in: message.in, as: message.as)))
+        // `in:` and `as:` may also stand beside `send:` / `react:` in the step's own mapping.
+        let speakerIn = try container.decodeIfPresent(Located<String>.self, forKey: .in)
+        let speakerAs = try container.decodeIfPresent(Located<String>.self, forKey: .as)
+        var problems: [String] = []
+        func merged(_ inner: Located<String>?, _ outer: Located<String>?, key: String) -> Located<String>? {
+            if inner != nil && outer != nil { problems.append("'\(key)' is given twice: inside the step's mapping and beside it") }
+            return inner ?? outer
+        }
+        if let message = try container.decodeIfPresent(Spoken<SentText>.self, forKey: .send) {
+            kinds.append(("send", .send(text: message.value, in: merged(message.in, speakerIn, key: "in"),
+                                        as: merged(message.as, speakerAs, key: "as"))))
+        }
+        if let reaction = try container.decodeIfPresent(Spoken<Reaction>.self, forKey: .react) {
+            kinds.append(("react", .react(emoji: reaction.value, in: merged(reaction.in, speakerIn, key: "in"),
+                                          as: merged(reaction.as, speakerAs, key: "as"))))
         }
         if let expectation = try container.decodeIfPresent(Expectation.self, forKey: .expect) {
             kinds.append(("expect", .expect(expectation)))
@@ -73,34 +89,64 @@ public struct TestStep: Decodable, Sendable {
         }
         kind = kinds.first?.1
         switch kinds.count {
-        case 0: issue = "expected a step: send, expect or advance"
-        case 1: issue = nil
+        case 0: issue = "expected a step: send, react, expect or advance"
+        case 1:
+            let speaks = kinds[0].0 == "send" || kinds[0].0 == "react"
+            if !speaks, speakerIn != nil || speakerAs != nil {
+                problems.append("'in' and 'as' go with a 'send' or 'react' step, not with '\(kinds[0].0)'")
+            }
+            issue = problems.first
         default: issue = "one step per list item, found " + kinds.map { "'\($0.0)'" }.joined(separator: " and ") + ": start a new item with '- ' for each"
         }
     }
+}
 
-    /// `send: TEXT` or `send: {text, in, as}`, told apart by the node's shape.
-    private struct SendMessage: Decodable {
-        var text: Located<String>
-        var `in`: Located<String>?
-        var `as`: Located<String>?
+/// What a `send:` or `react:` step says: the main value (`text`, `emoji`) alone, or a mapping
+/// of it with `in` and `as`, told apart by the node's shape.
+private protocol SpokenValue {
+    /// The main value's key in the mapping.
+    static var key: String { get }
+    /// The value, for the error about a sequence.
+    static var what: String { get }
+}
 
-        enum CodingKeys: String, CodingKey { case text, `in`, `as` }
+private enum SentText: SpokenValue {
+    static let key = "text"
+    static let what = "the text to send"
+}
 
-        init(from decoder: any Decoder) throws {
-            if decoder.yamlNode?.mapping != nil {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                text = try container.decode(Located<String>.self, forKey: .text)
-                `in` = try container.decodeIfPresent(Located<String>.self, forKey: .in)
-                `as` = try container.decodeIfPresent(Located<String>.self, forKey: .as)
-            } else if decoder.yamlNode?.sequence != nil {
-                throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
-                    debugDescription: "expected the text to send, or a mapping {text, in, as}, found a sequence"))
-            } else {
-                text = try Located(from: decoder)
-                `in` = nil
-                `as` = nil
-            }
+private enum Reaction: SpokenValue {
+    static let key = "emoji"
+    static let what = "the emoji to react with"
+}
+
+/// `send: TEXT` or `send: {text, in, as}`; `react: EMOJI` or `react: {emoji, in, as}`.
+private struct Spoken<Value: SpokenValue>: Decodable {
+    var value: Located<String>
+    var `in`: Located<String>?
+    var `as`: Located<String>?
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        if decoder.yamlNode?.mapping != nil {
+            let container = try decoder.container(keyedBy: Key.self)
+            value = try container.decode(Located<String>.self, forKey: Key(Value.key))
+            `in` = try container.decodeIfPresent(Located<String>.self, forKey: Key("in"))
+            `as` = try container.decodeIfPresent(Located<String>.self, forKey: Key("as"))
+        } else if decoder.yamlNode?.sequence != nil {
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: decoder.codingPath,
+                debugDescription: "expected \(Value.what), or a mapping {\(Value.key), in, as}, found a sequence"))
+        } else {
+            value = try Located(from: decoder)
+            `in` = nil
+            `as` = nil
         }
     }
 }

@@ -60,11 +60,14 @@ public enum TestFileValidator {
             for step in test.steps {
                 if let issue = step.issue { fail(step.mark, issue) }
                 switch step.kind {
-                case .send(_, let channel, let speaker)?:
+                case .send(_, let channel, let speaker)?, .react(_, let channel, let speaker)?:
                     if let channel, Channel(target: channel.value)?.kind != .group {
                         fail(channel.mark, "invalid 'in' target '\(channel.value)': expected group:ID (the direct conversation is the default)")
                     }
                     if let speaker { check(speaker: speaker, botID: file.bot.value, fail: fail) }
+                    if case .react(let emoji, _, _)? = step.kind, !ValueCheck.isEmoji(emoji.value) {
+                        fail(emoji.mark, "invalid reaction '\(emoji.value)': expected one emoji, like \"👍\"")
+                    }
                 case .advance(let duration)?:
                     if let error = ValueCheck.duration(duration, in: source) { errors.append(error) }
                 case .expect(let expectation)?:

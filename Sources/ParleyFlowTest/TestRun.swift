@@ -93,7 +93,7 @@ public struct Cast: Sendable {
         for test in file.tests {
             for step in test.steps {
                 switch step.kind {
-                case .send(_, let channel, let speaker)?:
+                case .send(_, let channel, let speaker)?, .react(_, let channel, let speaker)?:
                     if let channel { addTarget(channel.value) }
                     guard let id = speaker?.value, id != file.userID else { break }
                     addUser(id)
@@ -200,6 +200,8 @@ extension TestRun {
         case .send(let text, let channel, let speaker)?:
             "send: \(ExpectationMatcher.quoted(text.value))" + (channel.map { " in \($0.value)" } ?? "")
                 + (speaker.map { " as \($0.value)" } ?? "")
+        case .react(let emoji, let channel, let speaker)?:
+            "react: \(emoji.value)" + (channel.map { " in \($0.value)" } ?? "") + (speaker.map { " as \($0.value)" } ?? "")
         case .expect(let expectation)?:
             "expect: " + ExpectationMatcher.describe(expectation)
         case .advance(let duration)?:

@@ -27,7 +27,8 @@ extension HubState {
         let key = channels[index].key
         let id = HubMessageID.make(channel: index, seq: message.seq)
         for member in channels[index].members.keys where message.isVisible(to: member) {
-            let event = ReactionEvent(channel: key.channel(seenBy: member), messageID: id, emoji: emoji, user: user, added: added)
+            let event = ReactionEvent(channel: key.channel(seenBy: member), messageID: id, emoji: emoji, user: user, added: added,
+                                      messageSender: message.sender)
             yield(.reaction(event), to: member, excluding: transport)
         }
     }

@@ -80,8 +80,17 @@ extension MatrixTransport {
         else { return markHandled([id], room: room) }
         syncBatch.writes.record(ReactionRecord(eventID: id, room: room, target: target, key: key, sender: sender))
         guard sender != userID else { return }
+        let targetSender = await self.sender(of: target, room: room)
         emit(.reaction(ReactionEvent(channel: channel(room: room, sender: sender), messageID: target, emoji: key,
-                                     user: sender, added: true)))
+                                     user: sender, added: true, messageSender: targetSender, id: id)))
+    }
+
+    /// Who sent `eventID` (a reaction's target): from the record (this sync's too), else from
+    /// the server; nil when it cannot be had.
+    private func sender(of eventID: String, room: String) async -> String? {
+        if let pending = syncBatch.writes.message(eventID) { return pending.envelope.sender }
+        if let recorded = try? await store.message(eventID) { return recorded.sender }
+        return try? await client.event(room: room, eventID: eventID)["sender"]?.stringValue
     }
 
     private func handleRedaction(_ event: JSONValue, id: String, room: String) async throws {
@@ -92,7 +101,7 @@ extension MatrixTransport {
         let recorded = try await store.reaction(eventID: redacts)
         guard let reaction = syncBatch.writes.removeReaction(redacts, recorded: recorded), reaction.sender != userID else { return }
         emit(.reaction(ReactionEvent(channel: channel(room: room, sender: reaction.sender), messageID: reaction.target,
-                                     emoji: reaction.key, user: reaction.sender, added: false)))
+                                     emoji: reaction.key, user: reaction.sender, added: false, id: redacts)))
     }
 
     private func handleMember(_ event: JSONValue, id: String, sender: String, room: String) {

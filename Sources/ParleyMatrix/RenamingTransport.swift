@@ -117,6 +117,7 @@ public final class RenamingTransport: Transport {
         case .reaction(var reaction):
             reaction.channel = short(reaction.channel)
             reaction.user = short(user: reaction.user)
+            reaction.messageSender = reaction.messageSender.map { short(user: $0) }
             return .reaction(reaction)
         case .membership(var membership):
             membership.channel = short(membership.channel)

@@ -45,6 +45,48 @@ import ParleyCLI
         await Self.expectPasses(recorded)
     }
 
+    /// `/react EMOJI` reacts to the bot's last message, `/as USER` speaks as another user in
+    /// their own conversation with the bot (`/as` alone goes back); both are recorded.
+    @Test func recordedReactionsAndAnotherSpeakerPassParleyTest() async throws {
+        let folder = try TemporaryFolder("flowtest")
+        defer { folder.remove() }
+        let recorded = folder.url.appendingPathComponent("reactions.test.yaml").path
+        let lines = ["/react 👍", "rate us", "/react 👍", "/as bob", "/ping", "/react ❤️", "/as helper", "/as", "/react nope", "/ping"]
+        let chatOutput = CapturedOutput()
+        let chat = await ParleyCommand.main(["chat", "--as", "alice", "--bot", "helper", "--record", recorded],
+                                            context: CommandContext(output: chatOutput, environment: [:], currentDirectory: TestFixtures.flowHost,
+                                                                    input: ScriptedInput(lines)))
+        #expect(chat == 0)
+        #expect(chatOutput.standardOutput == """
+            (Helper has sent alice no message to react to)
+            Helper: How did we do? Send 1-5 or react 👍/👎.
+            Helper: Noted: 👍.
+            (now speaking as bob)
+            (to bob) Helper: pong
+            (to bob) Helper: Bob Stone sent ❤️
+            ('helper' is a bot: choose another user)
+            (now speaking as alice)
+            (usage: /react EMOJI, one emoji like 👍)
+            Helper: pong
+
+            """)
+        let yaml = try String(contentsOfFile: recorded, encoding: .utf8)
+        #expect(yaml.contains(#"""
+                  - send: "rate us"
+                  - expect: { text: "How did we do? Send 1-5 or react 👍/👎." }
+                  - react: "👍"
+                  - expect: { text: "Noted: 👍." }
+                  - send: { text: "/ping", as: "bob" }
+                  - expect: { to: "user:bob", text: "pong" }
+                  - react: { emoji: "❤️", as: "bob" }
+                  - expect: { to: "user:bob", text: "Bob Stone sent ❤️" }
+                  - send: "/ping"
+                  - expect: { text: "pong" }
+                  - expect: { none: true }
+            """#), "\(yaml)")
+        await Self.expectPasses(recorded)
+    }
+
     /// `parley chat --as alice --bot helper --record FILE` fed `lines`; returns the file written.
     private static func record(_ lines: [String], to recorded: String) async throws -> String {
         let chatOutput = CapturedOutput()

@@ -2,6 +2,7 @@ import Foundation
 import ParleyTesting
 import ParleyCLI
 import ParleyHosting
+import ParleyBots
 import ParleyFlowTest
 import Testing
 
@@ -37,6 +38,17 @@ struct MatrixFlowTests {
                                  "across the change to summer time, Monday 09:00 is still 09:00 in Berlin"],
                 "\(report)")
         #expect(report.contains("skip  "), "\(report)")
+    }
+
+    /// Users' reactions (`m.reaction` annotations) to the bot's messages answer its `ask` and
+    /// its `reaction:` triggers; another user's too, in their own direct room.
+    @Test func reactionsAreRoutedOverMatrix() async throws {
+        let catalog = HostCatalog.load(configFile: TestFixtures.flowHost + "/config.yaml", resolve: { $0 }, environment: [:])
+        try #require(catalog.errors.isEmpty, "\(catalog.errors)")
+        let file = TestDiscovery.Found(file: "helper.test.yaml", path: TestFixtures.flowHost + "/reactions/helper.test.yaml")
+        let results = await TestSuite(bots: catalog.bots, host: InProcessBotHost(), stage: try stage(), jobs: 2).run([file])
+        let summary = TestSummary(results)
+        #expect(summary.failed == 0 && summary.passed == 5, "\(TextReport.text(for: results))")
     }
 
     @Test func aWrongExpectationFailsWithTheActualOutput() async throws {

@@ -153,11 +153,58 @@ extension BotValidationErrorTests {
             bots/t.yaml:3:15: error: trigger 1 has both 'match' and 'contains': use one of them
                 contains: "b"
                           ^
-            bots/t.yaml:5:5: error: trigger 2 needs 'match' (a regex) or 'contains' (a text)
+            bots/t.yaml:5:5: error: trigger 2 needs 'match' (a regex), 'contains' (a text) or 'reaction' (an emoji)
               - reply: y
                 ^
             bots/t.yaml:6:5: error: trigger 3 does nothing: add an action (reply, send, react, unreact, broadcast, goto, set, handoff, wait) or a 'do:' list
               - contains: z
+                ^
+            """#),
+        ValidationCase(name: "reactionShape", yaml: #"""
+            triggers:
+              - reaction: "👍"
+                reply: "Thanks, {{user.name}}: {{message.text}}"
+              - reaction: "ok"
+                reply: x
+              - match: "a"
+                reaction: "👎"
+                reply: y
+              - reaction: ""
+                reply: z
+            flows:
+              f:
+                s:
+                  reply: "Rate?"
+                  ask: { save: score, reactions: ["👍", "👍", "no"] }
+                t:
+                  ask: { save: other, reactions: [] }
+            """#, expected: #"""
+            bots/t.yaml:4:15: error: invalid reaction 'ok': expected one emoji, like "👍"
+              - reaction: "ok"
+                          ^
+            bots/t.yaml:7:15: error: trigger 3 has both 'match' and 'reaction': use one of them
+                reaction: "👎"
+                          ^
+            bots/t.yaml:9:15: error: invalid reaction '': expected one emoji, like "👍"
+              - reaction: ""
+                          ^
+            bots/t.yaml:15:44: error: duplicate reaction '👍' in 'reactions'
+                  ask: { save: score, reactions: ["👍", "👍", "no"] }
+                                                       ^
+            bots/t.yaml:15:49: error: invalid reaction 'no': expected one emoji, like "👍"
+                  ask: { save: score, reactions: ["👍", "👍", "no"] }
+                                                            ^
+            bots/t.yaml:17:38: error: 'reactions' is empty: expected emojis that answer the question, like ["👍", "👎"]
+                  ask: { save: other, reactions: [] }
+                                                 ^
+            """#),
+        ValidationCase(name: "reactionKeyTypo", yaml: #"""
+            triggers:
+              - reactoin: "👍"
+                reply: z
+            """#, expected: #"""
+            bots/t.yaml:2:5: error: unknown key 'reactoin', did you mean 'reaction'?
+              - reactoin: "👍"
                 ^
             """#),
         ValidationCase(name: "commandShape", yaml: #"""

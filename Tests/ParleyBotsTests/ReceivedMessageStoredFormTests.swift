@@ -15,6 +15,9 @@ import Testing
                                 timestamp: Date(timeIntervalSinceReferenceDate: 0), content: TextContent(""))),
         ReceivedMessage(Message(id: "m-3", channel: Channel(kind: .local, id: "console"), seq: Int64.max, clientMessageID: UUID(), sender: "c",
                                 timestamp: Date(timeIntervalSinceReferenceDate: -12.5), content: TextContent("x"))),
+        // A user's reaction to the bot's message, kept in the inbox like a message.
+        ReceivedMessage(reaction: "$r1", channel: .person("@alice:localhost"), sender: "@alice:localhost", messageID: "$ev0",
+                        emoji: "👍", timestamp: Date(timeIntervalSince1970: 1_764_633_601.5)),
     ]
 
     @Test(arguments: messages)

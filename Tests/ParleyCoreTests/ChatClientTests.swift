@@ -42,7 +42,8 @@ import ParleyTesting
         try await bob.react("👍", to: received)
         let event = try await firstEvent(aliceEvents) { if case .reaction = $0 { return true } else { return false } }
         guard case .reaction(let reaction, let updated) = event else { Issue.record("not a reaction"); return }
-        #expect(reaction == ReactionEvent(channel: .person("bob"), messageID: question.id, emoji: "👍", user: "bob", added: true))
+        #expect(reaction == ReactionEvent(channel: .person("bob"), messageID: question.id, emoji: "👍", user: "bob", added: true,
+                                             messageSender: "alice"))
         #expect(updated?.reactions == [ReactionSummary(emoji: "👍", users: ["bob"])])
         try await bob.unreact("👍", from: received)
         _ = try await firstEvent(aliceEvents) { if case .reaction(let r, _) = $0 { return !r.added } else { return false } }

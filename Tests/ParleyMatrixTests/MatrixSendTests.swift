@@ -73,8 +73,10 @@ import Testing
         #expect(messages.last?.replyTo == ReplyReference(messageID: greeting.messageID, seq: greeting.seq, sender: bot.userID,
                                                          quoted: ["type": 1, "text": "hi, I am a bot"]))
         #expect(await inbox.reactions == [
-            ReactionEvent(channel: channel, messageID: greeting.messageID, emoji: "👍", user: alice.userID, added: true),
-            ReactionEvent(channel: channel, messageID: greeting.messageID, emoji: "👍", user: alice.userID, added: false),
+            // Whose the message reacted to is (the bot's own: it recorded its send), and the event's id.
+            ReactionEvent(channel: channel, messageID: greeting.messageID, emoji: "👍", user: alice.userID, added: true,
+                          messageSender: bot.userID, id: reaction),
+            ReactionEvent(channel: channel, messageID: greeting.messageID, emoji: "👍", user: alice.userID, added: false, id: reaction),
         ])
         await bot.disconnect()
     }

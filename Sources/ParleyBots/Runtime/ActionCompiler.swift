@@ -101,7 +101,8 @@ struct ActionCompiler {
                               match: try source.match.map { (match) throws(BotError) in try pattern(match) },
                               retry: try source.retry.map { (retry) throws(BotError) in try template(retry) },
                               timeout: timeout,
-                              onTimeout: try actions(source.onTimeout?.value.items ?? [], flow: flow))
+                              onTimeout: try actions(source.onTimeout?.value.items ?? [], flow: flow),
+                              reactions: Set((source.reactions?.value ?? []).map { Router.emojiKey($0.value) }))
         }
         return CompiledStep(actions: try actions(step.actions, flow: flow), ask: ask,
                             next: try step.next.map { (next) throws(BotError) in try target(next, flow: flow) })

@@ -9,6 +9,10 @@ extension BotRuntime {
             lanes[channel]?.beginHandling(message.id)
             await handle(message, in: channel)
             finishHandling(message.id, in: channel)
+        case .reaction(let reaction):
+            lanes[channel]?.beginHandling(reaction.id)
+            await handle(reaction, in: channel)
+            finishHandling(reaction.id, in: channel)
         case .joined:
             guard !bot.greeting.isEmpty, firstTime("group:\(channel.id)") else { return }
             log(.info, "joined group", ["channel": channel.target])
@@ -67,19 +71,48 @@ extension BotRuntime {
         await run(.message(text: text, from: user), in: channel, trigger: message)
     }
 
+    /// A user's reaction to one of the bot's messages: an `ask` that lists the emoji, else a
+    /// `reaction` trigger, else nothing. Not in a hand-off queue's group (agents react to
+    /// ticket cards for each other), nor while agents have the conversation (there is no
+    /// message to relay), nor from a user `allow:` does not admit.
+    private func handle(_ reaction: InboundReaction, in channel: Channel) async {
+        let ignored: String? = if channel.kind == .group && bot.queues.contains(channel.id) {
+            "ignored: a reaction in a hand-off queue"
+        } else if !bot.allows(user: reaction.user, channel: channel) {
+            "ignored: not allowed"
+        } else if loadState(channel).isPaused {
+            "ignored: a reaction while agents have the conversation"
+        } else {
+            nil
+        }
+        if let ignored {
+            log(.debug, ignored, ["channel": channel.target, "user": reaction.user])
+            return
+        }
+        let user = await user(reaction.user)
+        await run(.reaction(emoji: reaction.emoji, from: user), in: channel, trigger: nil, received: reaction.id)
+    }
+
     /// Plans `input` against the conversation's state, executes the plan, saves the state.
-    func run(_ input: RouterInput, in channel: Channel, trigger: Message?) async {
+    /// `received` is the id of the message or reaction the plan answers (`trigger`'s, for a
+    /// message), which names its sends while the item is being handled.
+    func run(_ input: RouterInput, in channel: Channel, trigger: Message?, received: String? = nil) async {
         var plan = Router.decide(bot: bot, state: loadState(channel), input: input, now: clock.now())
-        log(.info, "handled", ["channel": channel.target, "route": plan.route, "user": trigger?.sender ?? "-"])
+        if plan.route == Router.unansweredReaction {
+            log(.debug, "ignored: no ask or trigger takes the reaction", ["channel": channel.target])
+            return
+        }
+        let user = if let trigger { trigger.sender } else if case .reaction(_, let from) = input { from.id } else { "-" }
+        log(.info, "handled", ["channel": channel.target, "route": plan.route, "user": user])
         // For a received message the state is written once it is handled (`finishHandling`);
         // a restart before that runs the plan again under the same send names. Otherwise (a
         // timeout) the new state is saved before effects run, so a restart during a long plan
         // (or a `wait`) resumes in the flow the plan entered.
         saveState(plan.state, channel)
         var names: SendNames?
-        if let trigger, lanes[channel]?.isHandling(trigger.id) == true {
+        if let received = received ?? trigger?.id, lanes[channel]?.isHandling(received) == true {
             let part = if case .greeting = input { "greeting" } else { "plan" }
-            names = sendNames(for: trigger, part: part)
+            names = sendNames(forReceived: received, part: part)
         }
         let answering: Message? = if case .message = input { trigger } else { nil }
         await execute(plan.effects, in: channel, trigger: trigger, state: &plan.state, names: names, answering: answering)

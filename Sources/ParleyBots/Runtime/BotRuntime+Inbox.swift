@@ -1,18 +1,30 @@
 import Foundation
 import ParleyCore
 
-/// The inbox: what the server delivered is kept in the engine store until it is handled, so
-/// a bot that dies (or stops) with messages waiting for their turn handles them at its next
-/// start — the server does not deliver them again. Handling a message writes the state it
+/// The inbox: what the server delivered (messages, and the reactions the bot routes) is kept
+/// in the engine store until it is handled, so a bot that dies (or stops) with messages
+/// waiting for their turn handles them at its next start — the server does not deliver them
+/// again. Handling a message writes the state it
 /// changed and takes it out of the inbox in one write; a restart before that handles it
 /// again from the state before it, its sends under the same names (`SendNames`), so what
 /// did go out is not shown twice. Only with a persistent store.
 extension BotRuntime {
-    /// Keeps the messages of `batch` the bot will handle before they are queued.
-    func receive(_ batch: [ChatEvent]) {
+    /// Keeps the messages of `batch` the bot will handle, and the reactions it routes (by their
+    /// index in `batch`), before they are queued, in the order they came.
+    func receive(_ batch: [ChatEvent], reactions: [Int: InboundReaction] = [:]) {
         guard keepsInbox else { return }
         var received: [ReceivedMessage] = []
-        for case .message(let message) in batch where takes(message) { received.append(ReceivedMessage(message)) }
+        if reactions.isEmpty {
+            for case .message(let message) in batch where takes(message) { received.append(ReceivedMessage(message)) }
+        } else {
+            for (index, event) in batch.enumerated() {
+                if case .message(let message) = event, takes(message) {
+                    received.append(ReceivedMessage(message))
+                } else if let reaction = reactions[index] {
+                    received.append(reaction.received)
+                }
+            }
+        }
         guard !received.isEmpty else { return }
         do {
             try store.receive(received, bot: bot.id)
@@ -25,6 +37,25 @@ extension BotRuntime {
     /// already queued from the inbox.
     func takes(_ message: Message) -> Bool {
         message.sender != client.userID && !peers.contains(message.sender) && (replaying.isEmpty || !replaying.contains(message.id))
+    }
+
+    /// The reactions of `batch` the bot routes, by their index in it: a user's (not the bot's,
+    /// not another bot's) added to one of the bot's own messages — the transport says whose
+    /// the message is, or else the client's history does. Not a reaction taken back, and not
+    /// one already queued from the inbox. Each gets its id here: the server's, or a new one.
+    func takenReactions(_ batch: [ChatEvent]) -> [Int: InboundReaction] {
+        var taken: [Int: InboundReaction] = [:]
+        for (index, event) in batch.enumerated() {
+            guard case .reaction(let reaction, let message) = event, reaction.added, reaction.user != client.userID,
+                  !peers.contains(reaction.user) else { continue }
+            guard (reaction.messageSender ?? message?.sender) == client.userID else {
+                log(.debug, "ignored: a reaction to a message not the bot's", ["channel": reaction.channel.target, "user": reaction.user])
+                continue
+            }
+            if let id = reaction.id, !replaying.isEmpty, replaying.contains(id) { continue }
+            taken[index] = InboundReaction(reaction, id: reaction.id ?? "reaction-" + UUID().uuidString, at: clock.now())
+        }
+        return taken
     }
 
     /// The messages the previous run left unhandled (read before connecting, so the server
@@ -47,7 +78,9 @@ extension BotRuntime {
         log(.info, "handling messages received before the restart", ["count": String(unhandled.count)])
         let registry = client.configuration.registry
         for channel in Set(unhandled.map(\.channel)).sorted() {
-            let items = unhandled.filter { $0.channel == channel }.map { WorkItem.message($0.message(registry: registry)) }
+            let items = unhandled.filter { $0.channel == channel }.map { entry in
+                InboundReaction(entry).map(WorkItem.reaction) ?? .message(entry.message(registry: registry))
+            }
             for _ in items { tracker.begin() }
             backlog += items.count
             if lanes[channel, default: Lane()].pushFirst(items) == .startDrain { held.append(channel) }
@@ -76,6 +109,11 @@ extension BotRuntime {
     /// The names of the sends answering `message` in `part` of its handling; nil without an
     /// inbox (nothing is handled twice, so random numbers do).
     func sendNames(for message: Message, part: String) -> SendNames? {
-        keepsInbox ? SendNames(bot: bot.id, message: message.id, part: part) : nil
+        sendNames(forReceived: message.id, part: part)
+    }
+
+    /// The names of the sends answering the message or reaction `id` in `part` of its handling.
+    func sendNames(forReceived id: String, part: String) -> SendNames? {
+        keepsInbox ? SendNames(bot: bot.id, message: id, part: part) : nil
     }
 }

@@ -155,8 +155,16 @@ actor BotRuntime {
     /// client's receiving task waits here, so a flood stays in the server's bounded queue
     /// instead of piling up decoded in memory.
     func dispatch(_ batch: [ChatEvent]) async {
-        receive(batch)
-        for event in batch { dispatch(event) }
+        let reactions = takenReactions(batch)
+        receive(batch, reactions: reactions)
+        for (index, event) in batch.enumerated() {
+            if case .reaction = event {
+                guard let reaction = reactions[index] else { continue }
+                accept(.reaction(reaction), in: reaction.channel)
+            } else {
+                dispatch(event)
+            }
+        }
         guard backlog > options.backlogLimit, !stopping else { return }
         await withCheckedContinuation { backlogWaiter = $0 }
     }
@@ -188,6 +196,7 @@ actor BotRuntime {
             options.activity?.connection(bot: bot.id, state)
             connectionChanged(state)
         case .reaction:
+            // Routed by `dispatch(_ batch:)`, which keeps them in the inbox first.
             break
         }
     }
@@ -234,9 +243,9 @@ actor BotRuntime {
     private func drain(_ channel: Channel) async {
         // Bounded by the queue: each round takes one item; an empty queue ends the task.
         while let item = lanes[channel]?.next() {
-            // Once stopping, a message waits in the inbox for the next start (its sends would
-            // fail on the closed client); other items still run, as before.
-            if case .message = item, stopping {} else { await process(item, in: channel) }
+            // Once stopping, a message (or reaction) waits in the inbox for the next start (its
+            // sends would fail on the closed client); other items still run, as before.
+            if item.isReceived, stopping {} else { await process(item, in: channel) }
             tracker.end()
             backlog -= 1
             if backlog <= options.backlogLimit / 2 { releaseBacklogWaiter() }

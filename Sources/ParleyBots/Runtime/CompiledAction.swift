@@ -42,6 +42,8 @@ struct CompiledAsk: Sendable {
     var retry: Template?
     var timeout: Duration?
     var onTimeout: [CompiledAction]
+    /// Emojis whose reaction answers too (`Router.emojiKey` of each).
+    var reactions: Set<String> = []
 }
 
 /// A compiled command.
@@ -53,11 +55,13 @@ struct CompiledCommand: Sendable {
     var usage: String
 }
 
-/// A compiled trigger: a regex or a lowercased substring.
+/// A compiled trigger: a regex or a lowercased substring (on text), or an emoji (on a reaction).
 struct CompiledTrigger: Sendable {
     enum Test: Sendable {
         case match(CompiledPattern)
         case contains(String)
+        /// `Router.emojiKey` of the emoji.
+        case reaction(String)
     }
     var test: Test
     var actions: [CompiledAction]

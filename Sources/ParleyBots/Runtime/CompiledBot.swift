@@ -72,8 +72,10 @@ public struct CompiledBot: Sendable {
                 test = .match(try compiler.pattern(match))
             } else if let contains = trigger.contains {
                 test = .contains(contains.value.lowercased())
+            } else if let reaction = trigger.reaction {
+                test = .reaction(Router.emojiKey(reaction.value))
             } else {
-                throw compiler.error(trigger.mark, "a trigger needs 'match' or 'contains'")
+                throw compiler.error(trigger.mark, "a trigger needs 'match', 'contains' or 'reaction'")
             }
             triggers.append(CompiledTrigger(test: test, actions: try compiler.actions(trigger.actions, flow: nil), label: "trigger \(index + 1)"))
         }

@@ -50,7 +50,13 @@ struct Planner {
                 return
             }
         }
-        if let save = ask.save { state.vars[save] = text }
+        accept(text, groups: groups, step: step)
+    }
+
+    /// Takes `answer` for the waiting `ask` of `step` (a text that matched, with its named
+    /// `groups`, or a reaction the ask lists): saved under `save`, then the flow goes on.
+    mutating func accept(_ answer: String, groups: [String: String] = [:], step: CompiledStep) {
+        if let save = step.ask?.save { state.vars[save] = answer }
         for (name, value) in groups { state.vars[name] = value }
         state.waiting = nil
         state.deadline = nil

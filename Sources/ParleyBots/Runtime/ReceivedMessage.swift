@@ -2,7 +2,8 @@ import Foundation
 import ParleyCore
 
 /// A received message as the engine store keeps it: in a bot's inbox until handled, and as
-/// the trigger of a delayed plan (to quote and react to). Its JSON is the stored form.
+/// the trigger of a delayed plan (to quote and react to). Its JSON is the stored form. The
+/// inbox keeps a user's reaction to one of the bot's messages the same way, with `reaction`.
 public struct ReceivedMessage: Sendable, Hashable, Codable {
     /// The server's id of the message.
     public var id: String
@@ -20,6 +21,17 @@ public struct ReceivedMessage: Sendable, Hashable, Codable {
     public var payload: JSONValue
     /// The name the message carried for its sender, if any.
     public var senderName: String?
+    /// Set when the entry is a reaction, not a message: `sender` reacted with `emoji` to the
+    /// bot's message `messageID` (`payload` is then empty, `seq` 0).
+    public var reaction: Reaction?
+
+    /// What a reaction kept in the inbox is on, and with which emoji.
+    public struct Reaction: Sendable, Hashable, Codable {
+        /// The bot's message reacted to.
+        public var messageID: String
+        /// The emoji.
+        public var emoji: String
+    }
 
     /// The inbox entry of `message`.
     public init(_ message: Message) {
@@ -58,6 +70,7 @@ extension ReceivedMessage {
             "payload": payload,
         ]
         if let senderName { fields["senderName"] = .string(senderName) }
+        if let reaction { fields["reaction"] = ["messageID": .string(reaction.messageID), "emoji": .string(reaction.emoji)] }
         return JSONValue.object(fields).compactJSON()
     }
 }

@@ -16,12 +16,27 @@ enum RouterInput: Sendable {
     case greeting(InboundUser?)
     /// The conversation enters a step (`handoff.on_resolve`, once agents are done).
     case enter(StepPosition)
+    /// A user reacted with `emoji` to one of the bot's messages in the conversation.
+    case reaction(emoji: String, from: InboundUser)
 }
 
 /// The decision for an input: a pure function of (bot, conversation state, input, now) →
 /// (effects, new state). Order for a message: a flow waiting on `ask`, then commands, then
-/// triggers, then `fallback`.
+/// triggers, then `fallback`. For a reaction: a flow waiting on an `ask` that lists the emoji
+/// in `reactions`, then the `reaction` triggers; nothing else (no fallback).
 enum Router {
+    /// The route of a reaction nothing answers.
+    static let unansweredReaction = "reaction unanswered"
+
+    /// An emoji as reactions are compared: without the emoji presentation selector (U+FE0F),
+    /// which some clients add and others leave out (`❤️` and `❤` are one reaction).
+    static func emojiKey(_ emoji: String) -> String {
+        guard emoji.unicodeScalars.contains("\u{FE0F}") else { return emoji }
+        var key = String.UnicodeScalarView()
+        key.append(contentsOf: emoji.unicodeScalars.lazy.filter { $0 != "\u{FE0F}" })
+        return String(key)
+    }
+
     static func decide(bot: CompiledBot, state: ConversationState, input: RouterInput, now: Date) -> Plan {
         var planner = Planner(bot: bot, state: state, now: now)
         switch input {
@@ -51,6 +66,21 @@ enum Router {
             } else if !routeCommand(text, planner: &planner) && !routeTrigger(text, planner: &planner) {
                 planner.route = "fallback"
                 planner.run(bot.fallback, flow: nil)
+            }
+        case .reaction(let emoji, let user):
+            // `{{message.text}}` is the emoji, as the user sent it.
+            planner.context.user = user
+            planner.context.messageText = emoji
+            let key = emojiKey(emoji)
+            if let position = state.waiting, let step = bot.step(position.flow, position.step), let ask = step.ask,
+               ask.reactions.contains(key) {
+                planner.route = "ask \(position) (reaction)"
+                planner.accept(emoji, step: step)
+            } else if let trigger = bot.triggers.first(where: { if case .reaction(key) = $0.test { true } else { false } }) {
+                planner.route = trigger.label
+                planner.run(trigger.actions, flow: nil)
+            } else {
+                planner.route = unansweredReaction
             }
         }
         return Plan(effects: planner.effects, state: planner.state, route: planner.route)
@@ -137,6 +167,8 @@ enum Router {
                 planner.route = trigger.label
                 planner.run(trigger.actions, flow: nil)
                 return true
+            case .reaction:
+                continue
             case .match(let pattern):
                 switch pattern.match(text) {
                 case .noMatch:

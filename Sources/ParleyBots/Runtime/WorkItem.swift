@@ -5,6 +5,8 @@ import ParleyCore
 enum WorkItem: Sendable {
     /// A message from someone in the conversation.
     case message(Message)
+    /// A user's reaction to one of the bot's messages here.
+    case reaction(InboundReaction)
     /// The bot joined this group.
     case joined
     /// An `ask` timeout fired.
@@ -28,4 +30,14 @@ enum TicketTimer: String, Sendable {
     case remind
     /// Move it to the queue's `escalate_to`.
     case escalate
+}
+
+extension WorkItem {
+    /// A message or reaction the server delivered (kept in the inbox while one is kept).
+    var isReceived: Bool {
+        switch self {
+        case .message, .reaction: true
+        default: false
+        }
+    }
 }

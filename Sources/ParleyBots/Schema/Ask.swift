@@ -1,6 +1,7 @@
 import YAMLCoding
 
-/// `ask:` — wait for the user's next message in this conversation.
+/// `ask:` — wait for the user's next message in this conversation (or, with `reactions`, a
+/// reaction to one of the bot's messages here).
 public struct Ask: YAMLNodeDecodable, Sendable {
     /// Variable that receives the answer (`{{vars.NAME}}`).
     public var save: Located<String>?
@@ -12,6 +13,9 @@ public struct Ask: YAMLNodeDecodable, Sendable {
     public var timeout: Located<String>?
     /// Run when the timeout passes.
     public var onTimeout: Located<ActionList>?
+    /// Emojis that answer too: a user's reaction with one of them to one of the bot's messages
+    /// in the conversation, while the step waits, is saved (as the emoji) like a text answer.
+    public var reactions: Located<[Located<String>]>?
 
     /// Reads the `ask:` mapping.
     public init(yaml reader: NodeReader) throws {
@@ -21,6 +25,7 @@ public struct Ask: YAMLNodeDecodable, Sendable {
         retry = reader.decodeIfPresent(Located<String>.self, forKey: "retry")
         timeout = reader.decodeIfPresent(Located<String>.self, forKey: "timeout")
         onTimeout = reader.decodeIfPresent(Located<ActionList>.self, forKey: "on_timeout")
+        reactions = reader.decodeIfPresent(Located<[Located<String>]>.self, forKey: "reactions")
     }
 
     /// The parsed timeout, if given and valid.

@@ -27,11 +27,7 @@ extension BotValidator {
                 fail(to.mark, "'quote: true' quotes the triggering message in its own conversation, so it cannot go with 'to:'")
             }
         case .react(let emoji), .unreact(let emoji):
-            // One grapheme that is an emoji (👍, ❤️, 👍🏽 and flags are each one Character).
-            if emoji.value.count != 1 || !(emoji.value.unicodeScalars.first?.properties.isEmoji ?? false)
-                || emoji.value.unicodeScalars.first?.isASCII == true {
-                fail(emoji.mark, "invalid reaction '\(emoji.value)': expected one emoji, like \"👍\"")
-            }
+            checkEmoji(emoji, what: "reaction")
         case .broadcast(let broadcast):
             checkBroadcast(broadcast, scope: scope)
         case .goto(let target):

@@ -36,6 +36,17 @@ extension BotValidator {
             }
             checkActions(onTimeout.value, scope: scope)
         }
+        if let reactions = ask.reactions {
+            if reactions.value.isEmpty {
+                fail(reactions.mark, "'reactions' is empty: expected emojis that answer the question, like [\"👍\", \"👎\"]")
+            }
+            for (index, emoji) in reactions.value.enumerated() {
+                checkEmoji(emoji, what: "reaction")
+                if reactions.value[..<index].contains(where: { $0.value == emoji.value }) {
+                    fail(emoji.mark, "duplicate reaction '\(emoji.value)' in 'reactions'")
+                }
+            }
+        }
         if ask.retry != nil && ask.match == nil, let retry = ask.retry {
             fail(retry.mark, "'retry' is sent when the answer does not match, so it needs a 'match' regex in the same 'ask'")
         }

@@ -108,20 +108,33 @@ public struct BotValidator {
             report(trigger.issues)
             let place = "trigger \(index + 1)"
             var groups: [String]? = nil
-            switch (trigger.match, trigger.contains) {
-            case (let match?, nil):
+            let tests = [("match", trigger.match), ("contains", trigger.contains), ("reaction", trigger.reaction)]
+                .compactMap { key, value in value.map { (key, $0) } }
+            if tests.count > 1 {
+                // At the second key: the first one says what the trigger is.
+                fail(tests[1].1.mark, "\(place) has both '\(tests[0].0)' and '\(tests[1].0)': use one of them")
+            }
+            if let match = trigger.match {
                 groups = compileRegex(match)?.namedGroups.map(\.name) ?? []
-            case (nil, let contains?):
-                if contains.value.isEmpty { fail(contains.mark, "'contains' of \(place) is empty: expected some text to look for") }
-            case (_?, let contains?):
-                fail(contains.mark, "\(place) has both 'match' and 'contains': use one of them")
-            case (nil, nil):
-                fail(trigger.mark, "\(place) needs 'match' (a regex) or 'contains' (a text)")
+            }
+            if let contains = trigger.contains, contains.value.isEmpty {
+                fail(contains.mark, "'contains' of \(place) is empty: expected some text to look for")
+            }
+            if let reaction = trigger.reaction { checkEmoji(reaction, what: "reaction") }
+            if tests.isEmpty {
+                fail(trigger.mark, "\(place) needs 'match' (a regex), 'contains' (a text) or 'reaction' (an emoji)")
             }
             if trigger.actions.isEmpty && trigger.issues.isEmpty {
                 fail(trigger.mark, "\(place) does nothing: add an action (\(Action.Key.list)) or a 'do:' list")
             }
             checkActions(trigger.actions, scope: TemplateScope(place: .text(place), matchGroups: groups))
+        }
+    }
+
+    /// One emoji (`what` names the value in the message: a reaction).
+    func checkEmoji(_ emoji: Located<String>, what: String) {
+        if !ValueCheck.isEmoji(emoji.value) {
+            fail(emoji.mark, "invalid \(what) '\(emoji.value)': expected one emoji, like \"👍\"")
         }
     }
 

@@ -37,6 +37,13 @@ public enum ValueCheck {
         check(text, in: source) { (value: String) throws(ValueSyntaxError) in _ = try ListenAddress.parse(value).get() }
     }
 
+    /// Whether `text` is one emoji: one grapheme (👍, ❤️, 👍🏽 and flags are each one
+    /// Character) whose first scalar is an emoji and not ASCII (digits and `#` are emoji too).
+    public static func isEmoji(_ text: String) -> Bool {
+        guard text.count == 1, let first = text.unicodeScalars.first else { return false }
+        return first.properties.isEmoji && !first.isASCII
+    }
+
     /// Runs a value parser; its error at the column inside the value where it stopped.
     private static func check(_ text: Located<String>, in source: SourceFile,
                               _ parse: (String) throws(ValueSyntaxError) -> Void) -> YAMLError? {

@@ -17,6 +17,12 @@ final class MatrixSendCountingTransport: ForwardingTransport {
         return receipt
     }
 
+    /// A reaction added reaches the bot as an event too, counted like a message.
+    func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
+        try await base.setReaction(emoji, on: messageID, in: channel, added: added)
+        if added { sent() }
+    }
+
     /// One by one through `send` above, so every message is counted.
     func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
         await sendEachInOrder(messages)

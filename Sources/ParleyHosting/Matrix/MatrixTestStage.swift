@@ -138,8 +138,10 @@ public struct MatrixTestStage: TestStage {
             invitedBy.contains($0.inviter)
         }
         let botSide = RenamingTransport(base: botTransport, names: names, profiles: run.cast.users) { event in
-            // People's messages are counted as they send them (below), so idle waits for each.
+            // People's messages and reactions are counted as they send them (below), so idle
+            // waits for each.
             if case .message(let envelope) = event, people.contains(envelope.sender) { return }
+            if case .reaction(let reaction) = event, reaction.added, people.contains(reaction.user) { return }
             counters.otherEvents.add(1, ordering: .sequentiallyConsistent)
         }
         let countingSends: @Sendable (any Transport) -> any Transport = { base in
