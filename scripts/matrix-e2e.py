@@ -399,7 +399,7 @@ class Scenario:
         await self.parley.wait_for_line(lambda line: "conversation back to the bot" in line, "'conversation back to the bot'", 30)
         self.passed("nina: /reply 1 reaches alice as the bot; /resolve 1")
         # handoff.on_resolve: the survey.
-        await dm.next("the survey question", is_text("How did we do? Send a number from 1 (poor) to 5 (great)."))
+        await dm.next("the survey question", is_text("How did we do? Send a number from 1 (poor) to 5 (great), or react 👍/👎."))
         await alice.say(dm.room, "5")
         await dm.next("the survey's thanks", is_text("Thanks for rating us 5!"))
         self.passed("on_resolve: alice rates the help 5 and is thanked")
