@@ -10,16 +10,44 @@ import Testing
 /// `kind: matrix` config does the same).
 @Suite(.enabled(if: TestSynapse.isConfigured, "needs PARLEY_MATRIX_HOMESERVER (scripts/synapse start)"))
 struct MatrixFlowTests {
-    private func stage() throws -> MatrixTestStage {
+    static func stage() throws -> MatrixTestStage {
         MatrixTestStage(homeserver: try TestSynapse.url(), sharedSecret: try TestSynapse.sharedSecret(),
                         directory: URL(fileURLWithPath: try MatrixBotServer.temporaryFolder()))
     }
 
+    @Test func aWrongExpectationFailsWithTheActualOutput() async throws {
+        let catalog = try MatrixBotServer.catalog()
+        let folder = try MatrixBotServer.temporaryFolder()
+        let path = folder + "/wrong.test.yaml"
+        try Data("""
+        bot: support
+        user: alice
+        tests:
+          - name: wrong answer
+            steps:
+              - send: what's up?
+              - expect: { card: greeting }
+              - expect: { text: "Something else entirely." }
+        """.utf8).write(to: URL(fileURLWithPath: path))
+        let suite = TestSuite(bots: catalog.bots, host: InProcessBotHost(), stage: try Self.stage(), jobs: 1)
+        let results = await suite.run([TestDiscovery.Found(file: "wrong.test.yaml", path: path)])
+        let test = try #require(results.first?.tests.first)
+        guard case .failed(let failure) = test.status else {
+            Issue.record("a wrong expectation passed over Matrix")
+            return
+        }
+        #expect(failure.report.contains("Sorry, I didn't get that. Try /help."), "\(failure.report)")
+    }
+}
+
+extension MatrixSerialTests {
+    /// With the serial tests: every example flow test on fresh accounts, four at a time, is a
+    /// load on the homeserver of its own.
     @Test func exampleFlowTestsPassOverMatrixAndVirtualTimeOnesAreSkipped() async throws {
         let catalog = try MatrixBotServer.catalog()
         let files = catalog.testFiles.map { TestDiscovery.Found(file: $0.file, path: $0.path) }
         try #require(files.count >= 2)
-        let suite = TestSuite(bots: catalog.bots, host: InProcessBotHost(), stage: try stage(), jobs: 4)
+        let suite = TestSuite(bots: catalog.bots, host: InProcessBotHost(), stage: try MatrixFlowTests.stage(), jobs: 4)
         let results = await suite.run(files)
         let report = TextReport.text(for: results)
         let summary = TestSummary(results)
@@ -46,32 +74,8 @@ struct MatrixFlowTests {
         let catalog = HostCatalog.load(configFile: TestFixtures.flowHost + "/config.yaml", resolve: { $0 }, environment: [:])
         try #require(catalog.errors.isEmpty, "\(catalog.errors)")
         let file = TestDiscovery.Found(file: "helper.test.yaml", path: TestFixtures.flowHost + "/reactions/helper.test.yaml")
-        let results = await TestSuite(bots: catalog.bots, host: InProcessBotHost(), stage: try stage(), jobs: 2).run([file])
+        let results = await TestSuite(bots: catalog.bots, host: InProcessBotHost(), stage: try MatrixFlowTests.stage(), jobs: 2).run([file])
         let summary = TestSummary(results)
         #expect(summary.failed == 0 && summary.passed == 5, "\(TextReport.text(for: results))")
-    }
-
-    @Test func aWrongExpectationFailsWithTheActualOutput() async throws {
-        let catalog = try MatrixBotServer.catalog()
-        let folder = try MatrixBotServer.temporaryFolder()
-        let path = folder + "/wrong.test.yaml"
-        try Data("""
-        bot: support
-        user: alice
-        tests:
-          - name: wrong answer
-            steps:
-              - send: what's up?
-              - expect: { card: greeting }
-              - expect: { text: "Something else entirely." }
-        """.utf8).write(to: URL(fileURLWithPath: path))
-        let suite = TestSuite(bots: catalog.bots, host: InProcessBotHost(), stage: try stage(), jobs: 1)
-        let results = await suite.run([TestDiscovery.Found(file: "wrong.test.yaml", path: path)])
-        let test = try #require(results.first?.tests.first)
-        guard case .failed(let failure) = test.status else {
-            Issue.record("a wrong expectation passed over Matrix")
-            return
-        }
-        #expect(failure.report.contains("Sorry, I didn't get that. Try /help."), "\(failure.report)")
     }
 }

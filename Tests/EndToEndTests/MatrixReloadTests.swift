@@ -9,10 +9,10 @@ import Testing
 /// Hot reload of a host on the live homeserver, as SIGHUP does it under `parley run --config
 /// matrix.yaml`: a broken file changes nothing, a new command answers, a conversation in an
 /// `ask` keeps its place, a bot file added for a configured account connects, and a thousand
-/// messages sent across reloads are each answered once, in order.
-@Suite(.enabled(if: TestSynapse.isConfigured, "needs PARLEY_MATRIX_HOMESERVER (scripts/synapse start)"))
-struct MatrixReloadTests {
-    static let desk = """
+/// messages sent across reloads are each answered once, in order. With the serial tests: its
+/// thousand messages load the homeserver.
+extension MatrixSerialTests {
+    static let reloadDesk = """
         name: Desk
         commands:
           ping: { reply: pong }
@@ -34,7 +34,7 @@ struct MatrixReloadTests {
         let alice = try await TestSynapse.register("alice")
         // The suite's messages come faster than Synapse's default limit (0.2/s, burst 10).
         for account in [bot, extra, alice] { try await TestSynapse.setRateLimit(of: account.userID) }
-        let folder = try MatrixBotServer.deskFolder(account: bot, botFile: Self.desk)
+        let folder = try MatrixBotServer.deskFolder(account: bot, botFile: Self.reloadDesk)
         // A second account, configured before its bot file exists: adding the file later
         // changes no `transport:` section, so the reload connects it.
         let config = try String(contentsOfFile: folder + "/config.yaml", encoding: .utf8)
@@ -69,12 +69,12 @@ struct MatrixReloadTests {
         #expect(try await ask("/ping") == ["pong"])
         #expect(try await ask("/order") == ["Which order?"])
 
-        try write("desk", Self.desk.replacingOccurrences(of: "  ping: { reply: pong }", with: "  ping: { replly: pong }"))
+        try write("desk", Self.reloadDesk.replacingOccurrences(of: "  ping: { reply: pong }", with: "  ping: { replly: pong }"))
         let broken = await running.reload()
         #expect(broken.result == .invalid)
         #expect(broken.errors.contains { $0.hasPrefix("bots/desk.yaml:3:11: error: unknown key 'replly'") }, "\(broken.errors)")
 
-        try write("desk", Self.desk.replacingOccurrences(of: "noted.", with: "noted, thanks.")
+        try write("desk", Self.reloadDesk.replacingOccurrences(of: "noted.", with: "noted, thanks.")
             .replacingOccurrences(of: "  ping: { reply: pong }", with: "  ping: { reply: pong }\n  hello: { reply: \"Hello!\" }"))
         let changed = await running.reload()
         #expect(changed.result == .ok && changed.changed == ["desk"])
@@ -93,7 +93,7 @@ struct MatrixReloadTests {
         let reloads = Task {
             var results: [ReloadReport.Result] = []
             for round in 0..<3 {
-                try? write("desk", Self.desk.replacingOccurrences(of: "reply: pong", with: "reply: pong \(round)"))
+                try? write("desk", Self.reloadDesk.replacingOccurrences(of: "reply: pong", with: "reply: pong \(round)"))
                 results.append(await running.reload().result)
             }
             return results
