@@ -41,6 +41,32 @@ import Testing
         #expect(perAgent == ["Carol.": 10, "Dave.": 10, "Erin.": 10], "\(assigned)")
         await fixture.shutdown()
     }
+
+    @Test func leastBusyGivesTheTicketToWhoHoldsFewest() async throws {
+        let yaml = """
+            id: support
+            commands:
+              human: { handoff: { queue: agents, note: "help" } }
+            handoff:
+              queues:
+                agents: { agents: [carol, dave], assign: least_busy }
+            """
+        let fixture = try BotFixture(yaml: yaml, users: BotFixture.people + [Profile(id: "dave", name: "Dave"), Profile(id: "erin", name: "Erin")])
+        try fixture.hub.createGroup("agents", members: ["support", "carol", "dave"])
+        try await fixture.start()
+        func assigned() throws -> String? {
+            try fixture.botTexts(in: .group("agents"), seenBy: "carol").last { $0.contains(" assigned to ") }
+        }
+        try await fixture.say("/human")
+        #expect(try assigned() == "Ticket #1 assigned to Carol.")
+        try await fixture.say("/human", as: "bob")
+        #expect(try assigned() == "Ticket #2 assigned to Dave.")
+        try await fixture.say("/resolve 2", as: "dave", in: .group("agents"))
+        // Carol holds one, Dave none now.
+        try await fixture.say("/human", as: "erin")
+        #expect(try assigned() == "Ticket #3 assigned to Dave.")
+        await fixture.shutdown()
+    }
 }
 
 /// The hub's profiles, each lookup after a few yields.

@@ -59,9 +59,7 @@ extension BotRuntime {
             let start = last.map { $0 + 1 } ?? 0
             chosen = (0..<everyone.count).lazy.map { everyone[(start + $0) % everyone.count] }.first { !away.contains($0) } ?? available[0]
         case .leastBusy:
-            let taken = (try? store.listTickets(queue: queue, statuses: [.taken], limit: 100_000)) ?? []
-            var load: [String: Int] = [:]
-            for ticket in taken { if let agent = ticket.agent { load[agent, default: 0] += 1 } }
+            let load = (try? store.takenCounts(queue: queue)) ?? [:]
             chosen = available.min { load[$0, default: 0] < load[$1, default: 0] } ?? available[0]
         case .manual:
             return nil
@@ -145,8 +143,7 @@ extension BotRuntime {
 
     /// The customer's place among the tickets of its queue nobody has taken yet (1: next).
     func place(of ticket: Ticket) -> Int? {
-        guard let waiting = try? store.listTickets(queue: ticket.queue, statuses: [.open], limit: 100_000) else { return nil }
-        return waiting.filter { $0.number < ticket.number }.count + 1
+        (try? store.waitingAhead(of: ticket.number, queue: ticket.queue)).map { $0 + 1 }
     }
 
     /// `tickets`: the queue's unresolved tickets, oldest first, with their age and agent.

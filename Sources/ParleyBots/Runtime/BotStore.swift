@@ -112,6 +112,11 @@ public protocol BotStore: Sendable {
     /// Closes `ticket` as moved and opens its successor in `queue` (next number there), in one
     /// write: a crash leaves the old ticket open or the new one, never neither. Returns the new.
     func transfer(_ ticket: Ticket, to queue: String, at now: Date) throws -> Ticket
+    /// How many tickets of `queue` wait untaken ahead of ticket `number` (lower numbers):
+    /// counted by the store, whatever the length of the queue.
+    func waitingAhead(of number: Int, queue: String) throws -> Int
+    /// The taken tickets of `queue`, per agent (`least_busy`).
+    func takenCounts(queue: String) throws -> [String: Int]
     /// Marks `agent` away (or back): automatic assignment skips an away agent.
     func setAway(_ agent: String, _ away: Bool) throws
     /// The agents marked away.

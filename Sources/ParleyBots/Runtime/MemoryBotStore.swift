@@ -187,4 +187,18 @@ public final class MemoryBotStore: BotStore {
     public func lastAssigned(queue: String) throws -> String? { contents.withLock { $0.lastAssigned[queue] } }
 
     public func setLastAssigned(queue: String, agent: String) throws { contents.withLock { $0.lastAssigned[queue] = agent } }
+
+    public func waitingAhead(of number: Int, queue: String) throws -> Int {
+        contents.withLock { $0.tickets.values.count { $0.queue == queue && $0.status == .open && $0.number < number } }
+    }
+
+    public func takenCounts(queue: String) throws -> [String: Int] {
+        contents.withLock { contents in
+            var counts: [String: Int] = [:]
+            for ticket in contents.tickets.values where ticket.queue == queue && ticket.status == .taken {
+                if let agent = ticket.agent { counts[agent, default: 0] += 1 }
+            }
+            return counts
+        }
+    }
 }

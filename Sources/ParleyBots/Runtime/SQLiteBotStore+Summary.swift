@@ -43,4 +43,26 @@ extension SQLiteBotStore {
             }
         }
     }
+
+    public func waitingAhead(of number: Int, queue: String) throws -> Int {
+        try locked {
+            try connection.scalar("""
+                SELECT COUNT(*) FROM engine_tickets
+                WHERE queue = ? AND unresolved = 1 AND number < ? AND json_extract(ticket, '$.status') = 'open'
+                """, [.text(queue), .integer(Int64(number))])?.int ?? 0
+        }
+    }
+
+    public func takenCounts(queue: String) throws -> [String: Int] {
+        try locked {
+            var counts: [String: Int] = [:]
+            for row in try connection.rows("""
+                SELECT json_extract(ticket, '$.agent'), COUNT(*) FROM engine_tickets
+                WHERE queue = ? AND unresolved = 1 AND json_extract(ticket, '$.status') = 'taken' GROUP BY 1
+                """, [.text(queue)]) {
+                if let agent = row[0].string, let count = row[1].int { counts[agent] = count }
+            }
+            return counts
+        }
+    }
 }
