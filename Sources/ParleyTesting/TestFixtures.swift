@@ -11,6 +11,26 @@ public enum TestFixtures {
 
     /// The flow-test fixture host: `config.yaml` with the bot `helper`, its profiles and test files.
     public static let flowHost = folder.appendingPathComponent("flow-host").path
+
+    /// The bot the hot-reload tests rewrite (on the hub and on Matrix): a few commands, one
+    /// `ask`, a fallback.
+    public static let reloadedDesk = """
+        name: Desk
+        commands:
+          ping: { reply: pong }
+          echo: { args: [n], reply: "{{args.n}}" }
+          order: { goto: order.number }
+        flows:
+          order:
+            number:
+              reply: Which order?
+              ask: { save: number }
+              next: done
+            done:
+              reply: "Order {{vars.number}} noted."
+        fallback:
+          - reply: "Sorry?"
+        """
 }
 
 /// A new, empty folder under the temporary directory (`<prefix>-<uuid>`) for one test's files.

@@ -12,21 +12,7 @@ import Testing
 /// messages sent across reloads are each answered once, in order. With the serial tests: its
 /// thousand messages load the homeserver.
 extension MatrixSerialTests {
-    static let reloadDesk = """
-        name: Desk
-        commands:
-          ping: { reply: pong }
-          echo: { args: [n], reply: "{{args.n}}" }
-          order: { goto: order.number }
-        flows:
-          order:
-            number:
-              reply: Which order?
-              ask: { save: number }
-              next: done
-            done:
-              reply: "Order {{vars.number}} noted."
-        """
+    static let reloadDesk = TestFixtures.reloadedDesk
 
     @Test func reloadsApplyWhileTheBotsRunOnMatrix() async throws {
         let bot = try await TestSynapse.register("desk")

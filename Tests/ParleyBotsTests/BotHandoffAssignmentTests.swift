@@ -7,19 +7,26 @@ import Testing
 /// Automatic assignment when many conversations hand off at once: each gets the next agent in
 /// turn (the turn is read and stored without a suspension between, on the bot's actor).
 @Suite struct BotHandoffAssignmentTests {
-    @Test func manyHandOffsAtOnceAreSharedOutEvenly() async throws {
+    /// A bot whose `/human` hands off to `agents`, worked by `agents` under `assign`; `users`
+    /// exist besides the fixture's people, Dave and Erin.
+    static func fixture(agents: [String], assign: String, users: [Profile] = []) throws -> BotFixture {
         let yaml = """
             id: support
             commands:
               human: { handoff: { queue: agents, note: "help" } }
             handoff:
               queues:
-                agents: { agents: [carol, dave, erin], assign: round_robin }
+                agents: { agents: [\(agents.joined(separator: ", "))], assign: \(assign) }
             """
-        let customers = (0..<30).map { Profile(id: "customer\($0)", name: "Customer \($0)") }
-        let fixture = try BotFixture(yaml: yaml, users: BotFixture.people + customers
+        let fixture = try BotFixture(yaml: yaml, users: BotFixture.people + users
                                         + [Profile(id: "dave", name: "Dave"), Profile(id: "erin", name: "Erin")])
-        try fixture.hub.createGroup("agents", members: ["support", "carol", "dave", "erin"])
+        try fixture.hub.createGroup("agents", members: ["support"] + agents)
+        return fixture
+    }
+
+    @Test func manyHandOffsAtOnceAreSharedOutEvenly() async throws {
+        let customers = (0..<30).map { Profile(id: "customer\($0)", name: "Customer \($0)") }
+        let fixture = try Self.fixture(agents: ["carol", "dave", "erin"], assign: "round_robin", users: customers)
         // Profiles looked up anew each time, after a yield: every await in a hand-off really
         // suspends, as with a remote profile service.
         try await fixture.start { connection in
@@ -43,16 +50,7 @@ import Testing
     }
 
     @Test func leastBusyGivesTheTicketToWhoHoldsFewest() async throws {
-        let yaml = """
-            id: support
-            commands:
-              human: { handoff: { queue: agents, note: "help" } }
-            handoff:
-              queues:
-                agents: { agents: [carol, dave], assign: least_busy }
-            """
-        let fixture = try BotFixture(yaml: yaml, users: BotFixture.people + [Profile(id: "dave", name: "Dave"), Profile(id: "erin", name: "Erin")])
-        try fixture.hub.createGroup("agents", members: ["support", "carol", "dave"])
+        let fixture = try Self.fixture(agents: ["carol", "dave"], assign: "least_busy")
         try await fixture.start()
         func assigned() throws -> String? {
             try fixture.botTexts(in: .group("agents"), seenBy: "carol").last { $0.contains(" assigned to ") }

@@ -100,18 +100,10 @@ import YAMLCoding
     @Test func aRecordedSessionWithReactionsAndAnotherSpeakerReplaysGreen() async throws {
         let harness = try TestFileHarness()
         defer { harness.remove() }
-        let bot = try #require(harness.bots.first { $0.id == "helper" })
-        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_796_119_200))  // 2026-12-01T10:00:00Z
-        let hub = try Hub(clock: clock)
         let profiles = [Profile(id: "alice", name: "Alice Liddell"), Profile(id: "bob", name: "Bob Stone")]
-        for profile in profiles + [Profile(id: "helper", name: "Helper")] { try hub.addUser(profile) }
-        let recording = ChatRecording(botID: "helper", userID: "alice", clock: clock)
-        let host = BotHost(store: MemoryBotStore(), clock: clock)
-        let botTransport = try hub.connect(user: "helper")
-        try host.add(try CompiledBot(id: "helper", definition: bot.definition, file: bot.file),
-                     connection: BotConnection(transport: recording.botTransport(wrapping: botTransport),
-                                               deliveredEventCount: { botTransport.deliveredEventCount }))
-        #expect(await host.start() == ["helper"])
+        let helper = try RecordedHelper(harness: harness, profiles: profiles)
+        let (hub, recording, host) = (helper.hub, helper.recording, helper.host)
+        await helper.start()
         let alice = try hub.connect(user: "alice"), bob = try hub.connect(user: "bob")
         /// Reacts as `speaker` to the bot's last message in their conversation, as the console does.
         func react(_ emoji: String, as speaker: String, via transport: HubTransport) async throws {

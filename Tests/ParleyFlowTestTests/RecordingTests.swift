@@ -11,20 +11,11 @@ import ParleyHub
     @Test func recordedSessionReplaysGreen() async throws {
         let harness = try TestFileHarness()
         defer { harness.remove() }
-        let bot = try #require(harness.bots.first { $0.id == "helper" })
-        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_796_119_200))  // 2026-12-01T10:00:00Z
-        let hub = try Hub(clock: clock)
         let profiles = [Profile(id: "alice", name: "Alice Liddell"), Profile(id: "bob", name: "Bob Stone", phone: "+49 30 1234567")]
-        for profile in profiles + [Profile(id: "helper", name: "Helper")] { try hub.addUser(profile) }
+        let helper = try RecordedHelper(harness: harness, profiles: profiles)
+        let (clock, hub, recording, host) = (helper.clock, helper.hub, helper.recording, helper.host)
         try hub.createGroup("team", members: ["alice", "helper"])
-
-        let recording = ChatRecording(botID: "helper", userID: "alice", clock: clock)
-        let host = BotHost(store: MemoryBotStore(), clock: clock)
-        let botTransport = try hub.connect(user: "helper")
-        try host.add(try CompiledBot(id: "helper", definition: bot.definition, file: bot.file),
-                     connection: BotConnection(transport: recording.botTransport(wrapping: botTransport),
-                                               deliveredEventCount: { botTransport.deliveredEventCount }))
-        #expect(await host.start() == ["helper"])
+        await helper.start()
         let user = try hub.connect(user: "alice")
         for line in ["hello", "/card bob", "/ack", "/ticket 42 \"quoted\"", "/tell see you", "/announce", "/later", "/survey"] {
             try await recording.send(line, via: user)

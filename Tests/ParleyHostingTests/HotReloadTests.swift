@@ -10,23 +10,7 @@ import Testing
 /// Hot reload on the embedded hub: a folder of bot files, a running host, files rewritten
 /// and `reload()` called as SIGHUP and `POST /api/v1/reload` do.
 @Suite struct HotReloadTests {
-    static let desk = """
-        name: Desk
-        commands:
-          ping: { reply: pong }
-          echo: { args: [n], reply: "{{args.n}}" }
-          order: { goto: order.number }
-        flows:
-          order:
-            number:
-              reply: Which order?
-              ask: { save: number }
-              next: done
-            done:
-              reply: "Order {{vars.number}} noted."
-        fallback:
-          - reply: "Sorry?"
-        """
+    static let desk = TestFixtures.reloadedDesk
 
     /// A host over a fresh folder with `bots` (file name → text), alice connected to it.
     struct Fixture {

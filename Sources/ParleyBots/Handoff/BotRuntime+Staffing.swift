@@ -43,7 +43,7 @@ extension BotRuntime {
 
     /// The available agent among `everyone` (in turn order) who gets the next ticket of
     /// `queue` by `assignment`; nil when nobody is available. Synchronous on purpose (see
-    /// `arrange`).
+    /// `assign`).
     private func nextAgent(for queue: String, among everyone: [String], _ assignment: QueuePolicy.Assignment) -> String? {
         let away = (try? store.awayAgents()) ?? []
         let available = everyone.filter { !away.contains($0) }

@@ -111,7 +111,7 @@ actor BotRuntime {
     /// handling (ahead of anything delivered now), and re-arms the `ask` timeouts and delayed
     /// plans it left.
     func start(peers: Set<String>) async throws {
-        self.peers = peers.subtracting([client.userID])
+        setPeers(peers)
         // The client's receiving task brings each batch over itself: no task of this actor
         // to wake per batch.
         await client.setEventHandler(EventForwarder(self).forward)
@@ -311,7 +311,7 @@ actor BotRuntime {
     func replace(with bot: CompiledBot, peers: Set<String>) {
         precondition(bot.id == id, "a reload replaces a bot by one with the same id")
         self.bot = bot
-        self.peers = peers.subtracting([client.userID])
+        setPeers(peers)
     }
 
     /// The host's bots changed (a reload added or removed some).

@@ -7,25 +7,40 @@ import YAMLCoding
 /// What a running host was loaded from: its bots and the files they came from, which a
 /// reload compares with what it loads.
 struct LoadedState: Sendable {
-    /// The bots that compiled, in file order.
-    var bots: [CompiledBot]
+    /// The bots that compiled, in file order; `run` sets them with what follows from them.
+    private(set) var bots: [CompiledBot]
     /// Each bot file's text by bot id: a bot whose text is the same is unchanged.
     var sources: [String: String]
     /// The config file's top-level sections (without positions), by key.
     var config: [String: Node]
     /// Decodes every card of every bot.
-    var registry: ContentRegistry
+    private(set) var registry: ContentRegistry
     /// The hand-off queues of the bots, sorted.
-    var queues: [String]
+    private(set) var queues: [String]
 
     /// The state of `loaded`, running `bots` (those of its bots that compiled).
     init(_ loaded: LoadedHost, bots: [CompiledBot]) {
         self.bots = bots
-        sources = Dictionary(loaded.catalog.bots.map { ($0.id, $0.source.text) }, uniquingKeysWith: { first, _ in first })
+        sources = Self.sources(of: loaded)
         config = Self.sections(of: loaded)
         registry = BotContentRegistry.make(cards: bots.flatMap { Array($0.cards.values) })
-        queues = Set(bots.flatMap(\.queues)).sorted()
+        queues = Self.queues(of: bots)
     }
+
+    /// Runs `bots` from now on: the registry and queues follow them.
+    mutating func run(_ bots: [CompiledBot]) {
+        self.bots = bots
+        registry = BotContentRegistry.make(cards: bots.flatMap { Array($0.cards.values) })
+        queues = Self.queues(of: bots)
+    }
+
+    /// Each bot file's text of `loaded`, by bot id.
+    static func sources(of loaded: LoadedHost) -> [String: String] {
+        Dictionary(loaded.catalog.bots.map { ($0.id, $0.source.text) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The hand-off queues of `bots`, sorted.
+    static func queues(of bots: [CompiledBot]) -> [String] { Set(bots.flatMap(\.queues)).sorted() }
 
     /// The config's top-level keys and their values with positions left out, so moving a
     /// section in the file is no change.

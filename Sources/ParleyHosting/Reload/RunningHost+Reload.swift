@@ -81,8 +81,7 @@ extension RunningHost {
             added = []
         }
         var connections: [String: BotConnection] = [:]
-        let queues = Set(next.flatMap(\.queues)).sorted()
-        if !added.isEmpty || queues != before.queues {
+        if !added.isEmpty || LoadedState.queues(of: next) != before.queues {
             do {
                 connections = try await connect(added.map(\.id), bots: next, provider: provider)
             } catch {
@@ -110,14 +109,12 @@ extension RunningHost {
         // What runs now is what the next reload compares with: a bot left out (not started,
         // or waiting for a restart) is new to it again.
         let applied = Set(report.added + report.changed)
-        let texts = Dictionary(loaded.catalog.bots.map { ($0.id, $0.source.text) }, uniquingKeysWith: { first, _ in first })
+        let texts = LoadedState.sources(of: loaded)
         self.loaded.withLock { state in
             var sources: [String: String] = [:]
             for bot in next { sources[bot.id] = applied.contains(bot.id) ? texts[bot.id] : state.sources[bot.id] }
             state.sources = sources
-            state.bots = next
-            state.registry = BotContentRegistry.make(cards: next.flatMap { Array($0.cards.values) })
-            state.queues = Set(next.flatMap(\.queues)).sorted()
+            state.run(next)
         }
         metrics.expect(self)
         return report
