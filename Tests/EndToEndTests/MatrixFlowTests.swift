@@ -14,7 +14,13 @@ struct MatrixFlowTests {
         MatrixTestStage(homeserver: try TestSynapse.url(), sharedSecret: try TestSynapse.sharedSecret(),
                         directory: URL(fileURLWithPath: try MatrixBotServer.temporaryFolder()))
     }
+}
 
+extension MatrixSerialTests {
+    /// With the serial tests: every example flow test on fresh accounts, four at a time, is a
+    /// load on the homeserver of its own. (Both tests here have also, rarely, found the bot idle
+    /// before it answered the first message of a fresh direct room while the parallel suites
+    /// loaded the machine: an open defect, not understood yet; see the closing note of #18.)
     @Test func aWrongExpectationFailsWithTheActualOutput() async throws {
         let catalog = try MatrixBotServer.catalog()
         let folder = try MatrixBotServer.temporaryFolder()
@@ -29,7 +35,7 @@ struct MatrixFlowTests {
               - expect: { card: greeting }
               - expect: { text: "Something else entirely." }
         """.utf8).write(to: URL(fileURLWithPath: path))
-        let suite = TestSuite(bots: catalog.bots, host: InProcessBotHost(), stage: try Self.stage(), jobs: 1)
+        let suite = TestSuite(bots: catalog.bots, host: InProcessBotHost(), stage: try MatrixFlowTests.stage(), jobs: 1)
         let results = await suite.run([TestDiscovery.Found(file: "wrong.test.yaml", path: path)])
         let test = try #require(results.first?.tests.first)
         guard case .failed(let failure) = test.status else {
@@ -38,11 +44,7 @@ struct MatrixFlowTests {
         }
         #expect(failure.report.contains("Sorry, I didn't get that. Try /help."), "\(failure.report)")
     }
-}
 
-extension MatrixSerialTests {
-    /// With the serial tests: every example flow test on fresh accounts, four at a time, is a
-    /// load on the homeserver of its own.
     @Test func exampleFlowTestsPassOverMatrixAndVirtualTimeOnesAreSkipped() async throws {
         let catalog = try MatrixBotServer.catalog()
         let files = catalog.testFiles.map { TestDiscovery.Found(file: $0.file, path: $0.path) }
