@@ -150,6 +150,8 @@ public enum TestFileWriter {
                 lines.append("      - expect: { " + expectation.joined(separator: ", ") + " }")
             case .advanced(let duration, _, _):
                 lines.append("      - advance: \(scalar(duration))")
+            case .restarted:
+                lines.append("      - restart: true")
             case .log:
                 continue
             case .sendFailed(let message, let channel, _):

@@ -158,6 +158,11 @@ public final class OutputRecorder: Sendable {
         state.withLock { $0.entries.append(.log(line: line, time: time)) }
     }
 
+    /// The bot stopped and started again at `time` (`restart: true`).
+    public func recordRestart(at time: Date) {
+        state.withLock { $0.entries.append(.restarted(time: time)) }
+    }
+
     /// The virtual clock moved from `from` to `to`.
     public func recordAdvance(by duration: String, from: Date, to: Date) {
         state.withLock { $0.entries.append(.advanced(duration: duration, from: from, to: to)) }
@@ -207,6 +212,8 @@ public enum TranscriptEntry: Sendable {
     case log(line: String, time: Date)
     /// An `advance` step moved the clock.
     case advanced(duration: String, from: Date, to: Date)
+    /// A `restart` step stopped the bot and started it again.
+    case restarted(time: Date)
 }
 
 /// The bot's transport in a flow test: passes everything to the hub's transport and records

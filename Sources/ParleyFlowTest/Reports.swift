@@ -258,6 +258,8 @@ struct TranscriptRenderer {
                 lines.append("\(Self.time(time))  log: \(line)")
             case .advanced(let duration, let from, let to):
                 lines.append("\(Self.time(from))  clock advances \(duration) to \(Self.stamp(to))")
+            case .restarted(let time):
+                lines.append("\(Self.time(time))  the bot stops and starts again on its stored state")
             }
         }
         if lines.count == 1 { lines.append("(nothing happened)") }

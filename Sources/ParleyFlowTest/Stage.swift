@@ -18,6 +18,9 @@ public protocol TestStage: Sendable {
     /// The most tests that may run at once here; nil: as many as the suite's `jobs`. A stage
     /// whose tests share accounts runs them one at a time.
     var maximumJobs: Int? { get }
+    /// Whether the bot can be restarted in the middle of a test (`restart: true`): the stage
+    /// connects the bot again (`StageSession.reconnectBot`) and keeps what was sent meanwhile.
+    var supportsRestart: Bool { get }
     /// Sets up the world of `run`: its cast's users (with their profiles) and groups (with
     /// their members), and the connections the test speaks through.
     func open(_ run: TestRun) async throws -> any StageSession
@@ -32,6 +35,12 @@ extension TestStage {
 
     /// No limit by default.
     public var maximumJobs: Int? { nil }
+
+    /// Not by default.
+    public var supportsRestart: Bool { false }
+
+    /// Why a test with a `restart` step is skipped on a stage that cannot restart the bot.
+    public var restartSkipReason: String { "uses `restart`, which only the embedded hub's stage can do" }
 }
 
 /// One test's world, as a stage set it up.
@@ -49,6 +58,11 @@ public protocol StageSession: Sendable {
     /// user's are. The session closes these connections in `close`. A stage that cannot
     /// connect other users throws; the error becomes the step's failure.
     func connect(_ user: String) async throws -> any Transport
+    /// A new connection of the bot, after the bot stopped (`restart: true`); from then on
+    /// `botTransport` and `deliveredEventCount` are this connection's. What the server took
+    /// for the bot while it was away reaches it on the new connection. A stage that cannot
+    /// throws.
+    func reconnectBot() async throws -> any Transport
     /// Tears the world down after the test.
     func close() async
 }
@@ -58,6 +72,11 @@ extension StageSession {
     /// such step.
     public func connect(_ user: String) async throws -> any Transport {
         throw ParleyError(.invalidArgument, "this stage has no connection for another user ('\(user)'): run the test on the embedded hub")
+    }
+
+    /// A stage without restarts.
+    public func reconnectBot() async throws -> any Transport {
+        throw ParleyError(.invalidArgument, "this stage cannot restart the bot: run the test on the embedded hub")
     }
 
     /// Nothing to tear down.
@@ -73,24 +92,45 @@ public struct HubTestStage: TestStage {
 
     public var supportsVirtualTime: Bool { true }
 
+    /// The hub outlives the bot, as a server does: it keeps the bot's delivery cursors and
+    /// what was sent while the bot was away.
+    public var supportsRestart: Bool { true }
+
     public func open(_ run: TestRun) async throws -> any StageSession {
         let hub = try Hub(clock: run.clock)
         for user in run.cast.users { try hub.addUser(user) }
         let members = run.userID == run.bot.id ? [run.userID] : [run.userID, run.bot.id]
         for group in run.cast.groups { try hub.createGroup(group, members: run.cast.members[group] ?? members, by: run.bot.id) }
-        return Session(hub: hub, bot: try hub.connect(user: run.bot.id), user: try hub.connect(user: run.userID))
+        return Session(hub: hub, botID: run.bot.id, bot: try hub.connect(user: run.bot.id), user: try hub.connect(user: run.userID))
     }
 
-    private struct Session: StageSession {
+    private final class Session: StageSession {
         let hub: Hub
-        let bot: HubTransport
+        let botID: String
+        /// The bot's current connection: a restart replaces it.
+        private let bot: Mutex<HubTransport>
         let user: HubTransport
-        var botTransport: any Transport { bot }
+
+        init(hub: Hub, botID: String, bot: HubTransport, user: HubTransport) {
+            self.hub = hub
+            self.botID = botID
+            self.bot = Mutex(bot)
+            self.user = user
+        }
+
+        var botTransport: any Transport { bot.withLock { $0 } }
         var userTransport: any Transport { user }
         /// In memory a send returns once the hub has handed the message to the bot's stream,
         /// whoever sent it: the bot's own count already covers other speakers.
-        var deliveredEventCount: Int { bot.deliveredEventCount }
+        var deliveredEventCount: Int { bot.withLock { $0 }.deliveredEventCount }
         func connect(_ user: String) async throws -> any Transport { try hub.connect(user: user) }
+
+        func reconnectBot() async throws -> any Transport {
+            await bot.withLock { $0 }.disconnect()
+            let transport = try hub.connect(user: botID)
+            bot.withLock { $0 = transport }
+            return transport
+        }
     }
 }
 
@@ -110,6 +150,9 @@ public protocol TestBotSession: Sendable {
     func waitUntilIdle() async throws
     /// Stops the bot; it sends nothing afterwards.
     func stop() async
+    /// Stops the bot and starts it again on the same storage, talking through the transport
+    /// `reconnect` makes once the bot has stopped (`restart: true`).
+    func restart(reconnect: @Sendable () async throws -> any Transport) async throws
     /// The earliest deadline the bot keeps (a flow timeout, a `wait`, a schedule), if it
     /// knows; the runner moves the clock there next.
     func nextDeadline() async -> Date?
@@ -118,51 +161,10 @@ public protocol TestBotSession: Sendable {
 extension TestBotSession {
     /// Unknown: the runner relies on what sleeps on the clock.
     public func nextDeadline() async -> Date? { nil }
-}
 
-/// Runs the real bot engine (`BotHost`) in this process for flow tests: one host per test with
-/// fresh in-memory state, the bot compiled once per definition and shared by every test.
-public final class InProcessBotHost: TestBotHost {
-    private let compiled = Mutex<[String: CompiledBot]>([:])
-
-    /// Creates the host adapter.
-    public init() {}
-
-    public func start(_ run: TestRun, in stage: any StageSession, transport: any Transport) async throws -> any TestBotSession {
-        let bot = try compile(run.bot)
-        // Warnings and errors of the engine belong in the transcript: they explain failures.
-        let logger = BotLogger(level: .warn, sink: { line in run.log(line) })
-        // As `parley run` does: broadcasts are stored jobs and schedules run on the host clock,
-        // here in memory and on the test's virtual clock. Jobs wait on their own time (see
-        // `JobLocalClock`); the jitter is fixed, so runs repeat.
-        // A bot that never says `broadcast` has no broadcast schedules or actions, and the two
-        // stores would only cost time.
-        var options = BotHostOptions()
-        if run.bot.source.text.contains("broadcast") {
-            options.broadcasts = BroadcastService(store: try BroadcastStore(path: ":memory:"), clock: JobLocalClock(base: run.clock),
-                                                  configuration: BroadcastConfiguration(random: { 0.5 }))
-            options.schedules = try SchedulerStore(path: ":memory:")
-        }
-        let host = BotHost(store: MemoryBotStore(), clock: run.clock, logger: logger, options: options)
-        try host.add(bot, connection: BotConnection(transport: transport, deliveredEventCount: { stage.deliveredEventCount }))
-        let started = await host.start()
-        guard started.contains(bot.id) else {
-            throw BotError("the bot '\(bot.id)' did not start (see the log lines in the transcript)")
-        }
-        return Session(host: host)
-    }
-
-    private func compile(_ loaded: LoadedBot) throws -> CompiledBot {
-        if let bot = compiled.withLock({ $0[loaded.file + "\u{0}" + loaded.id] }) { return bot }
-        let bot = try CompiledBot(id: loaded.id, definition: loaded.definition, file: loaded.file)
-        compiled.withLock { $0[loaded.file + "\u{0}" + loaded.id] = bot }
-        return bot
-    }
-
-    private struct Session: TestBotSession {
-        let host: BotHost
-        func waitUntilIdle() async throws { await host.waitUntilIdle() }
-        func stop() async { await host.stop() }
-        func nextDeadline() async -> Date? { await host.nextDeadline() }
+    /// A bot that cannot be restarted from here.
+    public func restart(reconnect: @Sendable () async throws -> any Transport) async throws {
+        throw ParleyError(.invalidArgument, "this bot cannot be restarted by the test runner")
     }
 }
+

@@ -47,6 +47,8 @@ final class StepRunner {
             try await expect(expectation)
         case .advance(let duration)?:
             try await advance(duration.value)
+        case .restart?:
+            try await restart()
         case nil:
             throw StepFailure(step.issue ?? "invalid step")
         }
@@ -110,6 +112,24 @@ final class StepRunner {
     static func messageID(_ number: UInt32) -> UUID {
         let b = withUnsafeBytes(of: number.bigEndian) { Array($0) }
         return UUID(uuid: (0x70, 0x61, 0x72, 0x6C, 0x65, 0x79, 0x40, 0x00, 0x80, 0x00, 0, 0, b[0], b[1], b[2], b[3]))
+    }
+
+    // MARK: - restart
+
+    /// Once the bot has finished with everything before, it stops and starts again on its
+    /// storage through a new connection, on the same clock; the transcript marks the moment.
+    private func restart() async throws {
+        try await idle()
+        knownIdle = false
+        recorder.recordRestart(at: clock.now())
+        let stage = self.stage, recorder = self.recorder, clock = run.clock
+        do {
+            try await bot.restart {
+                RecordingTransport(base: try await stage.reconnectBot(), recorder: recorder, clock: clock)
+            }
+        } catch {
+            throw StepFailure("the bot could not restart: \(error)")
+        }
     }
 
     // MARK: - expect

@@ -41,6 +41,9 @@ public struct TestStep: Decodable, Sendable {
         case expect(Expectation)
         /// Virtual time passes; due schedules and timeouts fire.
         case advance(Located<String>)
+        /// Once the bot is idle, it stops and starts again on the same storage, as `parley
+        /// run` after a crash or a restart: what the store keeps must carry the story on.
+        case restart(Located<Bool>)
     }
 
     /// The step's action; nil only for a step that failed validation.
@@ -59,7 +62,13 @@ public struct TestStep: Decodable, Sendable {
         return false
     }
 
-    enum CodingKeys: String, CodingKey { case send, react, expect, advance, `in`, `as` }
+    /// True for a `restart` step (which needs a stage that can reconnect the bot).
+    var isRestart: Bool {
+        if case .restart? = kind { return true }
+        return false
+    }
+
+    enum CodingKeys: String, CodingKey { case send, react, expect, advance, restart, `in`, `as` }
 
     public init(from decoder: any Decoder) throws {
         mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
@@ -87,9 +96,12 @@ public struct TestStep: Decodable, Sendable {
         if let duration = try container.decodeIfPresent(Located<String>.self, forKey: .advance) {
             kinds.append(("advance", .advance(duration)))
         }
+        if let restart = try container.decodeIfPresent(Located<Bool>.self, forKey: .restart) {
+            kinds.append(("restart", .restart(restart)))
+        }
         kind = kinds.first?.1
         switch kinds.count {
-        case 0: issue = "expected a step: send, react, expect or advance"
+        case 0: issue = "expected a step: send, react, expect, advance or restart"
         case 1:
             let speaks = kinds[0].0 == "send" || kinds[0].0 == "react"
             if !speaks, speakerIn != nil || speakerAs != nil {

@@ -70,6 +70,8 @@ public enum TestFileValidator {
                     }
                 case .advance(let duration)?:
                     if let error = ValueCheck.duration(duration, in: source) { errors.append(error) }
+                case .restart(let flag)? where !flag.value:
+                    fail(flag.mark, "'restart: false' means nothing: write 'restart: true' or leave the step out")
                 case .expect(let expectation)?:
                     check(expectation, bot: bot, source: source, errors: &errors)
                 default:

@@ -206,6 +206,8 @@ extension TestRun {
             "expect: " + ExpectationMatcher.describe(expectation)
         case .advance(let duration)?:
             "advance: \(duration.value)"
+        case .restart?:
+            "restart: true"
         case nil:
             "an invalid step"
         }

@@ -49,6 +49,9 @@ public struct TestSuite: Sendable {
                     } else if !stage.supportsVirtualTime, run.test.steps.contains(where: \.isAdvance) {
                         results[index].tests.append(TestResult(name: run.name, status: .skipped, steps: 0, seconds: 0,
                                                                skipReason: stage.virtualTimeSkipReason))
+                    } else if !stage.supportsRestart, run.test.steps.contains(where: \.isRestart) {
+                        results[index].tests.append(TestResult(name: run.name, status: .skipped, steps: 0, seconds: 0,
+                                                               skipReason: stage.restartSkipReason))
                     } else {
                         results[index].tests.append(TestResult(name: run.name, status: .passed, steps: 0, seconds: 0))
                         units.append((index, testIndex, run))
