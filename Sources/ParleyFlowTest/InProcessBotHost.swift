@@ -32,7 +32,8 @@ public final class InProcessBotHost: TestBotHost {
     private static func launch(_ bot: CompiledBot, of run: TestRun, storage: TestStorage,
                                connection: BotConnection) async throws -> BotHost {
         // Warnings and errors of the engine belong in the transcript: they explain failures.
-        let logger = BotLogger(level: .warn, sink: { line in run.log(line) })
+        // `PARLEY_TEST_LOG=debug` adds every routing decision (why a message got no answer).
+        let logger = BotLogger(level: logLevel, sink: { line in run.log(line) })
         // As `parley run` does: broadcasts are stored jobs and schedules run on the host clock,
         // here on the test's virtual clock. Jobs wait on their own time (see `JobLocalClock`);
         // the jitter is fixed, so runs repeat.
@@ -53,6 +54,9 @@ public final class InProcessBotHost: TestBotHost {
         }
         return host
     }
+
+    /// The engine's log level in transcripts: `warn`, or `PARLEY_TEST_LOG` (debug, info, …).
+    private static let logLevel = ProcessInfo.processInfo.environment["PARLEY_TEST_LOG"].flatMap(LogLevel.init(name:)) ?? .warn
 
     private func compile(_ loaded: LoadedBot) throws -> CompiledBot {
         if let bot = compiled.withLock({ $0[loaded.file + "\u{0}" + loaded.id] }) { return bot }
