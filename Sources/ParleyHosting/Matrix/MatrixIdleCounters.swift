@@ -1,9 +1,47 @@
 import Synchronization
 
-/// The two counts behind a Matrix test's exact idle.
+/// What a Matrix flow test's exact idle rests on: every event the bot's connection relayed,
+/// plus the people's messages the server accepted that the bot's connection has not relayed
+/// yet, matched by event id. By id, not by a count of sends: the bot is waited for until it
+/// has taken the very message the test sent, whatever else its connection relays meanwhile
+/// (a count that one unmatched event can offset would let idle come one message early).
 final class MatrixIdleCounters: Sendable {
-    /// Events the bot's connection relayed that were not the test user's messages.
-    let otherEvents = Atomic<Int>(0)
-    /// Messages the test user sent (each is one event the bot will receive).
-    let userMessages = Atomic<Int>(0)
+    private struct State {
+        /// Events the bot's connection relayed, all of them.
+        var relayed = 0
+        /// Ids of people's messages the server accepted and the bot's connection has not relayed.
+        var awaited: Set<String> = []
+        /// Ids of people's messages relayed before their sender's send returned.
+        var early: Set<String> = []
+        /// People's reactions the server accepted minus those relayed (reactions have no id
+        /// at the sender); below zero while the relay is ahead of the senders.
+        var reactions = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// What the bot's connection must have handed over before the bot can be idle.
+    var deliveredEventCount: Int {
+        state.withLock { $0.relayed + $0.awaited.count + max(0, $0.reactions) }
+    }
+
+    /// A person's message with server id `id` was accepted.
+    func sent(messageID id: String) {
+        state.withLock { state in
+            if state.early.remove(id) == nil { state.awaited.insert(id) }
+        }
+    }
+
+    /// A person's reaction was accepted.
+    func sentReaction() { state.withLock { $0.reactions += 1 } }
+
+    /// The bot's connection relayed an event: a person's message (`personMessage`, its id), a
+    /// person's added reaction (`personReaction`), or anything else.
+    func relayed(personMessage id: String? = nil, personReaction: Bool = false) {
+        state.withLock { state in
+            state.relayed += 1
+            if let id, state.awaited.remove(id) == nil { state.early.insert(id) }
+            if personReaction { state.reactions -= 1 }
+        }
+    }
 }

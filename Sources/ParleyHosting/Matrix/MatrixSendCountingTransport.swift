@@ -1,29 +1,36 @@
 import ParleyCore
 
-/// Passes everything to `base` and calls `sent` after each accepted message: the test user's
-/// side of a Matrix flow test, whose sends the bot is then waited for.
+/// Passes everything to `base` and reports each accepted message (with the server's id) and
+/// each accepted reaction: a person's side of a Matrix flow test, whose sends the bot is then
+/// waited for.
 final class MatrixSendCountingTransport: ForwardingTransport {
-    let base: any Transport
-    private let sent: @Sendable () -> Void
+    /// What the server accepted.
+    enum Accepted: Sendable {
+        case message(id: String)
+        case reaction
+    }
 
-    init(base: any Transport, sent: @escaping @Sendable () -> Void) {
+    let base: any Transport
+    private let accepted: @Sendable (Accepted) -> Void
+
+    init(base: any Transport, accepted: @escaping @Sendable (Accepted) -> Void) {
         self.base = base
-        self.sent = sent
+        self.accepted = accepted
     }
 
     func send(_ message: OutgoingEnvelope) async throws -> SendReceipt {
         let receipt = try await base.send(message)
-        sent()
+        accepted(.message(id: receipt.messageID))
         return receipt
     }
 
-    /// A reaction added reaches the bot as an event too, counted like a message.
+    /// A reaction added reaches the bot as an event too.
     func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
         try await base.setReaction(emoji, on: messageID, in: channel, added: added)
-        if added { sent() }
+        if added { accepted(.reaction) }
     }
 
-    /// One by one through `send` above, so every message is counted.
+    /// One by one through `send` above, so every message is reported.
     func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
         await sendEachInOrder(messages)
     }

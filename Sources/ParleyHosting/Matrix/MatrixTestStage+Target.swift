@@ -23,7 +23,7 @@ extension MatrixTestStage {
                                           clock: run.clock, activity: activity)
         let events = try await renamed.connect()
         let relay = Task { for await event in events { watcher.take(event) } }
-        return TargetSession(renamed: renamed, userSide: MatrixSendCountingTransport(base: renamed) { activity.userSent() },
+        return TargetSession(renamed: renamed, userSide: MatrixSendCountingTransport(base: renamed) { _ in activity.userSent() },
                              userMatrix: userTransport, relay: relay, folder: folder, activity: activity,
                              quietPeriod: quietPeriod, patience: patience)
     }

@@ -137,16 +137,24 @@ public struct MatrixTestStage: TestStage {
         let botTransport = try transport(bot, database: folder.appendingPathComponent("bot.db").path) {
             invitedBy.contains($0.inviter)
         }
+        // Every event relayed to the bot counts; people's messages and reactions are also
+        // matched against what they sent (below), so idle waits for each.
         let botSide = RenamingTransport(base: botTransport, names: names, profiles: run.cast.users) { event in
-            // People's messages and reactions are counted as they send them (below), so idle
-            // waits for each.
-            if case .message(let envelope) = event, people.contains(envelope.sender) { return }
-            if case .reaction(let reaction) = event, reaction.added, people.contains(reaction.user) { return }
-            counters.otherEvents.add(1, ordering: .sequentiallyConsistent)
+            switch event {
+            case .message(let envelope) where people.contains(envelope.sender):
+                counters.relayed(personMessage: envelope.id)
+            case .reaction(let reaction) where reaction.added && people.contains(reaction.user):
+                counters.relayed(personReaction: true)
+            default:
+                counters.relayed()
+            }
         }
         let countingSends: @Sendable (any Transport) -> any Transport = { base in
-            MatrixSendCountingTransport(base: RenamingTransport(base: base, names: names)) {
-                counters.userMessages.add(1, ordering: .sequentiallyConsistent)
+            MatrixSendCountingTransport(base: RenamingTransport(base: base, names: names)) { accepted in
+                switch accepted {
+                case .message(let id): counters.sent(messageID: id)
+                case .reaction: counters.sentReaction()
+                }
             }
         }
         return Session(stage: self, folder: folder, counters: counters, speakerAccounts: speakers, botSide: botSide,
@@ -171,9 +179,7 @@ public struct MatrixTestStage: TestStage {
         var botTransport: any Transport { botSide }
         var userTransport: any Transport { userSide }
 
-        var deliveredEventCount: Int {
-            counters.otherEvents.load(ordering: .sequentiallyConsistent) + counters.userMessages.load(ordering: .sequentiallyConsistent)
-        }
+        var deliveredEventCount: Int { counters.deliveredEventCount }
 
         func connect(_ speaker: String) async throws -> any Transport {
             guard let account = speakerAccounts[speaker] else {
