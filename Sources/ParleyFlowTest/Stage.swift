@@ -40,7 +40,7 @@ extension TestStage {
     public var supportsRestart: Bool { false }
 
     /// Why a test with a `restart` step is skipped on a stage that cannot restart the bot.
-    public var restartSkipReason: String { "uses `restart`, which only the embedded hub's stage can do" }
+    public var restartSkipReason: String { "uses `restart`, which this stage cannot do (it does not run the bot)" }
 }
 
 /// One test's world, as a stage set it up.

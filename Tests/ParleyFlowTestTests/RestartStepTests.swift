@@ -58,7 +58,7 @@ import YAMLCoding
             Issue.record("expected the test to be skipped: \(result.status)")
             return
         }
-        #expect(result.skipReason == "uses `restart`, which only the embedded hub's stage can do")
+        #expect(result.skipReason == "uses `restart`, which this stage cannot do (it does not run the bot)")
     }
 
     @Test func restartFalseIsAnError() throws {

@@ -25,6 +25,10 @@ final class MatrixIdleCounters: Sendable {
         state.withLock { $0.relayed + $0.awaited.count + max(0, $0.reactions) }
     }
 
+    /// The bot has a new connection (a restart): its relay count starts over, as the count of
+    /// the restarted bot's own does. What is owed stays owed.
+    func reconnected() { state.withLock { $0.relayed = 0 } }
+
     /// A person's message with server id `id` was accepted.
     func sent(messageID id: String) {
         state.withLock { state in

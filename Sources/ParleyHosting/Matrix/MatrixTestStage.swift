@@ -10,9 +10,11 @@ import ParleyMatrix
 /// Both sides see the test file's short ids through a `RenamingTransport`; the bot's profile
 /// queries are answered from the test's `profiles`.
 ///
-/// Idle stays exact without sleeping: the bot's connection counts every event it relays
-/// except the test user's messages, and the user's connection counts the messages it sent, so
-/// the engine waits until the server has delivered each of them to the bot.
+/// Idle stays exact without sleeping: the bot's connection counts every event it relays, and
+/// each message the people sent stays owed, by its event id, until the bot's connection has
+/// relayed it (`MatrixIdleCounters`), so the engine waits until the server has delivered each
+/// of them to the bot. A `restart` step gives the bot a new connection on its account and
+/// database, which goes on from the stored sync position.
 public struct MatrixTestStage: TestStage {
     /// The homeserver base URL.
     public let homeserver: URL
@@ -80,6 +82,10 @@ public struct MatrixTestStage: TestStage {
 
     public var supportsVirtualTime: Bool { false }
 
+    /// The bot hosted here reconnects on its account; an outside bot (`target`) cannot be
+    /// restarted from here.
+    public var supportsRestart: Bool { target == nil }
+
     public var maximumJobs: Int? {
         if case .configured = accounts { return 1 }
         return nil
@@ -91,7 +97,8 @@ public struct MatrixTestStage: TestStage {
     public func open(_ run: TestRun) async throws -> any StageSession {
         let tag = String(UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(10))
         let folder = directory.appendingPathComponent(tag)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Owner only: the stores warn about (and tighten) anything wider.
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // Admins, only to lift their own message rate limits: Synapse's default (0.2/s, burst 10)
         // answers a longer test's replies with 429, and the outbox's retry waits on the test's
         // virtual clock, which does not move on a live server.
@@ -134,20 +141,22 @@ public struct MatrixTestStage: TestStage {
         let counters = MatrixIdleCounters()
         let people = Set([run.userID] + Array(speakers.keys))
         let invitedBy = Set([user.userID] + speakers.values.map(\.userID))
-        let botTransport = try transport(bot, database: folder.appendingPathComponent("bot.db").path) {
-            invitedBy.contains($0.inviter)
-        }
+        let botDatabase = folder.appendingPathComponent("bot.db").path
         // Every event relayed to the bot counts; people's messages and reactions are also
         // matched against what they sent (below), so idle waits for each.
-        let botSide = RenamingTransport(base: botTransport, names: names, profiles: run.cast.users) { event in
-            switch event {
-            case .message(let envelope) where people.contains(envelope.sender):
-                counters.relayed(personMessage: envelope.id)
-            case .reaction(let reaction) where reaction.added && people.contains(reaction.user):
-                counters.relayed(personReaction: true)
-            default:
-                counters.relayed()
+        let connectBot: Session.BotConnector = { [self] in
+            let matrix = try transport(bot, database: botDatabase) { invitedBy.contains($0.inviter) }
+            let renamed = RenamingTransport(base: matrix, names: names, profiles: run.cast.users) { event in
+                switch event {
+                case .message(let envelope) where people.contains(envelope.sender):
+                    counters.relayed(personMessage: envelope.id)
+                case .reaction(let reaction) where reaction.added && people.contains(reaction.user):
+                    counters.relayed(personReaction: true)
+                default:
+                    counters.relayed()
+                }
             }
+            return (renamed, matrix)
         }
         let countingSends: @Sendable (any Transport) -> any Transport = { base in
             MatrixSendCountingTransport(base: RenamingTransport(base: base, names: names)) { accepted in
@@ -157,45 +166,9 @@ public struct MatrixTestStage: TestStage {
                 }
             }
         }
-        return Session(stage: self, folder: folder, counters: counters, speakerAccounts: speakers, botSide: botSide,
-                       userSide: countingSends(userTransport), countingSends: countingSends,
-                       userMatrix: userTransport, botMatrix: botTransport)
-    }
-
-    /// A test's world on the homeserver: the bot's and the people's accounts, connected.
-    private struct Session: StageSession {
-        let stage: MatrixTestStage
-        let folder: URL
-        let counters: MatrixIdleCounters
-        let speakerAccounts: [String: MatrixRegistrar.Account]
-        let botSide: any Transport
-        let userSide: any Transport
-        /// A speaker's connection as the test sees it: renamed, its sends counted.
-        let countingSends: @Sendable (any Transport) -> any Transport
-        let userMatrix: MatrixTransport
-        let botMatrix: MatrixTransport
-        let opened = OpenedTransports()
-
-        var botTransport: any Transport { botSide }
-        var userTransport: any Transport { userSide }
-
-        var deliveredEventCount: Int { counters.deliveredEventCount }
-
-        func connect(_ speaker: String) async throws -> any Transport {
-            guard let account = speakerAccounts[speaker] else {
-                throw ParleyError(.invalidArgument, "'\(speaker)' is not a speaker of this test")
-            }
-            let transport = try stage.transport(account, database: folder.appendingPathComponent("\(speaker).db").path) { _ in false }
-            opened.add(transport)
-            return countingSends(transport)
-        }
-
-        func close() async {
-            await userMatrix.disconnect()
-            await botMatrix.disconnect()
-            for transport in opened.all { await transport.disconnect() }
-            try? FileManager.default.removeItem(at: folder)
-        }
+        return Session(stage: self, folder: folder, counters: counters, speakerAccounts: speakers, connectBot: connectBot,
+                       bot: try connectBot(), userSide: countingSends(userTransport), countingSends: countingSends,
+                       userMatrix: userTransport)
     }
 
     /// The account of the test's id `id`: a fresh one allowed to send as fast as it likes, or
