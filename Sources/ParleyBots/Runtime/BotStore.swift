@@ -125,6 +125,9 @@ public protocol BotStore: Sendable {
     func lastAssigned(queue: String) throws -> String?
     /// Records the agent the last ticket of `queue` was assigned to.
     func setLastAssigned(queue: String, agent: String) throws
+    /// Saves `ticket`, just assigned to `ticket.agent` in turn, and records that agent as its
+    /// queue's last assigned: one write where the store has transactions.
+    func assign(_ ticket: Ticket) throws
 }
 
 /// What `BotStore.summary()` counts.
@@ -147,6 +150,12 @@ public struct BotStoreSummary: Sendable, Equatable {
 }
 
 extension BotStore {
+    /// In two steps (a store that keeps nothing across a crash has nothing to tear).
+    public func assign(_ ticket: Ticket) throws {
+        try update(ticket)
+        if let agent = ticket.agent { try setLastAssigned(queue: ticket.queue, agent: agent) }
+    }
+
     /// Saves (or with nil, forgets) a conversation's state.
     public func save(_ state: ConversationState?, bot: String, channel: String) throws {
         try save(state, bot: bot, channel: channel, handled: nil)

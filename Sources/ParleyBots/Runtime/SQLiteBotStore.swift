@@ -239,10 +239,18 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
                 """, [.text(ticket.queue), .integer(Int64(ticket.number)), .text(ticket.bot), .text(text), .text(ticket.channel),
                       .integer(unresolved), resolvedAt])
         } else {
-            try connection.run("""
-                UPDATE engine_tickets SET ticket = ?, channel = ?, unresolved = ?, resolved_at = ? WHERE queue = ? AND number = ? AND bot = ?
-                """, [.text(text), .text(ticket.channel), .integer(unresolved), resolvedAt, .text(ticket.queue), .integer(Int64(ticket.number)),
-                      .text(ticket.bot)])
+            let key: [SQLiteValue] = [.text(ticket.queue), .integer(Int64(ticket.number)), .text(ticket.bot)]
+            // A ticket that stays unresolved changes its JSON alone. Assigning the status
+            // columns would make SQLite rewrite the entries of every index that names them (its
+            // partial indexes' conditions do), though their values did not change. A ticket's
+            // conversation never changes (a move opens a new ticket), so `channel` is not set.
+            if ticket.status != .resolved {
+                try connection.run("UPDATE engine_tickets SET ticket = ? WHERE queue = ? AND number = ? AND bot = ? AND unresolved = 1",
+                                   [.text(text)] + key)
+                guard connection.changes == 0 else { return }
+            }
+            try connection.run("UPDATE engine_tickets SET ticket = ?, unresolved = ?, resolved_at = ? WHERE queue = ? AND number = ? AND bot = ?",
+                               [.text(text), .integer(unresolved), resolvedAt] + key)
         }
     }
 
@@ -284,9 +292,21 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     }
 
     public func setLastAssigned(queue: String, agent: String) throws {
+        try locked { try writeTurn(queue: queue, agent: agent) }
+    }
+
+    public func assign(_ ticket: Ticket) throws {
         try locked {
-            try connection.run("INSERT INTO engine_queue_turns (queue, agent) VALUES (?, ?) ON CONFLICT(queue) DO UPDATE SET agent = excluded.agent",
-                               [.text(queue), .text(agent)])
+            guard let agent = ticket.agent else { return try write(ticket, insert: false) }
+            try connection.transaction {
+                try write(ticket, insert: false)
+                try writeTurn(queue: ticket.queue, agent: agent)
+            }
         }
+    }
+
+    private func writeTurn(queue: String, agent: String) throws {
+        try connection.run("INSERT INTO engine_queue_turns (queue, agent) VALUES (?, ?) ON CONFLICT(queue) DO UPDATE SET agent = excluded.agent",
+                           [.text(queue), .text(agent)])
     }
 }
