@@ -101,8 +101,8 @@ extension BotRuntime {
             await answer(usage(command.verb))
             return true
         }
-        let numbered = (try? store.tickets(queue: group.id, number: number)) ?? []
-        if !numbered.isEmpty, !numbered.contains(where: { $0.bot == bot.id }) {
+        let numbered = try? store.tickets(queue: group.id, number: number)
+        if let numbered, !numbered.isEmpty, !numbered.contains(where: { $0.bot == bot.id }) {
             // Numbers are per queue: another bot's ticket is that bot's to answer, so this one
             // stays silent rather than say there is no such ticket.
             return true
@@ -112,7 +112,7 @@ extension BotRuntime {
             return true
         }
         do throws(TicketError) {
-            _ = try await act(action, queue: group.id, number: number, agent: agent, clientMessageID: name)
+            _ = try await act(action, queue: group.id, number: number, agent: agent, clientMessageID: name, numbered: numbered)
         } catch where error.code == .takenByAnother || error.code == .unknownQueue {
             await answer(error.message)
         } catch where error.code == .unknownTicket || error.code == .resolved {
@@ -127,11 +127,13 @@ extension BotRuntime {
     /// admin API (`BotHost.ticketAction`): finds this bot's ticket `number` of `queue`,
     /// changes it and tells the queue (take, resolve) or the customer, as the bot (reply),
     /// with that one message under `clientMessageID` when given. Who may act is the caller's
-    /// to check. Returns the ticket as it stands after.
+    /// to check. `numbered` are the queue's tickets numbered `number` when the caller has just
+    /// read them, with no suspension since (an agent's command): not read and decoded twice.
+    /// Returns the ticket as it stands after.
     func act(_ action: TicketAction, queue: String, number: Int, agent: InboundUser,
-             clientMessageID: UUID?) async throws(TicketError) -> Ticket {
+             clientMessageID: UUID?, numbered read: [Ticket]? = nil) async throws(TicketError) -> Ticket {
         let numbered: [Ticket]
-        do { numbered = try store.tickets(queue: queue, number: number) } catch {
+        do { numbered = try read ?? store.tickets(queue: queue, number: number) } catch {
             log(.error, "cannot read ticket", ["ticket": String(number), "error": "\(error)"])
             throw TicketError(.storage, "cannot read ticket #\(number) of '\(queue)': \(error)")
         }
