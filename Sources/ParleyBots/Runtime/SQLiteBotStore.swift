@@ -64,6 +64,20 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
         CREATE TABLE engine_agents_away (agent TEXT PRIMARY KEY);
         CREATE TABLE engine_queue_turns (queue TEXT PRIMARY KEY, agent TEXT NOT NULL);
         """,
+        // Fewer pages written per message and per ticket. The inbox is numbered by its rowid
+        // alone: AUTOINCREMENT kept a counter in sqlite_sequence that every received message
+        // rewrote, and a new row numbers above every row present anyway, which is all the order
+        // needs. A conversation's unresolved ticket is found through the conversation index
+        // (its few tickets); the partial index that also did cost a page at each open and
+        // each resolution.
+        """
+        CREATE TABLE engine_inbox_by_rowid (position INTEGER PRIMARY KEY, bot TEXT NOT NULL,
+                                            message_id TEXT NOT NULL, message TEXT NOT NULL, UNIQUE (bot, message_id));
+        INSERT INTO engine_inbox_by_rowid (position, bot, message_id, message) SELECT position, bot, message_id, message FROM engine_inbox;
+        DROP TABLE engine_inbox;
+        ALTER TABLE engine_inbox_by_rowid RENAME TO engine_inbox;
+        DROP INDEX engine_tickets_unresolved;
+        """,
     ])
 
     /// Opens (creating and migrating) the database at `path`.
