@@ -68,8 +68,8 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
         // alone: AUTOINCREMENT kept a counter in sqlite_sequence that every received message
         // rewrote, and a new row numbers above every row present anyway, which is all the order
         // needs. A conversation's unresolved ticket is found through the conversation index
-        // (its few tickets); the partial index that also did cost a page at each open and
-        // each resolution.
+        // (it has few tickets), so the partial index of unresolved tickets goes: it cost a
+        // page at each open and each resolution.
         """
         CREATE TABLE engine_inbox_by_rowid (position INTEGER PRIMARY KEY, bot TEXT NOT NULL,
                                             message_id TEXT NOT NULL, message TEXT NOT NULL, UNIQUE (bot, message_id));
@@ -254,9 +254,9 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
                       .integer(unresolved), resolvedAt])
         } else {
             let key: [SQLiteValue] = [.text(ticket.queue), .integer(Int64(ticket.number)), .text(ticket.bot)]
-            // A ticket that stays unresolved changes its JSON alone. Assigning the status
-            // columns would make SQLite rewrite the entries of every index that names them (its
-            // partial indexes' conditions do), though their values did not change. A ticket's
+            // A ticket that stays unresolved changes its JSON alone: assigning the status
+            // columns makes SQLite rewrite the entries of every index naming them (the partial
+            // index of resolved tickets does, in its condition), unchanged or not. A ticket's
             // conversation never changes (a move opens a new ticket), so `channel` is not set.
             if ticket.status != .resolved {
                 try connection.run("UPDATE engine_tickets SET ticket = ? WHERE queue = ? AND number = ? AND bot = ? AND unresolved = 1",
