@@ -5,13 +5,19 @@ import Testing
 /// An assignment is stored with its queue's turn in one write, and a ticket updated while it
 /// stays unresolved (its JSON alone on SQLite) still resolves, reopens and prunes as before.
 @Suite struct BotStoreAssignTests {
-    static func stores() throws -> [(String, any BotStore)] {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("assign-\(UUID().uuidString).db").path
-        return [("memory", MemoryBotStore()), ("sqlite", try SQLiteBotStore(path: path))]
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("assign-\(UUID().uuidString).db").path
+
+    func stores() throws -> [(String, any BotStore)] {
+        [("memory", MemoryBotStore()), ("sqlite", try SQLiteBotStore(path: path))]
+    }
+
+    func removeFiles() {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
 
     @Test func assignStoresTheTicketAndTheTurn() throws {
-        for (name, store) in try Self.stores() {
+        defer { removeFiles() }
+        for (name, store) in try stores() {
             var ticket = try store.open(Ticket(bot: "desk", channel: "user:a", user: "a", queue: "agents", openedAt: Date()))
             ticket.status = .taken
             ticket.agent = "nina"
@@ -22,7 +28,8 @@ import Testing
     }
 
     @Test func anUnresolvedUpdateKeepsTheTicketOpenUntilResolved() throws {
-        for (name, store) in try Self.stores() {
+        defer { removeFiles() }
+        for (name, store) in try stores() {
             var ticket = try store.open(Ticket(bot: "desk", channel: "user:a", user: "a", queue: "agents", openedAt: Date()))
             ticket.remindedAt = Date()
             try store.update(ticket)

@@ -15,7 +15,7 @@ import Testing
 
     @Test func anOlderInboxKeepsItsOrderAndNewMessagesGoAfter() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("fewer-pages-\(UUID().uuidString).db").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         // The schema as the store wrote it before this step (migrations only ever append).
         let steps = SQLiteBotStore.migrations.steps
         let old = try Connection(path: path)
