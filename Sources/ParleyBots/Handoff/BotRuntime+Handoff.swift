@@ -185,16 +185,35 @@ extension BotRuntime {
         case .resolve:
             ticket.status = .resolved
             ticket.resolvedAt = clock.now()
-            try save(ticket)
+            try storeResolved(ticket, in: channel)
             if let opened = ticket.openedAt {
                 options.activity?.ticketResolved(queue: queue, after: .seconds(clock.now().timeIntervalSince(opened)))
             }
-            accept(.resolved(ticket: number), in: channel)
             await send(.text("Ticket #\(number) resolved by \(VisibleText.line(agent.name))."), to: group, quoting: nil,
                        clientMessageID: clientMessageID)
         }
         log(.info, "agent \(action.verb)", ["ticket": String(number), "agent": agent.id])
         return ticket
+    }
+
+    /// Stores `ticket` resolved and gives its conversation back to the bot. A conversation
+    /// with nothing queued or under way is freed in the ticket's own write (nothing can come
+    /// between, on this actor): one commit, not two, and no crash between them leaves it
+    /// paused on a resolved ticket. Otherwise `.resolved` frees it in its turn.
+    private func storeResolved(_ ticket: Ticket, in channel: Channel) throws(TicketError) {
+        guard lanes[channel]?.isEvictable ?? true, case var state = loadState(channel), state.ticket == ticket.number else {
+            try save(ticket)
+            accept(.resolved(ticket: ticket.number), in: channel)
+            return
+        }
+        state.ticket = nil
+        do { try store.update(ticket, state: state == ConversationState() ? nil : state) } catch {
+            log(.error, "cannot update ticket", ["ticket": String(ticket.number), "error": "\(error)"])
+            throw TicketError(.storage, "cannot update ticket #\(ticket.number): \(error)")
+        }
+        _ = lanes[channel, default: Lane()].cache(state)
+        log(.info, "conversation back to the bot", ["channel": channel.target, "ticket": String(ticket.number)])
+        if bot.handoff.onResolve != nil { accept(.resolved(ticket: ticket.number, freed: true), in: channel) }
     }
 
     func save(_ ticket: Ticket) throws(TicketError) {

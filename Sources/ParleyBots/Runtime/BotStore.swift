@@ -99,6 +99,9 @@ public protocol BotStore: Sendable {
     func ticket(bot: String, channel: String, number: Int) throws -> Ticket?
     /// Saves a changed ticket (found by bot, queue and number).
     func update(_ ticket: Ticket) throws
+    /// Saves a changed ticket and, in the same write, the state of its conversation (nil:
+    /// forgets it): a resolution that gives the conversation back to the bot.
+    func update(_ ticket: Ticket, state: ConversationState?) throws
     /// Deletes what `storage.retention` no longer keeps: tickets resolved before `cutoff` and
     /// greetings of users not heard from since (they are greeted again as new). Returns the
     /// number of records deleted.
@@ -154,6 +157,12 @@ extension BotStore {
     public func assign(_ ticket: Ticket) throws {
         try update(ticket)
         if let agent = ticket.agent { try setLastAssigned(queue: ticket.queue, agent: agent) }
+    }
+
+    /// In two steps, as `assign`.
+    public func update(_ ticket: Ticket, state: ConversationState?) throws {
+        try update(ticket)
+        try save(state, bot: ticket.bot, channel: ticket.channel)
     }
 
     /// Saves (or with nil, forgets) a conversation's state.

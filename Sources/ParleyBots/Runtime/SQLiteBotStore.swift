@@ -242,6 +242,15 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
         try locked { try write(ticket, insert: false) }
     }
 
+    public func update(_ ticket: Ticket, state: ConversationState?) throws {
+        try locked {
+            try connection.transaction {
+                try write(ticket, insert: false)
+                try write(state, bot: ticket.bot, channel: ticket.channel)
+            }
+        }
+    }
+
     private func write(_ ticket: Ticket, insert: Bool) throws {
         let text = String(decoding: try encoder.encode(ticket), as: UTF8.self)
         let unresolved: Int64 = ticket.status == .resolved ? 0 : 1
