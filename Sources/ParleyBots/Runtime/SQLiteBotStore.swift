@@ -69,8 +69,15 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
         // rewrote, and a new row numbers above every row present anyway, which is all the order
         // needs. A conversation's unresolved ticket is found through the conversation index
         // (it has few tickets), so the partial index of unresolved tickets goes: it cost a
-        // page at each open and each resolution.
+        // page at each open and each resolution. Conversation states are kept in their key's
+        // B-tree (WITHOUT ROWID): a rowid table beside its primary-key index wrote two pages
+        // per state saved or forgotten.
         """
+        CREATE TABLE engine_states_keyed (bot TEXT NOT NULL, channel TEXT NOT NULL, state TEXT NOT NULL,
+                                          deadline REAL, PRIMARY KEY (bot, channel)) WITHOUT ROWID;
+        INSERT INTO engine_states_keyed (bot, channel, state, deadline) SELECT bot, channel, state, deadline FROM engine_states;
+        DROP TABLE engine_states;
+        ALTER TABLE engine_states_keyed RENAME TO engine_states;
         CREATE TABLE engine_inbox_by_rowid (position INTEGER PRIMARY KEY, bot TEXT NOT NULL,
                                             message_id TEXT NOT NULL, message TEXT NOT NULL, UNIQUE (bot, message_id));
         INSERT INTO engine_inbox_by_rowid (position, bot, message_id, message) SELECT position, bot, message_id, message FROM engine_inbox;
