@@ -25,7 +25,10 @@ extension ChatClient {
         }
         if seen.contains(envelope.id) { return true }
         if keepsHistory {
-            flushWrites()
+            // History not yet written is looked up where it waits, not flushed first: the echo
+            // of every send lands here (its seq was recorded from the receipt), and a commit per
+            // echo would undo the write-behind batching.
+            if pendingWrites.contains(where: { $0.id == envelope.id }) { return true }
             if (try? store.contains(id: envelope.id, channel: envelope.channel, seq: envelope.seq)) == true { return true }
         } else if recentIDs.contains(id: envelope.id, seq: envelope.seq, in: envelope.channel) {
             return true

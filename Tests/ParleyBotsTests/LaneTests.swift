@@ -7,7 +7,7 @@ import Testing
         var tickets: [Int] = []
         // Bounded by the queue: each round takes one item; an empty queue ends the loop.
         while let item = lane.next() {
-            if case .resolved(let ticket) = item { tickets.append(ticket) }
+            if case .resolved(let ticket, _) = item { tickets.append(ticket) }
         }
         return tickets
     }
@@ -18,7 +18,7 @@ import Testing
         #expect(lane.push(.resolved(ticket: 1), stamp: 1) == .startDrain)
         #expect(lane.push(.resolved(ticket: 2), stamp: 2) == .queued)
         #expect(!lane.isEvictable)
-        guard case .resolved(1)? = lane.next() else { Issue.record("first item"); return }
+        guard case .resolved(1, _)? = lane.next() else { Issue.record("first item"); return }
         #expect(lane.push(.resolved(ticket: 3), stamp: 3) == .queued)
         #expect(Self.tickets(&lane) == [2, 3])
         #expect(lane.isEvictable)
@@ -61,7 +61,7 @@ import Testing
         for ticket in 0..<100 {
             _ = lane.push(.resolved(ticket: ticket), stamp: ticket)
             expected.append(ticket)
-            if ticket % 3 == 0, case .resolved(let taken)? = lane.next() { #expect(taken == expected.removeFirst()) }
+            if ticket % 3 == 0, case .resolved(let taken, _)? = lane.next() { #expect(taken == expected.removeFirst()) }
         }
         #expect(Self.tickets(&lane) == expected)
     }

@@ -101,8 +101,8 @@ extension BotRuntime {
             await answer(usage(command.verb))
             return true
         }
-        let numbered = (try? store.tickets(queue: group.id, number: number)) ?? []
-        if !numbered.isEmpty, !numbered.contains(where: { $0.bot == bot.id }) {
+        let numbered = try? store.tickets(queue: group.id, number: number)
+        if let numbered, !numbered.isEmpty, !numbered.contains(where: { $0.bot == bot.id }) {
             // Numbers are per queue: another bot's ticket is that bot's to answer, so this one
             // stays silent rather than say there is no such ticket.
             return true
@@ -112,7 +112,7 @@ extension BotRuntime {
             return true
         }
         do throws(TicketError) {
-            _ = try await act(action, queue: group.id, number: number, agent: agent, clientMessageID: name)
+            _ = try await act(action, queue: group.id, number: number, agent: agent, clientMessageID: name, numbered: numbered)
         } catch where error.code == .takenByAnother || error.code == .unknownQueue {
             await answer(error.message)
         } catch where error.code == .unknownTicket || error.code == .resolved {
@@ -127,11 +127,13 @@ extension BotRuntime {
     /// admin API (`BotHost.ticketAction`): finds this bot's ticket `number` of `queue`,
     /// changes it and tells the queue (take, resolve) or the customer, as the bot (reply),
     /// with that one message under `clientMessageID` when given. Who may act is the caller's
-    /// to check. Returns the ticket as it stands after.
+    /// to check. `numbered` are the queue's tickets numbered `number` when the caller has just
+    /// read them, with no suspension since (an agent's command): not read and decoded twice.
+    /// Returns the ticket as it stands after.
     func act(_ action: TicketAction, queue: String, number: Int, agent: InboundUser,
-             clientMessageID: UUID?) async throws(TicketError) -> Ticket {
+             clientMessageID: UUID?, numbered read: [Ticket]? = nil) async throws(TicketError) -> Ticket {
         let numbered: [Ticket]
-        do { numbered = try store.tickets(queue: queue, number: number) } catch {
+        do { numbered = try read ?? store.tickets(queue: queue, number: number) } catch {
             log(.error, "cannot read ticket", ["ticket": String(number), "error": "\(error)"])
             throw TicketError(.storage, "cannot read ticket #\(number) of '\(queue)': \(error)")
         }
@@ -183,16 +185,35 @@ extension BotRuntime {
         case .resolve:
             ticket.status = .resolved
             ticket.resolvedAt = clock.now()
-            try save(ticket)
+            try storeResolved(ticket, in: channel)
             if let opened = ticket.openedAt {
                 options.activity?.ticketResolved(queue: queue, after: .seconds(clock.now().timeIntervalSince(opened)))
             }
-            accept(.resolved(ticket: number), in: channel)
             await send(.text("Ticket #\(number) resolved by \(VisibleText.line(agent.name))."), to: group, quoting: nil,
                        clientMessageID: clientMessageID)
         }
         log(.info, "agent \(action.verb)", ["ticket": String(number), "agent": agent.id])
         return ticket
+    }
+
+    /// Stores `ticket` resolved and gives its conversation back to the bot. A conversation
+    /// with nothing queued or under way is freed in the ticket's own write (nothing can come
+    /// between, on this actor): one commit, not two, and no crash between them leaves it
+    /// paused on a resolved ticket. Otherwise `.resolved` frees it in its turn.
+    private func storeResolved(_ ticket: Ticket, in channel: Channel) throws(TicketError) {
+        guard lanes[channel]?.isEvictable ?? true, case var state = loadState(channel), state.ticket == ticket.number else {
+            try save(ticket)
+            accept(.resolved(ticket: ticket.number), in: channel)
+            return
+        }
+        state.ticket = nil
+        do { try store.update(ticket, state: state == ConversationState() ? nil : state) } catch {
+            log(.error, "cannot update ticket", ["ticket": String(ticket.number), "error": "\(error)"])
+            throw TicketError(.storage, "cannot update ticket #\(ticket.number): \(error)")
+        }
+        _ = lanes[channel, default: Lane()].cache(state)
+        log(.info, "conversation back to the bot", ["channel": channel.target, "ticket": String(ticket.number)])
+        if bot.handoff.onResolve != nil { accept(.resolved(ticket: ticket.number, freed: true), in: channel) }
     }
 
     func save(_ ticket: Ticket) throws(TicketError) {

@@ -31,8 +31,10 @@ extension BotRuntime {
                 ticket.status = .taken
                 ticket.agent = agent
                 ticket.takenAt = clock.now()
-                update(ticket)
-                try? store.setLastAssigned(queue: ticket.queue, agent: agent)
+                // The ticket and the queue's turn in one write.
+                do { try store.assign(ticket) } catch {
+                    log(.error, "cannot update ticket", ["ticket": String(ticket.number), "error": "\(error)"])
+                }
                 log(.info, "ticket assigned", ["queue": ticket.queue, "ticket": String(ticket.number), "agent": agent])
                 let name = await user(agent).name
                 await send(.text("Ticket #\(ticket.number) assigned to \(VisibleText.line(name))."), to: .group(ticket.queue), quoting: nil)

@@ -21,12 +21,14 @@ extension BotRuntime {
             await run(.timeout(position, deadline), in: channel, trigger: nil)
         case .resume(let id):
             await resumeDelayed(id, in: channel)
-        case .resolved(let number):
-            var state = loadState(channel)
-            guard state.ticket == number else { return }
-            state.ticket = nil
-            saveState(state, channel)
-            log(.info, "conversation back to the bot", ["channel": channel.target, "ticket": String(number)])
+        case .resolved(let number, let freed):
+            if !freed {
+                var state = loadState(channel)
+                guard state.ticket == number else { return }
+                state.ticket = nil
+                saveState(state, channel)
+                log(.info, "conversation back to the bot", ["channel": channel.target, "ticket": String(number)])
+            }
             // `handoff.on_resolve`: the customer starts there (a survey).
             if let step = bot.handoff.onResolve { await run(.enter(step), in: channel, trigger: nil) }
         case .moved(let from, let to):

@@ -99,6 +99,9 @@ public protocol BotStore: Sendable {
     func ticket(bot: String, channel: String, number: Int) throws -> Ticket?
     /// Saves a changed ticket (found by bot, queue and number).
     func update(_ ticket: Ticket) throws
+    /// Saves a changed ticket and, in the same write, the state of its conversation (nil:
+    /// forgets it): a resolution that gives the conversation back to the bot.
+    func update(_ ticket: Ticket, state: ConversationState?) throws
     /// Deletes what `storage.retention` no longer keeps: tickets resolved before `cutoff` and
     /// greetings of users not heard from since (they are greeted again as new). Returns the
     /// number of records deleted.
@@ -125,6 +128,9 @@ public protocol BotStore: Sendable {
     func lastAssigned(queue: String) throws -> String?
     /// Records the agent the last ticket of `queue` was assigned to.
     func setLastAssigned(queue: String, agent: String) throws
+    /// Saves `ticket`, just assigned to `ticket.agent` in turn, and records that agent as its
+    /// queue's last assigned: one write where the store has transactions.
+    func assign(_ ticket: Ticket) throws
 }
 
 /// What `BotStore.summary()` counts.
@@ -147,6 +153,18 @@ public struct BotStoreSummary: Sendable, Equatable {
 }
 
 extension BotStore {
+    /// In two steps (a store that keeps nothing across a crash has nothing to tear).
+    public func assign(_ ticket: Ticket) throws {
+        try update(ticket)
+        if let agent = ticket.agent { try setLastAssigned(queue: ticket.queue, agent: agent) }
+    }
+
+    /// In two steps, as `assign`.
+    public func update(_ ticket: Ticket, state: ConversationState?) throws {
+        try update(ticket)
+        try save(state, bot: ticket.bot, channel: ticket.channel)
+    }
+
     /// Saves (or with nil, forgets) a conversation's state.
     public func save(_ state: ConversationState?, bot: String, channel: String) throws {
         try save(state, bot: bot, channel: channel, handled: nil)

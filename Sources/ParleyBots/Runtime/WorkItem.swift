@@ -14,8 +14,9 @@ enum WorkItem: Sendable {
     /// The rest of a plan after a `wait` is due: the delayed plan with this id in the
     /// conversation's state (gone if it already ran).
     case resume(UUID)
-    /// Agents resolved the ticket: the bot answers again.
-    case resolved(ticket: Int)
+    /// Agents resolved the ticket: the bot answers again. `freed`: the conversation's state was
+    /// given back in the ticket's own write (its lane was idle), and only `on_resolve` remains.
+    case resolved(ticket: Int, freed: Bool = false)
     /// The conversation's ticket moved to another queue, under this number there.
     case moved(from: Int, to: Int)
     /// A queue's timer for ticket `number` of `queue` is due (`remind_after`, `escalate_after`).

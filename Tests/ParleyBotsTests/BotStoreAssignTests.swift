@@ -1,0 +1,48 @@
+import Foundation
+import ParleyBots
+import Testing
+
+/// An assignment is stored with its queue's turn in one write, and a ticket updated while it
+/// stays unresolved (its JSON alone on SQLite) still resolves, reopens and prunes as before.
+@Suite struct BotStoreAssignTests {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("assign-\(UUID().uuidString).db").path
+
+    func stores() throws -> [(String, any BotStore)] {
+        [("memory", MemoryBotStore()), ("sqlite", try SQLiteBotStore(path: path))]
+    }
+
+    func removeFiles() {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    @Test func assignStoresTheTicketAndTheTurn() throws {
+        defer { removeFiles() }
+        for (name, store) in try stores() {
+            var ticket = try store.open(Ticket(bot: "desk", channel: "user:a", user: "a", queue: "agents", openedAt: Date()))
+            ticket.status = .taken
+            ticket.agent = "nina"
+            try store.assign(ticket)
+            #expect(try store.tickets(queue: "agents", number: ticket.number).map(\.agent) == ["nina"], "\(name)")
+            #expect(try store.lastAssigned(queue: "agents") == "nina", "\(name)")
+        }
+    }
+
+    @Test func anUnresolvedUpdateKeepsTheTicketOpenUntilResolved() throws {
+        defer { removeFiles() }
+        for (name, store) in try stores() {
+            var ticket = try store.open(Ticket(bot: "desk", channel: "user:a", user: "a", queue: "agents", openedAt: Date()))
+            ticket.remindedAt = Date()
+            try store.update(ticket)
+            // Still the conversation's unresolved ticket: a hand-off again gets it back.
+            #expect(try store.open(Ticket(bot: "desk", channel: "user:a", user: "a", queue: "agents")) == ticket, "\(name)")
+            #expect(try store.waitingAhead(of: ticket.number + 1, queue: "agents") == 1, "\(name)")
+            ticket.status = .resolved
+            ticket.resolvedAt = Date(timeIntervalSinceNow: -60)
+            try store.update(ticket)
+            #expect(try store.summary().tickets.filter { $0.key.status == .resolved }.map(\.value) == [1], "\(name)")
+            #expect(try store.open(Ticket(bot: "desk", channel: "user:a", user: "a", queue: "agents")).number == ticket.number + 1, "\(name)")
+            // Resolved with its time: retention prunes it (and not the new open one).
+            #expect(try store.prune(before: Date()) == 1, "\(name)")
+        }
+    }
+}
