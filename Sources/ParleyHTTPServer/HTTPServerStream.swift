@@ -176,13 +176,14 @@ struct StreamState: ~Copyable {
     var waiting: Int { pending.count - head }
 
     /// Copies out as much as fits. The taken prefix is dropped when all was taken, or when it
-    /// is large: the copy stays proportional to what was sent.
+    /// is large: the copy stays proportional to what was sent. An emptied buffer keeps a small
+    /// capacity only: after a burst, thousands of quiet streams must not each hold `limit`.
     mutating func take(into buffer: ReaderBuffer) -> Int {
         let count = min(buffer.bytes.count, waiting)
         pending.withUnsafeBytes { buffer.bytes.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[head..<(head + count)])) }
         head += count
         if head == pending.count {
-            pending.removeAll(keepingCapacity: true)
+            pending.removeAll(keepingCapacity: pending.capacity <= 16 << 10)
             head = 0
         } else if head >= 64 << 10 {
             pending.removeFirst(head)

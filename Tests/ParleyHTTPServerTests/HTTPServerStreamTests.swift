@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 @testable import ParleyHTTPServer
 import ParleyTesting
 import Testing
@@ -128,7 +129,8 @@ extension HTTPServerSuites {
         }
 
         /// The idle timeout counts a stream's connection only while it sends, and the handler's
-        /// time ends when it returns the answer: a quiet stream outlives both.
+        /// time ends when it returns the answer: a quiet stream outlives both. And it costs no
+        /// CPU while quiet (its connection is suspended, not polled).
         @Test func aQuietStreamOutlivesTheIdleAndHandlerTimeouts() async throws {
             var options = HTTPServerOptions()
             options.idleTimeout = .seconds(1)
@@ -141,6 +143,7 @@ extension HTTPServerSuites {
             stream.write("data: first\n\n")
             #expect(await offPool { client.nextEvent() } == "data: first")
             // The producer's schedule: silent for two and a half idle timeouts.
+            let cpuBefore = processCPUSeconds()
             let producer = Task {
                 try await Task.sleep(for: .milliseconds(2_500))
                 return stream.write("data: second\n\n")
@@ -148,6 +151,9 @@ extension HTTPServerSuites {
             #expect(await offPool { client.nextEvent() } == "data: second")
             #expect(try await producer.value)
             #expect(stream.end == nil)
+            // A reader polled while it had nothing to give would spin a core all along: 2.5 s.
+            let cpu = processCPUSeconds() - cpuBefore
+            #expect(cpu < 0.5, "the process used \(cpu) s of CPU while the stream was quiet")
         }
 
         @Test func twoHundredStreamsAtOnceEachGetTheirEvents() async throws {
@@ -214,4 +220,12 @@ extension Array {
         for element in self { mapped.append(try await transform(element)) }
         return mapped
     }
+}
+
+/// CPU time this process has used (user and system), in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
