@@ -84,16 +84,25 @@ public final class HTTPServerStream: Sendable {
 
     // The server's side (see `MHDStreamReader`).
 
-    /// On the MHD thread, as the answer is queued: binds the stream to its connection. False
-    /// if it had ended already, or was sent before (a stream goes in one answer).
-    func attach(to connection: OpaquePointer, socket: Int32, context: ServerContext) -> Bool {
+    /// What the server does with a stream it is about to send.
+    enum Attachment {
+        /// Send it, and end it at `stop()`.
+        case open
+        /// Send what was written before `finish()`: it ends by itself.
+        case finished
+        /// Do not send it: it ended otherwise, or went in another answer before.
+        case refused
+    }
+
+    /// On the MHD thread, as the answer is queued: binds the stream to its connection.
+    func attach(to connection: OpaquePointer, socket: Int32, context: ServerContext) -> Attachment {
         state.withLock { state in
-            guard state.end == nil, state.connection == nil, !state.sent else { return false }
+            guard !state.sent, state.end == nil || state.end == .finished else { return .refused }
             state.sent = true
             state.connection = MHDConnection(pointer: connection)
             state.socket = socket
             state.context = context
-            return true
+            return state.end == nil ? .open : .finished
         }
     }
 

@@ -90,17 +90,22 @@ final class ServerContext: @unchecked Sendable {
     }
 
     /// On the MHD thread: queues `answer` on `connection`; MHD_NO (close the connection) for
-    /// none. A stream is bound to the connection and kept for `stop()` to end; one that has
-    /// ended already, or was sent before, or comes as the server stops, is not sent.
+    /// none. A stream is bound to the connection and, while open, kept for `stop()` to end;
+    /// one that ended other than by `finish()`, or was sent before, or comes as the server
+    /// stops, is not sent.
     func queue(_ answer: MHDAnswer?, on connection: OpaquePointer) -> MHD_Result {
         guard let answer else { return .NO }
         if let stream = answer.stream {
-            let open = lock.withLock {
-                guard !stopped, stream.attach(to: connection, socket: parley_mhd_socket(connection), context: self) else { return false }
-                streams[ObjectIdentifier(stream)] = stream
+            let sent = lock.withLock {
+                guard !stopped else { return false }
+                switch stream.attach(to: connection, socket: parley_mhd_socket(connection), context: self) {
+                case .open: streams[ObjectIdentifier(stream)] = stream
+                case .finished: break
+                case .refused: return false
+                }
                 return true
             }
-            guard open else {
+            guard sent else {
                 answer.discard()
                 return .NO
             }

@@ -9,8 +9,9 @@ extension HTTPServerSuites {
     /// (`EventStreamClient`): events arrive as written, the stream's ends (finished, client
     /// gone, buffer over its limit, server stopped), timeouts, and many streams at once.
     @Suite struct HTTPServerStreamTests {
-        /// Answers `/plain` with text and any other path with an event stream, which it keeps
-        /// by path for the test to write to.
+        /// Answers `/plain` with text, `/short` with a stream written and finished before it is
+        /// returned, and any other path with an event stream, which it keeps by path for the
+        /// test to write to.
         final class StreamingServer: Sendable {
             let server: HTTPServer
             let streams = Locked<[String: HTTPServerStream]>([:])
@@ -21,6 +22,12 @@ extension HTTPServerSuites {
                 server = try HTTPServer(host: "127.0.0.1", port: 0, options: options) { request in
                     if request.path == "/plain" { return .text(200, "plain") }
                     let stream = HTTPServerStream(limit: limit)
+                    if request.path == "/short" {
+                        stream.write("data: one\n\n")
+                        stream.write("data: two\n\n")
+                        stream.finish()
+                        return .eventStream(stream)
+                    }
                     lastEventIDs.mutate { $0[request.path] = request.header("Last-Event-ID") }
                     streams.mutate { $0[request.path] = stream }
                     return .eventStream(stream)
@@ -72,6 +79,20 @@ extension HTTPServerSuites {
             let next = await offPool { client.connection.send("GET /plain HTTP/1.1\r\nHost: x\r\n\r\n") ? client.connection.readAnswer() : nil }
             #expect(next?.body == "plain")
             try await pollUntil("the stream's request state is freed") { server.server.liveRequestStates == 0 }
+        }
+
+        @Test func aStreamFinishedBeforeTheHandlerReturnsIsSentWhole() async throws {
+            let server = try StreamingServer()
+            defer { server.server.stop() }
+            let (client, head) = try await Self.open("/short", on: server)
+            defer { client.close() }
+            #expect(head.hasPrefix("http/1.1 200"))
+            let events = await offPool { () -> [String?] in
+                defer { client.readToEnd() }
+                return [client.nextEvent(), client.nextEvent()]
+            }
+            #expect(events == ["data: one", "data: two"])
+            #expect(client.finished)
         }
 
         @Test func aClientThatGoesAwayIsNoticedByTheProducer() async throws {
