@@ -149,6 +149,54 @@ extension HTTPServerSuites {
             #expect(server.server.openConnections == 0)
         }
 
+        /// `stop()` while producers write to every stream, their connections going in and out
+        /// of suspension: no connection may be left suspended when the daemon stops (libmicrohttpd
+        /// would abort the process), and every stream ends.
+        @Test func stopWhileProducersWriteEndsEveryStream() async throws {
+            for _ in 0..<10 {
+                let server = try StreamingServer()
+                let clients = try (0..<20).map { _ in try EventStreamClient(port: server.port) }
+                defer { for client in clients { client.close() } }
+                _ = await offPool { clients.enumerated().map { $1.get("/p\($0)") } }
+                try await pollUntil("every request reaches the handler") { server.streams.value.count == clients.count }
+                let streams = Array(server.streams.value.values)
+                let producers = streams.map { stream in
+                    Task.detached {
+                        // Bounded by the stream's end (stop()); yields so that the connection
+                        // empties and suspends now and then.
+                        while stream.write("data: tick\n\n") { await Task.yield() }
+                    }
+                }
+                // Flowing on every stream; readers then keep the connections draining.
+                #expect(await offPool { clients.allSatisfy { $0.nextEvent() == "data: tick" } })
+                let readers = clients.map { client in Task.detached { await offPool { client.readToEnd() } } }
+                await offPool { server.server.stop() }
+                for producer in producers { await producer.value }
+                for reader in readers { await reader.value }
+                #expect(streams.allSatisfy { $0.end == .serverStopped })
+                #expect(server.server.openConnections == 0)
+            }
+        }
+
+        /// An HTTP/1.0 client cannot take a chunked body: it gets the stream until the
+        /// connection closes.
+        @Test func anHTTP10ClientGetsTheStreamUntilTheConnectionCloses() async throws {
+            let server = try StreamingServer()
+            defer { server.server.stop() }
+            let connection = try RawConnection(port: server.port)
+            defer { connection.close() }
+            #expect(connection.send("GET /old HTTP/1.0\r\n\r\n"))
+            let stream = try await server.stream("/old")
+            stream.write("data: one\n\n")
+            stream.finish()
+            let answer = await offPool { connection.readToEnd() }
+            let text = String(decoding: answer.bytes, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.0 200") || text.hasPrefix("HTTP/1.1 200"), "answered \(text.prefix(40))")
+            #expect(text.hasSuffix("\r\n\r\ndata: one\n\n"))
+            #expect(answer.closed)
+            try await pollUntil("the connection is cleaned up") { server.server.openConnections == 0 }
+        }
+
         /// The idle timeout counts a stream's connection only while it sends, and the handler's
         /// time ends when it returns the answer: a quiet stream outlives both. And it costs no
         /// CPU while quiet (its connection is suspended, not polled).
