@@ -118,18 +118,20 @@ public final class HTTPServerStream: Sendable {
                 state.suspend()
                 return 0
             case .finished: return MHDStreamReader.endOfStream
-            case .overflowed:
+            case .overflowed where state.socket >= 0:
                 // Not MHD_CONTENT_READER_END_WITH_ERROR: libmicrohttpd 0.9.75 then marks the
                 // connection closed but leaves it (socket, counts, memory) until its next turn
                 // on that connection, which may be as late as the idle timeout. One byte it
-                // cannot send — the socket is shut down (`close`) — ends the connection
-                // through its write path, which cleans it up at once. (An empty line: nothing
-                // to a Server-Sent Events client, were it ever to arrive.)
+                // cannot send — `close` shut the socket down (an overflow before `attach` is
+                // never sent) — ends the connection through its write path, which cleans it up
+                // at once. (An empty line: nothing to a Server-Sent Events client, were it ever
+                // to arrive.)
                 guard let first = buffer.bytes.baseAddress, buffer.bytes.count > 0 else { return MHDStreamReader.endWithError }
                 first.storeBytes(of: 10, as: UInt8.self)
                 return 1
-            case .disconnected, .serverStopped:
-                // Stopping: MHD_stop_daemon closes and cleans up every connection.
+            case .overflowed, .disconnected, .serverStopped:
+                // At `stop()` MHD_stop_daemon then closes and cleans up every connection. (Not
+                // asked after `released`; an overflow without a socket cannot be shut down.)
                 return MHDStreamReader.endWithError
             }
         }
