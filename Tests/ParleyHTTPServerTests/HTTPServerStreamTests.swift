@@ -63,7 +63,7 @@ extension HTTPServerSuites {
             let stream = try await server.stream("/chat")
             // Each event is written only once the one before has arrived: none waits for the next.
             for n in 42..<47 {
-                #expect(stream.write("id: \(n)\ndata: message \(n)\n\n"))
+                #expect(stream.send(ServerSentEvent(id: "\(n)", data: "message \(n)")))
                 #expect(await offPool { client.nextEvent() } == "id: \(n)\ndata: message \(n)")
             }
             #expect(stream.end == nil)
@@ -109,7 +109,7 @@ extension HTTPServerSuites {
             // is suspended and libmicrohttpd does not watch it; a write finds the client gone.
             let producer = Task {
                 while !stream.isClosed, !Task.isCancelled {
-                    stream.write(": keep-alive\n\n")
+                    stream.keepAlive()
                     try? await Task.sleep(for: .milliseconds(20))
                 }
             }
