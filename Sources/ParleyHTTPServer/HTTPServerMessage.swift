@@ -30,9 +30,9 @@ public struct HTTPServerRequest: Sendable {
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
-/// What the handler answers. libmicrohttpd adds `Content-Length` (one set here is ignored),
-/// `Date` and `Connection`; a header libmicrohttpd refuses (a name or value with a line
-/// break) is left out.
+/// What the handler answers. libmicrohttpd adds `Content-Length` (one set here is ignored) or,
+/// for a stream, `Transfer-Encoding: chunked`, and `Date` and `Connection`; a header
+/// libmicrohttpd refuses (a name or value with a line break) is left out.
 public struct HTTPServerResponse: Sendable {
     /// The status code; one outside 200...999 is sent as 500.
     public var status: Int
@@ -40,11 +40,25 @@ public struct HTTPServerResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// The body (not sent to a `HEAD` request, nor with 204 or 304).
     public var body: Data
+    /// When set, the body is this stream, sent as it is written, and `body` is ignored.
+    public var stream: HTTPServerStream?
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// An answer whose body is `body`, sent as the handler writes it (see `HTTPServerStream`).
+    public static func stream(status: Int = 200, headers: [(name: String, value: String)] = [], body: HTTPServerStream) -> HTTPServerResponse {
+        var answer = HTTPServerResponse(status: status, headers: headers)
+        answer.stream = body
+        return answer
+    }
+
+    /// A `text/event-stream` answer (Server-Sent Events), not to be cached.
+    public static func eventStream(_ events: HTTPServerStream) -> HTTPServerResponse {
+        stream(headers: [(name: "Content-Type", value: "text/event-stream"), (name: "Cache-Control", value: "no-cache")], body: events)
     }
 
     /// A `text/plain; charset=utf-8` answer.

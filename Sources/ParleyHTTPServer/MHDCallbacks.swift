@@ -76,14 +76,14 @@ extension ServerContext {
     /// The whole request is in, or (`state.started`) the connection was resumed with its answer.
     func requestArrived(_ state: RequestState, on connection: OpaquePointer, path: UnsafePointer<CChar>,
                         method: UnsafePointer<CChar>) -> MHD_Result {
-        if state.started { return takeAnswer(of: state)?.queue(on: connection) ?? .NO }
+        if state.started { return queue(takeAnswer(of: state), on: connection) }
         state.started = true
         let request = HTTPServerRequest(method: String(cString: method), path: String(cString: path),
                                         query: Self.values(of: connection, .GET_ARGUMENT_KIND, collectQueryArgument),
                                         headers: Self.values(of: connection, .HEADER_KIND, collectHeader),
                                         body: state.body, remoteAddress: parley_mhd_client_address(connection).map(ipAddressText) ?? "")
         state.body = Data()
-        if let immediate, let answer = immediate(request) { return MHDAnswer(answer)?.queue(on: connection) ?? .NO }
+        if let immediate, let answer = immediate(request) { return queue(MHDAnswer(answer), on: connection) }
         return start(state, request, on: connection) ? .YES : .NO
     }
 

@@ -11,10 +11,11 @@ import Synchronization
 /// The requests whose handler runs form a list, oldest first. Every request gets the same
 /// time, so the oldest has the nearest deadline: the watchdog sleeps until it, and no one
 /// needs to wake the watchdog when a request starts or ends. `stop()` walks the same list,
-/// since libmicrohttpd must not be stopped with a connection suspended (it panics).
+/// since libmicrohttpd must not be stopped with a connection suspended (it panics); and it
+/// ends the open streams, whose connections are suspended while they have nothing to send.
 ///
-/// Lock order: `lock`, then libmicrohttpd's own (suspend and resume take it); libmicrohttpd
-/// never calls in here holding it.
+/// Lock order: `lock`, then a stream's, then libmicrohttpd's own (suspend and resume take
+/// it); libmicrohttpd never calls in here holding it.
 ///
 /// `@unchecked Sendable`: the mutable state is guarded by `lock`, as marked.
 final class ServerContext: @unchecked Sendable {
@@ -36,6 +37,8 @@ final class ServerContext: @unchecked Sendable {
     private var oldest: RequestState?
     private var newest: RequestState?
     private var stopped = false
+    /// The streamed answers queued and not yet ended.
+    private var streams: [ObjectIdentifier: HTTPServerStream] = [:]
 
     init(options: HTTPServerOptions, immediate: (@Sendable (HTTPServerRequest) -> HTTPServerResponse?)?,
          handler: @escaping @Sendable (HTTPServerRequest) async -> HTTPServerResponse) {
@@ -86,6 +89,35 @@ final class ServerContext: @unchecked Sendable {
         }
     }
 
+    /// On the MHD thread: queues `answer` on `connection`; MHD_NO (close the connection) for
+    /// none. A stream is bound to the connection and, while open, kept for `stop()` to end;
+    /// one that ended other than by `finish()`, or was sent before, or comes as the server
+    /// stops, is not sent.
+    func queue(_ answer: MHDAnswer?, on connection: OpaquePointer) -> MHD_Result {
+        guard let answer else { return .NO }
+        if let stream = answer.stream {
+            let sent = lock.withLock {
+                guard !stopped else { return false }
+                switch stream.attach(to: connection, socket: parley_mhd_socket(connection), context: self) {
+                case .open: streams[ObjectIdentifier(stream)] = stream
+                case .finished: break
+                case .refused: return false
+                }
+                return true
+            }
+            guard sent else {
+                answer.discard()
+                return .NO
+            }
+        }
+        return answer.queue(on: connection)
+    }
+
+    /// An ended stream: `stop()` need not end it.
+    func forget(_ stream: HTTPServerStream) {
+        lock.withLock { _ = streams.removeValue(forKey: ObjectIdentifier(stream)) }
+    }
+
     /// Under `lock`: answers `state`, takes it off the list and resumes its connection.
     /// Returns the handler's task, for the caller to cancel once the lock is released
     /// (cancellation handlers run synchronously; they must not run under it).
@@ -122,9 +154,11 @@ final class ServerContext: @unchecked Sendable {
 
     /// Stops handing requests to the handler and claims every one whose handler still runs,
     /// without an answer: their connections are resumed (libmicrohttpd then closes them),
-    /// their tasks cancelled. Ends the watchdog. The daemon can be stopped after this.
+    /// their tasks cancelled. Ends the open streams, resuming the connections of those with
+    /// nothing to send: nothing suspends a connection after this (no handler starts, a stream
+    /// suspends only while open). Ends the watchdog. The daemon can be stopped after this.
     func stop() {
-        let abandoned = lock.withLock {
+        let (abandoned, open) = lock.withLock {
             stopped = true
             lock.signal()
             var tasks: [Task<Void, Never>] = []
@@ -132,9 +166,11 @@ final class ServerContext: @unchecked Sendable {
             while let state = oldest {
                 if let task = claim(state, answer: nil) { tasks.append(task) }
             }
-            return tasks
+            return (tasks, Array(streams.values))
         }
         for task in abandoned { task.cancel() }
+        // Outside `lock`: an ended stream tells the server (`forget`), and its owner.
+        for stream in open { stream.stop() }
     }
 
     /// Under `lock`: puts `state` at the end of the list.
