@@ -15,7 +15,7 @@ public final class InProcessBotHost: TestBotHost {
 
     public func start(_ run: TestRun, in stage: any StageSession, transport: any Transport) async throws -> any TestBotSession {
         let bot = try compile(run.bot)
-        let storage = try TestStorage(for: run)
+        let storage = TestStorage(for: run)
         do {
             let launch: Session.Launch = { transport in
                 try await Self.launch(bot, of: run, storage: storage, connection: BotConnection(
@@ -100,24 +100,16 @@ public final class InProcessBotHost: TestBotHost {
 }
 
 /// Where a flow test's bot keeps its state: in memory, or, for a test that restarts the bot,
-/// in SQLite files in a folder of its own (removed when the test ends).
+/// in SQLite files in a folder of its own (removed when the test ends). The stores create the
+/// folder when they open their files, owner-only, as for `parley run` (`OwnerOnlyFiles`).
 struct TestStorage: Sendable {
     /// The folder of the files; nil: in memory.
     let folder: String?
 
-    init(for run: TestRun) throws {
-        guard run.test.steps.contains(where: \.isRestart) else {
-            folder = nil
-            return
-        }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-\(UUID().uuidString)").path
-        do {
-            // Owner only, as `parley run` keeps its storage (the stores warn about anything wider).
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw ParleyError(.storage, "cannot make a folder for the restarted bot's state at \(folder): \(error)")
-        }
-        self.folder = folder
+    init(for run: TestRun) {
+        folder = run.test.steps.contains(where: \.isRestart)
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("parley-test-\(UUID().uuidString)").path
+            : nil
     }
 
     private func path(_ name: String) -> String { folder.map { $0 + "/" + name } ?? ":memory:" }

@@ -96,9 +96,8 @@ public struct MatrixTestStage: TestStage {
 
     public func open(_ run: TestRun) async throws -> any StageSession {
         let tag = String(UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(10))
+        // The stores create it, owner-only, as they open the accounts' databases in it.
         let folder = directory.appendingPathComponent(tag)
-        // Owner only: the stores warn about (and tighten) anything wider.
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // Admins, only to lift their own message rate limits: Synapse's default (0.2/s, burst 10)
         // answers a longer test's replies with 429, and the outbox's retry waits on the test's
         // virtual clock, which does not move on a live server.
