@@ -33,6 +33,13 @@ public enum HostLoader {
             case .success(let provider): transport = provider
             case .failure(let problems): errors += problems.errors
             }
+            if let http = config.http {
+                let facts = catalog.bots.map { bot in
+                    WebDoorValidator.BotFacts(id: bot.id, queues: (try? CompiledBot(id: bot.id, definition: bot.definition, file: bot.file)).map { Set($0.queues) })
+                }
+                errors += WebDoorValidator.validate(http, source: source, bots: facts,
+                                                    transportKind: config.transport?.kind?.value ?? TransportConfig.defaultKind)
+            }
         }
         var testCount = 0
         if checkTests {

@@ -7,16 +7,25 @@ public struct HTTPConfig: Decodable, Sendable {
     public var listen: Located<String>?
     /// The Bearer token `/api/v1/` asks for (from `${ENV}`); required when `listen` is not loopback.
     public var adminToken: Located<String>?
+    /// The visitors' door to the embedded hub's bots: `/chat/<bot>` and its API.
+    public var webChat: WebChatConfig?
+    /// Who may sign in to the agents' console at `/console`, by agent id.
+    public var agents: OrderedMap<AgentLogin>?
 
     /// A section with these keys (tests, tools); `config.yaml` is decoded.
-    public init(listen: Located<String>? = nil, adminToken: Located<String>? = nil) {
+    public init(listen: Located<String>? = nil, adminToken: Located<String>? = nil, webChat: WebChatConfig? = nil,
+                agents: OrderedMap<AgentLogin>? = nil) {
         self.listen = listen
         self.adminToken = adminToken
+        self.webChat = webChat
+        self.agents = agents
     }
 
     enum CodingKeys: String, CodingKey {
         case listen
         case adminToken = "admin_token"
+        case webChat = "web_chat"
+        case agents
     }
 }
 

@@ -54,8 +54,9 @@ public enum HostConfigValidator {
         }
         guard let listen = http.listen else {
             if let token = http.adminToken { errors.append(source.error(at: token.mark, "'admin_token' without 'listen': add listen: 127.0.0.1:8080")) }
-            return errors
+            return errors + WebDoorValidator.validateShape(http, source: source)
         }
+        errors += WebDoorValidator.validateShape(http, source: source)
         if let error = ValueCheck.listenAddress(listen, in: source) { return errors + [error] }
         if let address = try? ListenAddress.parse(listen.value).get(), !address.isLoopback, http.adminToken == nil {
             errors.append(source.error(at: listen.mark, "'http.listen' \(listen.value) is reachable from other machines: set 'admin_token' too, or listen on 127.0.0.1"))
