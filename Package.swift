@@ -35,6 +35,8 @@ let package = Package(
         .target(name: "ParleyMetrics"),
         // HTTP/1.1 server over libmicrohttpd: one epoll thread, async handlers via suspend/resume.
         .target(name: "ParleyHTTPServer", dependencies: ["CMicroHTTPD"]),
+        // The web door's pages, styles and scripts (chat widget, agents' console) as Swift strings.
+        .target(name: "ParleyWebAssets"),
 
         // MARK: - The core SDK and its transports
         .target(name: "ParleyCore", dependencies: ["SQLiteStore"]),
@@ -46,7 +48,7 @@ let package = Package(
         .target(name: "ParleyFlowTest", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex"]),
         // Composes a running host (stores, profiles, one provider per transport kind); the CLI
         // above it only parses arguments and prints.
-        .target(name: "ParleyHosting", dependencies: ["ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyMetrics", "ParleyHTTPServer"]),
+        .target(name: "ParleyHosting", dependencies: ["ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyMetrics", "ParleyHTTPServer", "ParleyWebAssets"]),
         .target(name: "ParleyCLI", dependencies: ["ParleyHosting", "ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyCore", "YAMLCoding"]),
         .executableTarget(name: "parley", dependencies: ["ParleyCLI"]),
         .executableTarget(name: "parley-bench", dependencies: ["YAMLCoding", "ParleyCore", "ParleyHub", "ParleyBots", "ParleyFlowTest", "ParleyHosting", "ParleyMatrix", "ParleyCLI", "ParleyTesting"]),
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
         .testTarget(name: "ParleyHTTPTests", dependencies: ["ParleyHTTP", "ParleyTesting"]),
         .testTarget(name: "ParleyMetricsTests", dependencies: ["ParleyMetrics", "ParleyTesting"]),
+        .testTarget(name: "ParleyWebAssetsTests", dependencies: ["ParleyWebAssets"]),
         .testTarget(name: "ParleyHTTPServerTests", dependencies: ["ParleyHTTPServer", "ParleyHTTP", "ParleyTesting"]),
         .testTarget(name: "ParleyTestingTests", dependencies: ["ParleyTesting", "ParleyCore"]),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub", "ParleyTesting"], exclude: ["Fixtures"]),
