@@ -220,6 +220,7 @@ def run(args, customer, agent):
     agent.driver.find_element(By.ID, "token").send_keys("wrong-token-wrong-token")
     agent.driver.find_element(By.ID, "signin-button").click()
     agent.wait("'Wrong token.'", lambda d: d.find_element(By.ID, "signin-error").text == "Wrong token.")
+    agent.driver.find_element(By.ID, "token").clear()
     agent.driver.find_element(By.ID, "token").send_keys(nina)
     agent.driver.find_element(By.ID, "signin-button").click()
     agent.wait("the workspace after signing in", lambda d: d.find_element(By.ID, "workspace").is_displayed())

@@ -303,7 +303,8 @@ enum ConsoleScript {
     clear(details);
     detail("Status", str(ticket.status));
     detail("Holder", ticket.agent ? str(ticket.agent) : "nobody yet");
-    detail("Opened", age(ticket.opened) + (ticket.opened ? " ago" : ""));
+    var opened = age(ticket.opened);
+    detail("Opened", opened && opened !== "just now" ? opened + " ago" : opened);
     detail("Bot", str(ticket.bot));
     var customer = ticket.customer && typeof ticket.customer === "object" ? ticket.customer : {};
     detail("Customer", customerName(ticket));

@@ -53,6 +53,7 @@ button:disabled { opacity: .5; cursor: default; }
 .actions { display: flex; gap: .5rem; margin: .6rem 0; }
 .reply { display: grid; gap: .4rem; }
 .reply textarea { resize: vertical; }
+.reply button { justify-self: start; }
 .broadcast-list { display: grid; gap: .6rem; }
 .broadcast-item label { display: block; font-size: .9rem; }
 .broadcast-item progress { width: 100%; height: 1rem; }
