@@ -7,6 +7,8 @@ public final class OperationsListener: Sendable {
     /// Where it listens, as `http://host:port` (the port the system chose for port 0).
     public let url: String
     private let server: HTTPServer
+    /// The visitors' sessions, when `http.web_chat` is set.
+    let door: WebChatDoor?
 
     /// Starts listening for `running` as `http` says; nil when `http.listen` is absent.
     /// - Throws: `HostError` naming the address when it cannot listen there.
@@ -17,13 +19,19 @@ public final class OperationsListener: Sendable {
         case .success(let parsed): address = parsed
         case .failure(let error): throw HostError("http.listen: \(error.message)")
         }
-        let routes = OperationsRoutes(running: running, adminToken: http?.adminToken?.value)
+        var door: WebChatDoor?
+        if let chat = http?.webChat, let hub = running.hub {
+            let settings = WebChatSettings(chat, maxMessageBytes: running.host.options.maxMessageBytes)
+            door = WebChatDoor(settings: settings, hub: hub, clock: running.host.clock) { running.registry }
+        }
+        let routes = OperationsRoutes(running: running, adminToken: http?.adminToken?.value, webChat: door.map(WebChatRoutes.init))
         do {
             let server = try HTTPServer(host: address.host, port: address.port, options: Self.options,
                                         immediate: { routes.answerAtOnce($0) }) { await routes.handle($0) }
             var bound = address
             bound.port = server.port
-            return OperationsListener(server: server, url: "http://\(bound)")
+            door?.start()
+            return OperationsListener(server: server, url: "http://\(bound)", door: door)
         } catch {
             throw HostError("http.listen: \(error.description)")
         }
@@ -42,11 +50,15 @@ public final class OperationsListener: Sendable {
         return options
     }()
 
-    private init(server: HTTPServer, url: String) {
+    private init(server: HTTPServer, url: String, door: WebChatDoor?) {
         self.server = server
         self.url = url
+        self.door = door
     }
 
-    /// Stops listening and closes every connection.
-    public func stop() { server.stop() }
+    /// Stops listening and closes every connection, then ends the visitors' sessions.
+    public func stop() {
+        server.stop()
+        door?.stop()
+    }
 }

@@ -10,6 +10,8 @@ struct OperationsRoutes: Sendable {
     let running: RunningHost
     /// `http.admin_token`; nil: the API is closed.
     let adminToken: String?
+    /// The visitors' chat (`http.web_chat`); nil: `/chat/` is not served.
+    let webChat: WebChatRoutes?
 
     /// What needs no waiting, answered on the listener's thread: `/healthz` (one lock) and
     /// the refusals of requests that will not be served; nil for the rest.
@@ -21,6 +23,8 @@ struct OperationsRoutes: Sendable {
             return .json(health.ok ? 200 : 503, json)
         case "/metrics":
             return Self.isRead(request.method) ? nil : Self.methodNotAllowed("GET, HEAD")
+        case _ where request.path.hasPrefix("/chat/") && webChat != nil:
+            return nil
         default:
             guard request.path.hasPrefix("/api/") else { return Self.error(404, "no such page: \(request.path)") }
             return authorize(request)
@@ -35,6 +39,7 @@ struct OperationsRoutes: Sendable {
             return HTTPServerResponse(status: 200, headers: [(name: "Content-Type", value: MetricsRegistry.contentType)],
                                       body: Data(await running.metrics.registry.exposition().utf8))
         }
+        if let webChat, request.path.hasPrefix("/chat/") { return await webChat.handle(request) }
         return await AdminAPI(running: running).handle(request)
     }
 

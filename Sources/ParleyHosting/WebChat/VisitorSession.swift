@@ -1,0 +1,171 @@
+import Foundation
+import ParleyCore
+import ParleyHTTPServer
+import ParleyHub
+import Synchronization
+
+/// One visitor's conversation with one bot: their hub connection, the events it brought (a
+/// bounded log, for streams that reconnect) and the event streams open now (a visitor may
+/// have several tabs).
+///
+/// A pump takes everything the hub delivers to the visitor, keeps the events of the
+/// conversation with the bot, and writes each to every open stream under the same lock that
+/// a new stream replays the log under: so a stream gets every event after its
+/// `Last-Event-ID` exactly once, whether it was in the log or came while it attached.
+final class VisitorSession: Sendable {
+    /// The cookie's secret; never shown to anyone else.
+    let secret: String
+    /// The visitor's hub user (`web-…`).
+    let visitor: String
+    /// The bot they talk to.
+    let bot: String
+    /// What the visitor sends through.
+    let transport: HubTransport
+    /// What the pump reads: a second device of the visitor's, so the hub delivers the
+    /// visitor's own messages to it too, in the conversation's order (a sender's own
+    /// connection does not get its sends back).
+    private let receiver: HubTransport
+    private let encoder: VisitorEventEncoder
+    private let state: Mutex<State>
+    private let pump = Mutex<Task<Void, Never>?>(nil)
+
+    /// Messages whose reply target may be asked for, and the log's size.
+    static let logCapacity = 1_000
+
+    private struct State {
+        var name: String
+        var botName: String
+        var log = VisitorEventLog(capacity: VisitorSession.logCapacity)
+        /// The conversation's recent messages by id: what a reply quotes.
+        var messages = BoundedDictionary<String, ReplyReference>(capacity: VisitorSession.logCapacity)
+        var streams: [ObjectIdentifier: HTTPServerStream] = [:]
+        var lastUsed: Date
+        var closed = false
+    }
+
+    init(secret: String, visitor: String, name: String, bot: String, botName: String, transport: HubTransport,
+         receiver: HubTransport, registry: ContentRegistry, now: Date) {
+        self.secret = secret
+        self.visitor = visitor
+        self.bot = bot
+        self.transport = transport
+        self.receiver = receiver
+        encoder = VisitorEventEncoder(registry: registry, visitor: visitor)
+        state = Mutex(State(name: name, botName: botName, lastUsed: now))
+    }
+
+    /// The conversation as the visitor's side names it.
+    var channel: Channel { .person(bot) }
+
+    var name: String { state.withLock { $0.name } }
+
+    /// Starts taking the hub's events for the visitor.
+    func start(retryEvery: Duration, clock: any ParleyClock) {
+        let task = Task { [weak self] in
+            while let self, !self.isClosed {
+                do {
+                    for await event in try await self.receiver.connect() { self.take(event) }
+                } catch {
+                    // The hub refused (closing down): try again later unless the session ended.
+                }
+                guard !self.isClosed else { return }
+                try? await clock.sleep(for: retryEvery)
+            }
+        }
+        pump.withLock { $0 = task }
+    }
+
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Ends the session: its streams finish, and the pump stops (which ends its hub stream).
+    func close() {
+        let streams = state.withLock { state -> [HTTPServerStream] in
+            state.closed = true
+            defer { state.streams = [:] }
+            return Array(state.streams.values)
+        }
+        for stream in streams { stream.finish() }
+        pump.withLock { $0 }?.cancel()
+    }
+
+    /// Marks the session used now (it expires only after a quiet `expire`).
+    func touch(at now: Date) { state.withLock { $0.lastUsed = now } }
+
+    /// Whether the session has been unused since `cutoff`: no request, no open stream.
+    func isIdle(since cutoff: Date) -> Bool {
+        state.withLock { $0.streams.isEmpty && $0.lastUsed < cutoff }
+    }
+
+    func rename(_ name: String) { state.withLock { $0.name = name } }
+
+    /// What a reply to `messageID` quotes, if it is one of the conversation's recent messages.
+    func replyReference(to messageID: String) -> ReplyReference? {
+        state.withLock { $0.messages[messageID] }
+    }
+
+    /// One event from the hub: kept and sent when it belongs to the conversation.
+    private func take(_ event: TransportEvent) {
+        switch event {
+        case .message(let envelope) where envelope.channel == channel:
+            state.withLock { state in
+                guard let position = state.log.positionOfMessage(seq: envelope.seq) else { return }
+                let name = envelope.sender == visitor ? state.name : state.botName
+                let data = encoder.message(envelope, senderName: name)
+                _ = state.messages.set(ReplyReference(messageID: envelope.id, seq: envelope.seq, sender: envelope.sender,
+                                                      quoted: envelope.payload), for: envelope.id)
+                Self.publish(ServerSentEvent(id: position.description, event: "message", data: data), at: position, in: &state)
+            }
+        case .reaction(let reaction) where reaction.channel == channel:
+            let data = encoder.reaction(reaction)
+            state.withLock { state in
+                let position = state.log.positionOfReaction()
+                Self.publish(ServerSentEvent(id: position.description, event: "reaction", data: data), at: position, in: &state)
+            }
+        default:
+            break
+        }
+    }
+
+    private static func publish(_ event: ServerSentEvent, at position: VisitorEventPosition, in state: inout State) {
+        state.log.append(event, at: position)
+        for (key, stream) in state.streams where !stream.send(event) { state.streams[key] = nil }
+    }
+
+    /// Attaches `stream`: first everything after `after` (from the log, or from the hub's
+    /// history when the log no longer reaches that far back), then every new event.
+    func attach(_ stream: HTTPServerStream, after: VisitorEventPosition?) async {
+        var history: [Envelope] = []
+        if !state.withLock({ $0.log.covers(after: after) }) {
+            history = (try? await transport.history(of: channel, after: after?.seq ?? 0, limit: Self.logCapacity)) ?? []
+        }
+        let key = ObjectIdentifier(stream)
+        let attached = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            _ = stream.send(ServerSentEvent(data: "", retry: 1_000))
+            var resumeAfter = after
+            let firstKept = state.log.entries.first?.position
+            for envelope in history {
+                let position = VisitorEventPosition(seq: envelope.seq, reaction: 0)
+                guard firstKept.map({ position < $0 }) ?? true else { break }
+                let name = envelope.sender == visitor ? state.name : state.botName
+                _ = stream.send(ServerSentEvent(id: position.description, event: "message", data: encoder.message(envelope, senderName: name)))
+                resumeAfter = position
+            }
+            for entry in state.log.events(after: resumeAfter) where !stream.send(entry.event) { return false }
+            state.streams[key] = stream
+            return true
+        }
+        guard attached else {
+            stream.finish()
+            return
+        }
+        stream.onClose { [weak self] _ in self?.state.withLock { _ = $0.streams.removeValue(forKey: key) } }
+    }
+
+    /// Writes a keep-alive comment to every open stream (dropping those that have ended).
+    func keepAlive() {
+        state.withLock { state in
+            for (key, stream) in state.streams where !stream.keepAlive() { state.streams[key] = nil }
+        }
+    }
+}
