@@ -87,7 +87,11 @@ class Browser:
             pass
 
 
+CHECKS = []
+
+
 def check(line):
+    CHECKS.append(line)
     print(f"browser-test: ok: {line}", flush=True)
 
 
@@ -262,6 +266,8 @@ def run(args, customer, agent):
            f"link rel/target: {anchor.get_attribute('rel')} {anchor.get_attribute('target')}")
     expect("Everything about Parley" in link.text, f"link card: {link.text!r}")
     check("/docs shows a link card (https, rel=noopener noreferrer, target=_blank, description)")
+    os.makedirs(args.screenshots, exist_ok=True)
+    customer.driver.save_screenshot(os.path.join(args.screenshots, "widget.png"))
 
     # 3. The refund flow: a ticket in nina's console, live.
     send(customer, "/refund")
@@ -311,7 +317,6 @@ def run(args, customer, agent):
     agent.wait("nina's reply in the console's conversation",
                lambda d: [e for e in d.find_elements(By.CSS_SELECTOR, "#conversation li.agent") if REPLY in e.text])
     check("nina takes the ticket and replies; the customer sees the reply")
-    os.makedirs(args.screenshots, exist_ok=True)
     agent.driver.save_screenshot(os.path.join(args.screenshots, "console.png"))
 
     bearer = {"Authorization": f"Bearer {omar}"}
@@ -335,7 +340,6 @@ def run(args, customer, agent):
     customer.wait("a second link card after the resolve",
                   lambda d: len(d.find_elements(By.CSS_SELECTOR, "#messages .card.link")) > cards)
     check("nina resolves the ticket; the bot answers the customer again (survey, then /docs)")
-    customer.driver.save_screenshot(os.path.join(args.screenshots, "widget.png"))
 
     # 7. Cross-origin writes, another visitor's stream, the CSP.
     cookie = customer.driver.get_cookie("parley_chat")
@@ -398,7 +402,7 @@ def main():
         try:
             customer = Browser("widget", args.chromium, args.chromedriver, "480,800")
             browsers.append(customer)
-            agent = Browser("console", args.chromium, args.chromedriver, "1280,900")
+            agent = Browser("console", args.chromium, args.chromedriver, "1280,1000")
             browsers.append(agent)
         except WebDriverException as error:
             print(f"browser-test: setup failed: cannot start Chromium through chromedriver: {error}", file=sys.stderr)
@@ -420,6 +424,7 @@ def main():
                 for entry in browser.console_log():
                     print(f"  {entry.get('level')}: {entry.get('message')}", file=sys.stderr)
             return 1
+        print(f"browser-test: all {len(CHECKS)} checks passed", flush=True)
         return 0
     finally:
         for browser in browsers:
