@@ -31,6 +31,15 @@ extension UnknownKeyCase {
         UnknownKeyCase(source: "ParleyBots/Schema/HTTPConfig.swift", type: "HTTPConfig", file: "config.yaml",
                        text: "http: { listen: 127.0.0.1:8080, bogus_key: 1 }\n",
                        error: "config.yaml:1:33: error: unknown key 'bogus_key'"),
+        UnknownKeyCase(source: "ParleyBots/Schema/WebChatConfig.swift", type: "WebChatConfig", file: "config.yaml",
+                       text: "http: { listen: 127.0.0.1:8080, web_chat: { bots: [t], bogus_key: 1 } }\n",
+                       error: "config.yaml:1:56: error: unknown key 'bogus_key'"),
+        UnknownKeyCase(source: "ParleyBots/Schema/WebChatConfig.swift", type: "WebChatRates", file: "config.yaml",
+                       text: "http: { listen: 127.0.0.1:8080, web_chat: { bots: [t], rate: { session: 1/s, bogus_key: 1 } } }\n",
+                       error: "config.yaml:1:78: error: unknown key 'bogus_key'"),
+        UnknownKeyCase(source: "ParleyBots/Schema/WebChatConfig.swift", type: "AgentLogin", file: "config.yaml",
+                       text: "http: { listen: 127.0.0.1:8080, agents: { nina: { token: abcdefghijklmnopq, queues: [q], bogus_key: 1 } } }\n",
+                       error: "config.yaml:1:90: error: unknown key 'bogus_key'"),
     ]
 
     /// The `transport:` section, as each kind's provider reads it.

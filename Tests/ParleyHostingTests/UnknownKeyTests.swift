@@ -40,11 +40,11 @@ struct UnknownKeyCase: Sendable, CustomTestStringConvertible {
 
     /// Loads a config folder holding the row's document as `parley check` does; the first
     /// line of each error.
-    func checkErrors() throws -> [String] {
+    func checkErrors(bot: String = "name: T\nfallback: [ { reply: hi } ]\n") throws -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-unknown-key-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
-        let files = ["config.yaml": "bots: bots\n", "bots/t.yaml": "name: T\nfallback: [ { reply: hi } ]\n"].merging([file: text]) { $1 }
+        let files = ["config.yaml": "bots: bots\n", "bots/t.yaml": bot].merging([file: text]) { $1 }
         for (name, contents) in files {
             try Data(contents.utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
         }

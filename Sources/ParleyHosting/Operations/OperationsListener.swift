@@ -13,6 +13,11 @@ public final class OperationsListener: Sendable {
     /// Starts listening for `running` as `http` says; nil when `http.listen` is absent.
     /// - Throws: `HostError` naming the address when it cannot listen there.
     public static func start(_ running: RunningHost, http: HTTPConfig?) throws(HostError) -> OperationsListener? {
+        try start(running, http: http) { _ in }
+    }
+
+    /// `start`, with the web chat's settings changed by `tune` (tests: a short event log).
+    static func start(_ running: RunningHost, http: HTTPConfig?, tune: (inout WebChatSettings) -> Void) throws(HostError) -> OperationsListener? {
         guard let text = http?.listen?.value else { return nil }
         let address: ListenAddress
         switch ListenAddress.parse(text) {
@@ -21,7 +26,8 @@ public final class OperationsListener: Sendable {
         }
         var door: WebChatDoor?
         if let chat = http?.webChat, let hub = running.hub {
-            let settings = WebChatSettings(chat, maxMessageBytes: running.host.options.maxMessageBytes)
+            var settings = WebChatSettings(chat, maxMessageBytes: running.host.options.maxMessageBytes)
+            tune(&settings)
             door = WebChatDoor(settings: settings, hub: hub, clock: running.host.clock) { running.registry }
         }
         let routes = OperationsRoutes(running: running, adminToken: http?.adminToken?.value, webChat: door.map(WebChatRoutes.init))

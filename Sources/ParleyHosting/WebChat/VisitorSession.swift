@@ -29,29 +29,27 @@ final class VisitorSession: Sendable {
     private let state: Mutex<State>
     private let pump = Mutex<Task<Void, Never>?>(nil)
 
-    /// Messages whose reply target may be asked for, and the log's size.
-    static let logCapacity = 1_000
-
     private struct State {
         var name: String
         var botName: String
-        var log = VisitorEventLog(capacity: VisitorSession.logCapacity)
+        var log: VisitorEventLog
         /// The conversation's recent messages by id: what a reply quotes.
-        var messages = BoundedDictionary<String, ReplyReference>(capacity: VisitorSession.logCapacity)
+        var messages: BoundedDictionary<String, ReplyReference>
         var streams: [ObjectIdentifier: HTTPServerStream] = [:]
         var lastUsed: Date
         var closed = false
     }
 
     init(secret: String, visitor: String, name: String, bot: String, botName: String, transport: HubTransport,
-         receiver: HubTransport, registry: ContentRegistry, now: Date) {
+         receiver: HubTransport, registry: ContentRegistry, logCapacity: Int, now: Date) {
         self.secret = secret
         self.visitor = visitor
         self.bot = bot
         self.transport = transport
         self.receiver = receiver
         encoder = VisitorEventEncoder(registry: registry, visitor: visitor)
-        state = Mutex(State(name: name, botName: botName, lastUsed: now))
+        state = Mutex(State(name: name, botName: botName, log: VisitorEventLog(capacity: logCapacity),
+                            messages: BoundedDictionary(capacity: logCapacity), lastUsed: now))
     }
 
     /// The conversation as the visitor's side names it.
@@ -79,12 +77,8 @@ final class VisitorSession: Sendable {
 
     /// Ends the session: its streams finish, and the pump stops (which ends its hub stream).
     func close() {
-        let streams = state.withLock { state -> [HTTPServerStream] in
-            state.closed = true
-            defer { state.streams = [:] }
-            return Array(state.streams.values)
-        }
-        for stream in streams { stream.finish() }
+        state.withLock { $0.closed = true }
+        dropStreams()
         pump.withLock { $0 }?.cancel()
     }
 
@@ -135,9 +129,7 @@ final class VisitorSession: Sendable {
     /// history when the log no longer reaches that far back), then every new event.
     func attach(_ stream: HTTPServerStream, after: VisitorEventPosition?) async {
         var history: [Envelope] = []
-        if !state.withLock({ $0.log.covers(after: after) }) {
-            history = (try? await transport.history(of: channel, after: after?.seq ?? 0, limit: Self.logCapacity)) ?? []
-        }
+        if !state.withLock({ $0.log.covers(after: after) }) { history = await self.history(after: after?.seq ?? 0) }
         let key = ObjectIdentifier(stream)
         let attached = state.withLock { state -> Bool in
             guard !state.closed else { return false }
@@ -161,6 +153,33 @@ final class VisitorSession: Sendable {
         }
         stream.onClose { [weak self] _ in self?.state.withLock { _ = $0.streams.removeValue(forKey: key) } }
     }
+
+    /// Ends the open streams; the session goes on.
+    func dropStreams() {
+        let streams = state.withLock { state in
+            defer { state.streams = [:] }
+            return Array(state.streams.values)
+        }
+        for stream in streams { stream.finish() }
+    }
+
+    /// The conversation's messages after `seq` that the log no longer holds, from the hub, a
+    /// page at a time (bounded: at most `maxHistory`).
+    private func history(after seq: Int64) async -> [Envelope] {
+        let firstKept = state.withLock { $0.log.entries.first?.position.seq } ?? .max
+        var found: [Envelope] = []
+        var last = seq
+        while found.count < Self.maxHistory {
+            guard let page = try? await transport.history(of: channel, after: last, limit: 500), let end = page.last else { break }
+            found += page.prefix { $0.seq < firstKept }
+            guard end.seq < firstKept, page.count == 500 else { break }
+            last = end.seq
+        }
+        return found
+    }
+
+    /// The most messages a resumed stream gets from the history.
+    static let maxHistory = 5_000
 
     /// Writes a keep-alive comment to every open stream (dropping those that have ended).
     func keepAlive() {

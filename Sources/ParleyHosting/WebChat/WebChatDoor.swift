@@ -43,9 +43,9 @@ final class WebChatDoor: Sendable {
         for session in all { session.close() }
     }
 
-    /// Keep-alives, then the end of the sessions unused for `expire`.
-    func sweep() {
-        let cutoff = clock.now().addingTimeInterval(-settings.expire.timeInterval)
+    /// Keep-alives, then the end of the sessions unused for `expire` at `now`.
+    func sweep(at now: Date? = nil) {
+        let cutoff = (now ?? clock.now()).addingTimeInterval(-settings.expire.timeInterval)
         let (open, idle) = sessions.withLock { sessions in
             let idle = sessions.values.filter { $0.isIdle(since: cutoff) }
             for session in idle { sessions[session.secret] = nil }
@@ -53,6 +53,12 @@ final class WebChatDoor: Sendable {
         }
         for session in open { session.keepAlive() }
         for session in idle { session.close() }
+    }
+
+    /// Ends every open stream, keeping the sessions: what a proxy or network drop does to the
+    /// visitors, who reconnect with their `Last-Event-ID` (tests use it to make one happen).
+    func dropStreams() {
+        for session in sessions.withLock({ Array($0.values) }) { session.dropStreams() }
     }
 
     var sessionCount: Int { sessions.withLock { $0.count } }
@@ -90,7 +96,7 @@ final class WebChatDoor: Sendable {
         }
         let session = VisitorSession(secret: secret, visitor: visitor, name: name, bot: bot,
                                      botName: hub.user(bot)?.displayName ?? bot, transport: transport, receiver: receiver,
-                                     registry: registry(), now: clock.now())
+                                     registry: registry(), logCapacity: settings.eventLogCapacity, now: clock.now())
         sessions.withLock { $0[secret] = session }
         session.start(retryEvery: .seconds(1), clock: clock)
         return session

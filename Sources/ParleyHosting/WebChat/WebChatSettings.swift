@@ -16,6 +16,9 @@ struct WebChatSettings: Sendable {
     var maxMessageBytes: Int
     /// Sessions held at once; past it a new one is refused (503) until some expire.
     var maxSessions = 10_000
+    /// How many events of each conversation are kept for streams that reconnect; one that
+    /// resumes from further back is answered from the hub's history.
+    var eventLogCapacity = 1_000
     /// How often streams get a keep-alive comment and idle sessions are ended.
     var sweepEvery: Duration = .seconds(15)
 
