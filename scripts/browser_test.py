@@ -314,7 +314,7 @@ def run(args, customer, agent):
     agent.driver.find_element(By.ID, "reply-button").click()
     find_message(customer, "nina's reply in the widget", bot_text(REPLY))
     agent.wait("nina's reply in the console's conversation",
-               lambda d: [e for e in d.find_elements(By.CSS_SELECTOR, "#conversation li.agent") if REPLY in e.text])
+               lambda d: [e for e in d.find_elements(By.CSS_SELECTOR, "#conversation li") if REPLY in e.text])
     check("nina takes the ticket and replies; the customer sees the reply")
     agent.driver.save_screenshot(os.path.join(args.screenshots, "console.png"))
 

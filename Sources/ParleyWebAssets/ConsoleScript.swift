@@ -40,6 +40,8 @@ enum ConsoleScript {
   var lastEventId = null;
   var retryDelay = 1000;
   var busy = false;
+  var lastTickets = null;     // the last lists as received: the stream sends them again unchanged
+  var lastBroadcasts = null;
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -111,6 +113,7 @@ enum ConsoleScript {
 
   function signedOut(message) {
     csrf = null; agent = null; tickets = []; selected = null; current = null; lastEventId = null;
+    lastTickets = null; lastBroadcasts = null;
     if (streamAbort) { streamAbort.abort(); streamAbort = null; }
     who.textContent = "";
     workspace.hidden = true;
@@ -204,8 +207,11 @@ enum ConsoleScript {
   function dispatch(type, data) {
     var body;
     try { body = JSON.parse(data); } catch (e) { return; }
-    if (type === "tickets" && body && Array.isArray(body.tickets)) renderTickets(body.tickets);
-    else if (type === "broadcasts" && body && Array.isArray(body.broadcasts)) renderBroadcasts(body.broadcasts);
+    if (type === "tickets" && body && Array.isArray(body.tickets)) {
+      if (data !== lastTickets) { lastTickets = data; renderTickets(body.tickets); }
+    } else if (type === "broadcasts" && body && Array.isArray(body.broadcasts)) {
+      if (data !== lastBroadcasts) { lastBroadcasts = data; renderBroadcasts(body.broadcasts); }
+    }
   }
 
   // MARK: tickets
@@ -217,8 +223,8 @@ enum ConsoleScript {
 
   function speaker(ticket, message) {
     if (message.from === "customer") return str(message.name) || customerName(ticket);
-    if (message.from === "agent") return "Agent " + (str(message.agent) || "?");
-    return str(message.name) || "Bot " + str(ticket.bot);
+    if (message.from === "agent") return str(message.name) || "Agent " + (str(message.agent) || "?");
+    return str(message.name) || str(ticket.bot) || "Bot";
   }
 
   function holderText(ticket) {
@@ -305,6 +311,7 @@ enum ConsoleScript {
     detail("Holder", ticket.agent ? str(ticket.agent) : "nobody yet");
     var opened = age(ticket.opened);
     detail("Opened", opened && opened !== "just now" ? opened + " ago" : opened);
+    if (ticket.resolved) detail("Resolved", new Date(str(ticket.resolved)).toLocaleString());
     detail("Bot", str(ticket.bot));
     var customer = ticket.customer && typeof ticket.customer === "object" ? ticket.customer : {};
     detail("Customer", customerName(ticket));
@@ -384,7 +391,7 @@ enum ConsoleScript {
       var sent = Math.max(0, Number(job.sent) || 0);
       var failed = Math.max(0, Number(job.failed) || 0);
       var progressId = "broadcast-progress-" + index;
-      var label = el("label", null, str(job.bot) + " — " + str(job.id) + ": " + str(job.status) + ", " +
+      var label = el("label", null, str(job.bot) + " — " + str(job.id) + ": " + (str(job.state) || str(job.status)) + ", " +
                      sent + " of " + total + " sent" + (failed ? ", " + failed + " failed" : ""));
       label.htmlFor = progressId;
       var bar = el("progress");
