@@ -266,7 +266,9 @@ def run(args, customer, agent):
     expect("Everything about Parley" in link.text, f"link card: {link.text!r}")
     check("/docs shows a link card (https, rel=noopener noreferrer, target=_blank, description)")
     os.makedirs(args.screenshots, exist_ok=True)
+    customer.driver.execute_script("document.activeElement.blur();")
     customer.driver.save_screenshot(os.path.join(args.screenshots, "widget.png"))
+    customer.driver.find_element(By.ID, "text").click()
 
     # 3. The refund flow: a ticket in nina's console, live.
     send(customer, "/refund")
@@ -316,6 +318,7 @@ def run(args, customer, agent):
     agent.wait("nina's reply in the console's conversation",
                lambda d: [e for e in d.find_elements(By.CSS_SELECTOR, "#conversation li") if REPLY in e.text])
     check("nina takes the ticket and replies; the customer sees the reply")
+    agent.driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0);")
     agent.driver.save_screenshot(os.path.join(args.screenshots, "console.png"))
 
     bearer = {"Authorization": f"Bearer {omar}"}
