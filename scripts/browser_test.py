@@ -291,15 +291,17 @@ def run(args, customer, agent):
 
     # 4. Markup from the customer is text, in the widget and in the console.
     send(customer, XSS)
-    mine = find_message(customer, "the customer's <img …> message",
-                        lambda e: "from-visitor" in e.get_attribute("class") and XSS in e.text)
-    expect(not mine.find_elements(By.TAG_NAME, "img"), "the widget made an img element from the message")
+    injected = "#messages img[src='x'], #messages img[src$='/x']"
+    customer.wait("the customer's <img …> message (as text, or as an injected img element)",
+                  lambda d: d.find_elements(By.CSS_SELECTOR, injected) or
+                  [e for e in widget_messages(customer) if "from-visitor" in e.get_attribute("class") and XSS in e.text])
     expect(not customer.driver.find_elements(By.CSS_SELECTOR, "#messages img[src='x'], img[src$='/x']"),
            "an img element with src=x exists in the widget")
     no_alert(customer)
     check("<img src=x onerror=alert(1)> from the customer shows as literal text in the widget (no img, no alert)")
-    line = agent.wait("the <img …> message in the console's conversation",
-                      lambda d: [e for e in d.find_elements(By.CSS_SELECTOR, "#conversation li") if XSS in e.text])
+    agent.wait("the <img …> message in the console's conversation (as text, or as an injected img element)",
+               lambda d: d.find_elements(By.CSS_SELECTOR, "#conversation img") or
+               [e for e in d.find_elements(By.CSS_SELECTOR, "#conversation li") if XSS in e.text])
     expect(not agent.driver.find_elements(By.CSS_SELECTOR, "#conversation img, img[src='x'], img[src$='/x']"),
            "the console made an img element from the message")
     no_alert(agent)
