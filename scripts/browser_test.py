@@ -16,7 +16,8 @@ The agents' tokens come from NINA_TOKEN and OMAR_TOKEN (nina works queue `agents
   5. nina takes the ticket and replies, the customer sees the reply; omar gets 403 for it;
   6. nina resolves it, the bot talks to the customer again (the survey, then a command);
   7. a write from another origin is refused (403); a second visitor's stream holds none of the
-     first visitor's messages; no Content-Security-Policy violation in either page.
+     first visitor's messages; embed.js opens the widget in an iframe; no Content-Security-Policy
+     violation or script error in either browser.
 Every wait is a WebDriverWait (or a socket read) with a timeout. Exit 0: all passed; 1: a check
 failed (with the browser's console log and a screenshot); 2: setup failed.
 """
@@ -374,6 +375,26 @@ def run(args, customer, agent):
     status, _, _ = call("GET", f"{base}/chat/support/events")
     expect(status == 401, f"the event stream without a session cookie answered {status}, not 401")
     check("a second visitor's stream holds none of the first visitor's messages; none without a cookie")
+
+    # The embeddable script, on a page of the listener's own (frame-ancestors allows 'self').
+    page = customer.driver
+    page.get(f"{base}/chat/support")
+    page.execute_script("""
+        var script = document.createElement("script");
+        script.src = "/chat/embed.js"; script.setAttribute("data-bot", "support"); script.async = true;
+        document.body.appendChild(script);""")
+    button = customer.wait("the embed script's floating button",
+                           lambda d: d.find_elements(By.CSS_SELECTOR, "button[aria-controls='parley-chat-support']"))[0]
+    expect(button.get_attribute("aria-expanded") == "false", "the floating button starts expanded")
+    button.click()
+    frame = customer.wait("the widget's iframe", lambda d: d.find_elements(By.ID, "parley-chat-support"))[0]
+    expect(frame.get_attribute("src") == f"{base}/chat/support" and button.get_attribute("aria-expanded") == "true",
+           f"iframe src {frame.get_attribute('src')}, aria-expanded {button.get_attribute('aria-expanded')}")
+    page.switch_to.frame(frame)
+    customer.wait("the widget inside the iframe", lambda d: d.find_element(By.ID, "messages") and
+                  (d.find_element(By.ID, "name").is_displayed() or d.find_element(By.ID, "text").is_displayed()))
+    page.switch_to.default_content()
+    check("embed.js adds a floating button that opens the widget of data-bot in an iframe")
 
     for browser in (customer, agent):
         violations = [entry["message"] for entry in browser.console_log()
