@@ -14,6 +14,8 @@ public final class EventStreamClient: @unchecked Sendable {
     /// De-chunked body not yet returned as events.
     private var body: [UInt8] = []
     private var headRead = false
+    /// One read's bytes (kept: a benchmark reads thousands of events a second through it).
+    private var buffer = [UInt8](repeating: 0, count: 65_536)
     /// The last chunk (size 0) came: the answer ended properly.
     public private(set) var finished = false
     /// The server closed (or reset) the connection, or a read timed out.
@@ -29,7 +31,7 @@ public final class EventStreamClient: @unchecked Sendable {
         guard connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\(headers)\r\n") else { return nil }
         // Bounded: each turn reads at least a byte or ends.
         while !headRead {
-            if let end = raw.firstRange(of: [13, 10, 13, 10])?.upperBound {
+            if let end = Self.find([13, 10, 13, 10], in: raw)?.upperBound {
                 let head = String(decoding: raw[..<end], as: UTF8.self).lowercased()
                 raw.removeFirst(end)
                 headRead = true
@@ -45,7 +47,7 @@ public final class EventStreamClient: @unchecked Sendable {
     public func nextEvent() -> String? {
         // Bounded: each turn takes an event, reads at least a byte, or ends.
         while true {
-            if let end = body.firstRange(of: [10, 10]) {
+            if let end = Self.find([10, 10], in: body) {
                 let event = String(decoding: body[..<end.lowerBound], as: UTF8.self)
                 body.removeFirst(end.upperBound)
                 return event
@@ -64,7 +66,6 @@ public final class EventStreamClient: @unchecked Sendable {
 
     /// One read, de-chunked into `body`; false once the connection ended.
     private func receive() -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
         let count = recv(connection.fd, &buffer, buffer.count, 0)
         guard count > 0 else {
             closed = true
@@ -78,7 +79,7 @@ public final class EventStreamClient: @unchecked Sendable {
     /// Moves every complete chunk from `raw` to `body`.
     private func dechunk() {
         // Bounded: each turn removes a chunk from `raw`, or stops.
-        while !finished, let line = raw.firstRange(of: [13, 10]) {
+        while !finished, let line = Self.find([13, 10], in: raw) {
             let sizeText = String(decoding: raw[..<line.lowerBound], as: UTF8.self).prefix { $0 != ";" }
             guard let size = Int(sizeText, radix: 16) else {
                 closed = true
@@ -94,6 +95,28 @@ public final class EventStreamClient: @unchecked Sendable {
             guard raw.count >= line.upperBound + size + 2 else { return }
             body += raw[line.upperBound..<(line.upperBound + size)]
             raw.removeFirst(line.upperBound + size + 2)
+        }
+    }
+
+    /// Where `pattern` first occurs in `bytes`: a plain loop over the bytes (the generic
+    /// `firstRange(of:)` costs a benchmark more than the server spends answering).
+    public static func find(_ pattern: [UInt8], in bytes: [UInt8]) -> Range<Int>? {
+        guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+        return bytes.withUnsafeBufferPointer { haystack in
+            pattern.withUnsafeBufferPointer { needle in
+                var index = 0
+                let last = haystack.count - needle.count
+                // Bounded by the haystack's length.
+                while index <= last {
+                    if haystack[index] == first {
+                        var offset = 1
+                        while offset < needle.count && haystack[index + offset] == needle[offset] { offset += 1 }
+                        if offset == needle.count { return index..<(index + needle.count) }
+                    }
+                    index += 1
+                }
+                return nil
+            }
         }
     }
 }

@@ -47,9 +47,27 @@ struct HTTPLoad {
 
     /// One connection's requests until `deadline`; how many were answered right.
     private func drive(until deadline: Date) throws -> Int {
+        let fd = try Self.connectLoopback(port: port)
+        defer { close(fd) }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var pending: [UInt8] = []
+        var count = 0
+        while Date() < deadline {
+            guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { throw BenchFailure("send: errno \(errno)") }
+            let (status, _, body) = try Self.readAnswer(fd, &buffer, &pending)
+            guard status == 200, check(body) else {
+                throw BenchFailure("answer \(count + 1) was wrong: \(status) \(String(decoding: body.prefix(200), as: UTF8.self))")
+            }
+            count += 1
+        }
+        return count
+    }
+
+    /// A TCP connection to `127.0.0.1:port` without Nagle's delay, every read bounded by 10 s.
+    static func connectLoopback(port: Int) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw BenchFailure("socket: errno \(errno)") }
-        defer { close(fd) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var one: Int32 = 1
@@ -61,24 +79,16 @@ struct HTTPLoad {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw BenchFailure("connect to port \(port): errno \(errno)") }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var pending: [UInt8] = []
-        var count = 0
-        while Date() < deadline {
-            guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { throw BenchFailure("send: errno \(errno)") }
-            let (status, body) = try readAnswer(fd, &buffer, &pending)
-            guard status == 200, check(body) else {
-                throw BenchFailure("answer \(count + 1) was wrong: \(status) \(String(decoding: body.prefix(200), as: UTF8.self))")
-            }
-            count += 1
+        guard connected == 0 else {
+            close(fd)
+            throw BenchFailure("connect to port \(port): errno \(errno)")
         }
-        return count
+        return fd
     }
 
-    /// Reads one answer (headers and a `Content-Length` body); what came after it stays in `pending`.
-    private func readAnswer(_ fd: Int32, _ buffer: inout [UInt8], _ pending: inout [UInt8]) throws -> (Int, ArraySlice<UInt8>) {
+    /// Reads one answer (headers and a `Content-Length` body): its status, head and body; what
+    /// came after it stays in `pending`.
+    static func readAnswer(_ fd: Int32, _ buffer: inout [UInt8], _ pending: inout [UInt8]) throws -> (Int, String, ArraySlice<UInt8>) {
         // Bounded: each recv waits at most 10 s, and an answer over 16 MB is an error.
         while true {
             if let end = Self.headerEnd(pending) {
@@ -89,7 +99,7 @@ struct HTTPLoad {
                 if pending.count >= end + 4 + length {
                     let body = pending[(end + 4)..<(end + 4 + length)]
                     pending.removeFirst(end + 4 + length)
-                    return (status, body)
+                    return (status, head, body)
                 }
             }
             guard pending.count < 16 << 20 else { throw BenchFailure("answer over 16 MB") }

@@ -16,6 +16,8 @@ let areas: KeyValuePairs<String, () async throws -> Void> = [
     // The operations listener with 100 bots: /healthz and /metrics requests/s, and a Python
     // server answering the same /healthz as the yardstick.
     "http": benchHTTP,
+    // The visitors' chat: 100 visitors, round trips/s and latency.
+    "web": benchWeb,
     // 10,000 hand-offs across 3 queues and 20 agents on round robin, with SQLite.
     "handoff": benchHandoff,
     // Needs a live Synapse (`eval "$(scripts/synapse start)"`); says "skipped" without one.

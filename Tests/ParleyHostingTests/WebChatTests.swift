@@ -283,3 +283,12 @@ import Testing
         await Self.close(running, listener)
     }
 }
+
+@Suite struct ISOTimestampTests {
+    @Test func itMatchesFoundationsFormatToTheSecond() {
+        for seconds in [0.0, 951_782_400.5, 1_764_670_000.999, 4_102_444_799] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(ISOTimestamp.string(date) == Date(timeIntervalSince1970: seconds.rounded(.down)).formatted(.iso8601))
+        }
+    }
+}

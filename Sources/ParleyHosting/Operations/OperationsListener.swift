@@ -31,8 +31,11 @@ public final class OperationsListener: Sendable {
             door = WebChatDoor(settings: settings, hub: hub, clock: running.host.clock) { running.registry }
         }
         let routes = OperationsRoutes(running: running, adminToken: http?.adminToken?.value, webChat: door.map(WebChatRoutes.init))
+        var options = Self.options
+        // Each visitor and agent holds an event stream open besides their requests.
+        if http?.webChat != nil || http?.agents != nil { options.maxConnections = 4_096 }
         do {
-            let server = try HTTPServer(host: address.host, port: address.port, options: Self.options,
+            let server = try HTTPServer(host: address.host, port: address.port, options: options,
                                         immediate: { routes.answerAtOnce($0) }) { await routes.handle($0) }
             var bound = address
             bound.port = server.port

@@ -17,7 +17,7 @@ struct VisitorEventEncoder: Sendable {
         object["seq"] = .int(envelope.seq)
         object["from"] = .string(envelope.sender == visitor ? "visitor" : "bot")
         object["sender"] = .object(["id": .string(envelope.sender), "name": .string(senderName)])
-        object["time"] = .string(envelope.timestamp.formatted(.iso8601))
+        object["time"] = .string(ISOTimestamp.string(envelope.timestamp))
         if let reply = envelope.replyTo {
             let quoted = content(reply.quoted)["text"] ?? .string("")
             object["quote"] = .object(["id": .string(reply.messageID), "text": quoted])
