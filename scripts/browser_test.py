@@ -256,6 +256,13 @@ def run(args, customer, agent):
     expect(mail.get_attribute("href") == "mailto:bob@example.com", f"email link: {mail.get_attribute('href')}")
     check("/card bob shows a contact card (name, title, tel: and mailto: links)")
 
+    offer = vcard.find_element(By.CSS_SELECTOR, "button.chip[aria-label='React \U0001F44D']")
+    offer.click()
+    find_message(customer, "the bot's thanks for the 👍", bot_text("Thanks for the feedback!"))
+    customer.wait("the 👍 chip pressed with a count",
+                  lambda d: vcard.find_element(By.CSS_SELECTOR, "button.chip[aria-pressed='true']").text.endswith(" 1"))
+    check("a 👍 on the contact card reaches the bot (it thanks), the chip shows it")
+
     send(customer, "/docs")
     link = find_message(customer, "the link card of /docs",
                         lambda e: e.find_elements(By.CSS_SELECTOR, ".card.link a"))

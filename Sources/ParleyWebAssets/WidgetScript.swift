@@ -174,17 +174,23 @@ enum WidgetScript {
     }
   }
 
+  // The reactions under a message as chips (emoji and count; pressed when the visitor's is
+  // among them: selecting takes it back). Under the bot's messages 👍 and 👎 are offered too.
+  var offered = ["\uD83D\uDC4D", "\uD83D\uDC4E"];
   function renderReactions(record) {
     var box = record.reactionBox;
     while (box.firstChild) box.removeChild(box.firstChild);
-    Object.keys(record.reactions).forEach(function (emoji) {
-      var users = record.reactions[emoji];
-      if (!users.length) return;
+    var emojis = Object.keys(record.reactions).filter(function (emoji) { return record.reactions[emoji].length > 0; });
+    if (record.from === "bot") offered.forEach(function (emoji) { if (emojis.indexOf(emoji) < 0) emojis.push(emoji); });
+    emojis.forEach(function (emoji) {
+      var users = record.reactions[emoji] || [];
       var mine = visitor !== null && users.indexOf(visitor) >= 0;
-      var chip = el("button", "chip", emoji + " " + users.length);
+      var chip = el("button", users.length ? "chip" : "chip offer", users.length ? emoji + " " + users.length : emoji);
       chip.type = "button";
       chip.setAttribute("aria-pressed", mine ? "true" : "false");
-      chip.setAttribute("aria-label", emoji + " " + users.length + (mine ? ", yours: select to take it back" : ": select to add yours"));
+      chip.setAttribute("aria-label", users.length
+        ? emoji + " " + users.length + (mine ? ", yours: select to take it back" : ": select to add yours")
+        : "React " + emoji);
       chip.addEventListener("click", function () { react(record.id, emoji, !mine); });
       box.appendChild(chip);
     });
@@ -211,7 +217,7 @@ enum WidgetScript {
       item.appendChild(quote);
     }
     item.appendChild(renderBody(message));
-    var record = { id: id, element: item, reactions: {}, reactionBox: el("div", "reactions") };
+    var record = { id: id, from: from, element: item, reactions: {}, reactionBox: el("div", "reactions") };
     record.reactionBox.setAttribute("role", "group");
     record.reactionBox.setAttribute("aria-label", "Reactions");
     if (message.reactions && typeof message.reactions === "object") {
@@ -376,7 +382,8 @@ enum WidgetScript {
 
   function react(messageId, emoji, added) {
     postJSON("/reactions", { message: messageId, emoji: emoji, added: added }).then(function (response) {
-      if (response.status === 429) setStatus("Slow down", true);
+      if (response.ok) applyReaction({ message: messageId, emoji: emoji, user: visitor, added: added });
+      else if (response.status === 429) setStatus("Slow down", true);
       else if (response.status === 401) reopen().then(openEvents);
     });
   }

@@ -54,6 +54,8 @@ button:disabled { opacity: .55; cursor: default; }
 .reactions { display: flex; flex-wrap: wrap; gap: .25rem; }
 .chip { background: var(--bot); color: var(--fg); border: 1px solid var(--line); border-radius: 1rem; padding: .05rem .5rem; font-size: .85rem; }
 .chip[aria-pressed="true"] { border-color: var(--accent); }
+.chip.offer { background: transparent; opacity: .6; }
+.chip.offer:hover, .chip.offer:focus-visible { opacity: 1; }
 time { font-size: .7rem; color: var(--muted); }
 .separator { align-self: center; color: var(--muted); font-size: .8rem; }
 .composer { display: flex; gap: .5rem; padding: .6rem 1rem; border-top: 1px solid var(--line); }
