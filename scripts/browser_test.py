@@ -430,7 +430,7 @@ def main():
     browsers = []
     try:
         try:
-            customer = Browser("widget", args.chromium, args.chromedriver, "480,800")
+            customer = Browser("widget", args.chromium, args.chromedriver, "480,960")
             browsers.append(customer)
             agent = Browser("console", args.chromium, args.chromedriver, "1280,1000")
             browsers.append(agent)

@@ -54,7 +54,9 @@ button:disabled { opacity: .55; cursor: default; }
 .reactions { display: flex; flex-wrap: wrap; gap: .25rem; }
 .chip { background: var(--bot); color: var(--fg); border: 1px solid var(--line); border-radius: 1rem; padding: .05rem .5rem; font-size: .85rem; }
 .chip[aria-pressed="true"] { border-color: var(--accent); }
-.chip.offer { background: transparent; opacity: .6; }
+/* 👍/👎 offered under the bot's last message, and under any other one pointed at or focused. */
+.chip.offer { background: transparent; opacity: 0; }
+.msg.from-bot:last-child .chip.offer, .msg:hover .chip.offer, .msg:focus-within .chip.offer { opacity: .7; }
 .chip.offer:hover, .chip.offer:focus-visible { opacity: 1; }
 time { font-size: .7rem; color: var(--muted); }
 .separator { align-self: center; color: var(--muted); font-size: .8rem; }
