@@ -5,12 +5,13 @@
     browser_test.py --base http://127.0.0.1:PORT --screenshots DIR [--docs-images DIR]
 
 The agents' tokens come from NINA_TOKEN and OMAR_TOKEN (nina works queue `agents`, omar only
-`phone`). Checks, in order, one line each:
+`phone`), the admin API's from PARLEY_ADMIN_TOKEN. Checks, in order, one line each:
   1. the pages and their Content-Security-Policy; nina signs in to the console;
   2. a customer named `Eve <script>…` opens the widget: the greeting card, /card bob (a contact
      card with tel: and mailto: links), /docs (a link card, opened safely);
   3. the refund flow (/refund, the order number) opens a ticket that appears in nina's console
-     without a reload; the customer's name shows there as text;
+     without a reload; the customer's name shows there as text; a broadcast started through the
+     admin API shows in the console with a progress bar that moves;
   4. the customer writes `<img src=x onerror=alert(1)>`: literal text in the widget and in the
      console's conversation, no img element, no alert;
   5. nina takes the ticket and replies, the customer sees the reply; omar gets 403 for it;
@@ -43,6 +44,8 @@ XSS = "<img src=x onerror=alert(1)>"
 NAME = "Eve <script>window.__parleyPwned=1</script>"
 ORDER = "123456"
 REPLY = "Hello from Nina: your refund is on its way."
+BROADCAST = "browser-test"
+BROADCAST_SIZE = 30
 
 
 class CheckFailed(Exception):
@@ -232,6 +235,20 @@ def run(args, customer, agent):
     agent.driver.execute_script("window.__parleyNoReload = true;")
     check("nina signs in to the console (a wrong token is refused)")
 
+    # A slow broadcast (through the admin API) to visitors of its own, for the console's progress
+    # bar further on.
+    listeners = []
+    for index in range(BROADCAST_SIZE):
+        status, _, body = call("POST", f"{base}/chat/support/session", body={"name": f"Listener {index}"},
+                               headers={"Origin": base, "Content-Type": "application/json"})
+        expect(status == 200, f"a listener's session: {status} {body[:200]!r}")
+        listeners.append("user:" + json.loads(body)["visitor"])
+    admin = {"Authorization": f"Bearer {os.environ['PARLEY_ADMIN_TOKEN']}", "Content-Type": "application/json"}
+    status, _, body = call("POST", f"{base}/api/v1/broadcasts", headers=admin,
+                           body={"id": BROADCAST, "bot": "announcer", "to": listeners,
+                                 "text": "A browser test broadcast", "rate": "3/s"})
+    expect(status in (200, 201, 202), f"starting the broadcast {BROADCAST}: {status} {body[:300]!r}")
+
     # 2. The customer: greeting, contact card, link card.
     customer.driver.get(f"{base}/chat/support")
     customer.wait("the name field", lambda d: d.find_element(By.ID, "name").is_displayed())
@@ -296,6 +313,23 @@ def run(args, customer, agent):
 
     item.find_element(By.CSS_SELECTOR, "button.select").click()
     agent.wait("the ticket's conversation", lambda d: d.find_element(By.ID, "ticket-view").is_displayed())
+
+    def progress(driver):
+        for item in driver.find_elements(By.CSS_SELECTOR, "#broadcasts li"):
+            label = item.find_element(By.TAG_NAME, "label")
+            if BROADCAST in label.text:
+                bar = driver.find_element(By.ID, label.get_attribute("for"))
+                expect(bar.tag_name == "progress" and bar.get_attribute("max") == str(BROADCAST_SIZE),
+                       f"the broadcast's bar: <{bar.tag_name}> max {bar.get_attribute('max')}")
+                return float(bar.get_attribute("value"))
+        return None
+    value = agent.wait(f"the broadcast {BROADCAST} with a labelled progress bar in the console",
+                       lambda d: (lambda found: None if found is None else (found,))(progress(d)))[0]
+    expect(0 <= value <= BROADCAST_SIZE, f"the broadcast's bar at {value}")
+    # Its progress is recorded in batches (all at once for so few recipients): the job is seen
+    # leaving the list when it is done, live.
+    agent.wait(f"the finished broadcast {BROADCAST} leaving the console's list", lambda d: progress(d) is None, timeout=30)
+    check("the console shows the running broadcast with a labelled progress bar, and drops it when done, live")
 
     # 4. Markup from the customer is text, in the widget and in the console.
     send(customer, XSS)
@@ -423,7 +457,7 @@ def main():
     parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     parser.add_argument("--chromedriver", default=shutil.which("chromedriver") or "/usr/bin/chromedriver")
     args = parser.parse_args()
-    for variable in ("NINA_TOKEN", "OMAR_TOKEN"):
+    for variable in ("NINA_TOKEN", "OMAR_TOKEN", "PARLEY_ADMIN_TOKEN"):
         if len(os.environ.get(variable, "")) < 16:
             print(f"browser-test: setup failed: {variable} must hold a token of at least 16 characters", file=sys.stderr)
             return 2
