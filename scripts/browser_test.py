@@ -17,8 +17,9 @@ The agents' tokens come from NINA_TOKEN and OMAR_TOKEN (nina works queue `agents
   5. nina takes the ticket and replies, the customer sees the reply; omar gets 403 for it;
   6. nina resolves it, the bot talks to the customer again (the survey, then a command);
   7. a write from another origin is refused (403); a second visitor's stream holds none of the
-     first visitor's messages; embed.js opens the widget in an iframe; no Content-Security-Policy
-     violation or script error in either browser.
+     first visitor's messages; the cards of the test's bot `hostile` (javascript: and data: URLs,
+     markup in names and texts, the bot's name itself) render inert; embed.js opens the widget
+     in an iframe; no Content-Security-Policy violation or script error in either browser.
 Every wait is a WebDriverWait (or a socket read) with a timeout. Exit 0: all passed; 1: a check
 failed (with the browser's console log and a screenshot); 2: setup failed.
 """
@@ -416,6 +417,28 @@ def run(args, customer, agent):
     status, _, _ = call("GET", f"{base}/chat/support/events")
     expect(status == 401, f"the event stream without a session cookie answered {status}, not 401")
     check("a second visitor's stream holds none of the first visitor's messages; none without a cookie")
+
+    # Cards with hostile values (the test's own bot `hostile`): nothing active is made of them.
+    page = customer.driver
+    page.get(f"{base}/chat/hostile")
+    customer.wait("the hostile bot's widget", lambda d: d.find_element(By.ID, "start-button").is_displayed())
+    expect(page.find_element(By.ID, "chat-title").text == "Hostile <b>bot</b>" and page.title == "Chat with Hostile <b>bot</b>",
+           f"the bot's name on the page: {page.find_element(By.ID, 'chat-title').text!r}, title {page.title!r}")
+    page.find_element(By.ID, "start-button").click()
+    customer.wait("the message box", lambda d: d.find_element(By.ID, "text").is_displayed())
+    send(customer, "/cards")
+    find_message(customer, "the hostile bot's 'done'", bot_text("done"))
+    hrefs = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, "#messages a")]
+    expect(not hrefs, f"links were made from hostile URLs: {hrefs}")
+    images = [i.get_attribute("src") for i in page.find_elements(By.CSS_SELECTOR, "#messages img")]
+    expect(not images, f"images were made from hostile URLs: {images}")
+    text = page.find_element(By.ID, "messages").text
+    for shown in ["<img src=x onerror=alert(1)>", "<script>alert(2)</script>", "<b>Mallory</b>", "javascript:alert(4)"]:
+        expect(shown in text, f"{shown!r} is not shown as text: {text[-600:]!r}")
+    expect(not page.find_elements(By.CSS_SELECTOR, "#messages b, #messages script"), "markup from a card became elements")
+    no_alert(customer)
+    not_pwned(customer)
+    check("cards with javascript:/data: URLs and markup (and a bot named with markup) render inert, as text")
 
     # The embeddable script, on a page of the listener's own (frame-ancestors allows 'self').
     page = customer.driver
