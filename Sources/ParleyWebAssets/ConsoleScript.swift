@@ -155,7 +155,7 @@ enum ConsoleScript {
     if (lastEventId) headers["Last-Event-ID"] = lastEventId;
     fetch(api + "/events", { credentials: "same-origin", headers: headers, cache: "no-store", signal: controller.signal })
       .then(function (response) {
-        if (response.status === 401) { signedOut("Your session ended: sign in again."); return null; }
+        if (response.status === 401 || response.status === 403) { signedOut("Your session ended: sign in again."); return null; }
         if (!response.ok || !response.body) throw new Error("stream answered " + response.status);
         retryDelay = 1000;
         return readStream(response.body.getReader(), controller);
@@ -315,10 +315,11 @@ enum ConsoleScript {
     detail("Bot", str(ticket.bot));
     var customer = ticket.customer && typeof ticket.customer === "object" ? ticket.customer : {};
     detail("Customer", customerName(ticket));
+    var labels = { id: "Customer id", phone: "Phone", email: "Email", org: "Organisation", title: "Title", avatar: "Avatar" };
     Object.keys(customer).forEach(function (k) {
       if (k === "name") return;
       var value = customer[k];
-      if (typeof value === "string" || typeof value === "number") detail(k, str(value));
+      if (typeof value === "string" || typeof value === "number") detail(labels[k] || k, str(value));
     });
     detail("Note", str(ticket.note));
     var atBottom = conversation.scrollHeight - conversation.scrollTop - conversation.clientHeight < 40;
