@@ -2,7 +2,7 @@ import Foundation
 import ParleyBots
 import ParleyHTTPServer
 
-/// The operations listener of `http.listen`: `/healthz`, `/metrics`, `/api/v1/`.
+/// The operations listener of `http.listen`: `/healthz`, `/metrics`, `/api/v1/`, `/console`.
 public final class OperationsListener: Sendable {
     /// Where it listens, as `http://host:port` (the port the system chose for port 0).
     public let url: String
@@ -17,7 +17,8 @@ public final class OperationsListener: Sendable {
         case .success(let parsed): address = parsed
         case .failure(let error): throw HostError("http.listen: \(error.message)")
         }
-        let routes = OperationsRoutes(running: running, adminToken: http?.adminToken?.value)
+        let routes = OperationsRoutes(running: running, adminToken: http?.adminToken?.value,
+                                      console: ConsoleRoutes(running: running, agents: http?.agents))
         do {
             let server = try HTTPServer(host: address.host, port: address.port, options: Self.options,
                                         immediate: { routes.answerAtOnce($0) }) { await routes.handle($0) }

@@ -4,12 +4,13 @@ import ParleyCore
 import ParleyHTTPServer
 import ParleyMetrics
 
-/// What the operations listener answers: `/healthz`, `/metrics`, and the admin API under
-/// `/api/v1/` (Bearer token).
+/// What the operations listener answers: `/healthz`, `/metrics`, the admin API under
+/// `/api/v1/` (Bearer token), and the agents' console under `/console` (`ConsoleRoutes`).
 struct OperationsRoutes: Sendable {
     let running: RunningHost
     /// `http.admin_token`; nil: the API is closed.
     let adminToken: String?
+    let console: ConsoleRoutes
 
     /// What needs no waiting, answered on the listener's thread: `/healthz` (one lock) and
     /// the refusals of requests that will not be served; nil for the rest.
@@ -22,6 +23,7 @@ struct OperationsRoutes: Sendable {
         case "/metrics":
             return Self.isRead(request.method) ? nil : Self.methodNotAllowed("GET, HEAD")
         default:
+            if ConsoleRoutes.claims(request.path) { return console.answerAtOnce(request) }
             guard request.path.hasPrefix("/api/") else { return Self.error(404, "no such page: \(request.path)") }
             return authorize(request)
         }
@@ -31,6 +33,7 @@ struct OperationsRoutes: Sendable {
     /// thread), then `/metrics` and the admin API, which wait on the bots and stores.
     func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
         if let answer = answerAtOnce(request) { return answer }
+        if ConsoleRoutes.claims(request.path) { return await console.handle(request) }
         if request.path == "/metrics" {
             return HTTPServerResponse(status: 200, headers: [(name: "Content-Type", value: MetricsRegistry.contentType)],
                                       body: Data(await running.metrics.registry.exposition().utf8))
