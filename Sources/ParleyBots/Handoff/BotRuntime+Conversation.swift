@@ -3,8 +3,8 @@ import ParleyCore
 
 /// A ticket's conversation read back for the agents' console.
 extension BotRuntime {
-    /// Pages of a conversation the client no longer lists are read from its start, this many
-    /// messages at a time, at most `conversationPages` of them.
+    /// A conversation is read this many messages at a time, at most `conversationPages` of
+    /// them (one, unless the client no longer lists it and it is read from its start).
     static let conversationPage = 500
     static let conversationPages = 40
 
@@ -32,15 +32,13 @@ extension BotRuntime {
     }
 
     /// The newest `limit` messages of `channel`. The transport reads forward from a seq, so
-    /// the read starts `limit` before the last seq the client has seen (a gap in the seqs, a
-    /// message hidden from the bot, makes it fewer). A conversation the client no longer lists
-    /// is read from its start, page by page, keeping the tail.
+    /// the read starts `limit` before the last seq the client has seen (from the start for a
+    /// conversation it no longer lists) and goes on, page by page, to the end: messages the
+    /// server has and the client has not seen yet (the bot's reply just sent) are read too.
+    /// A gap in the seqs (a message hidden from the bot) makes it fewer.
     private func newest(_ limit: Int, of channel: Channel) async throws -> [Envelope] {
-        if let last = await client.conversation(channel)?.lastSeq {
-            return try await transport.history(of: channel, after: max(0, last - Int64(limit)), limit: limit)
-        }
+        var after = max(0, (await client.conversation(channel)?.lastSeq ?? 0) - Int64(limit))
         var kept: [Envelope] = []
-        var after: Int64 = 0
         for _ in 0..<Self.conversationPages {
             let page = try await transport.history(of: channel, after: after, limit: Self.conversationPage)
             kept = Array((kept + page).suffix(limit))

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import ParleyTesting
 
 /// A client of a streamed answer over a raw socket: `HTTPClient` (libcurl) hands over a body
 /// only once it is complete. It undoes the chunked encoding as bytes come and splits the body
@@ -8,25 +7,25 @@ import ParleyTesting
 /// connection's receive timeout: use it inside `offPool`, one thread at a time.
 ///
 /// `@unchecked Sendable`: handed from one `offPool` thread to the next, never shared at once.
-final class EventStreamClient: @unchecked Sendable {
-    let connection: RawConnection
+public final class EventStreamClient: @unchecked Sendable {
+    public let connection: RawConnection
     /// Received and not yet de-chunked.
     private var raw: [UInt8] = []
     /// De-chunked body not yet returned as events.
     private var body: [UInt8] = []
     private var headRead = false
     /// The last chunk (size 0) came: the answer ended properly.
-    private(set) var finished = false
+    public private(set) var finished = false
     /// The server closed (or reset) the connection, or a read timed out.
-    private(set) var closed = false
+    public private(set) var closed = false
 
-    init(port: Int, timeoutSeconds: Int = 5) throws {
+    public init(port: Int, timeoutSeconds: Int = 5) throws {
         connection = try RawConnection(port: port, timeoutSeconds: timeoutSeconds)
     }
 
     /// Sends a GET of `path` and reads the answer's head: its status line and headers
     /// (lower-cased), or nil if none came.
-    func get(_ path: String, headers: String = "") -> String? {
+    public func get(_ path: String, headers: String = "") -> String? {
         guard connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\(headers)\r\n") else { return nil }
         // Bounded: each turn reads at least a byte or ends.
         while !headRead {
@@ -43,7 +42,7 @@ final class EventStreamClient: @unchecked Sendable {
     }
 
     /// The next event, without its blank line; nil if the answer or the connection ended first.
-    func nextEvent() -> String? {
+    public func nextEvent() -> String? {
         // Bounded: each turn takes an event, reads at least a byte, or ends.
         while true {
             if let end = body.firstRange(of: [10, 10]) {
@@ -56,12 +55,12 @@ final class EventStreamClient: @unchecked Sendable {
     }
 
     /// Reads until the answer ends (`finished`) or the connection does (`closed`).
-    func readToEnd() {
+    public func readToEnd() {
         // Bounded: each turn reads at least a byte or ends.
         while !finished, receive() {}
     }
 
-    func close() { connection.close() }
+    public func close() { connection.close() }
 
     /// One read, de-chunked into `body`; false once the connection ended.
     private func receive() -> Bool {
