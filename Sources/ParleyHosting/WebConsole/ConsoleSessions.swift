@@ -14,6 +14,10 @@ final class ConsoleSessions: Sendable {
 
     /// A session unused this long ends: an agent's working day, with room.
     static let idleLimit: Duration = .seconds(12 * 3600)
+    /// Sessions kept per agent at most: an agent signs in from a few browsers, not hundreds; a
+    /// script signing in again and again replaces its least recently used session rather than
+    /// filling memory.
+    static let perAgent = 16
 
     private let sessions = Mutex<[String: Session]>([:])
     private let clock: any ParleyClock
@@ -28,13 +32,18 @@ final class ConsoleSessions: Sendable {
     }
 
     /// Signs `agent` in: the new session's secret and its CSRF value. Sessions that expired
-    /// are dropped here, so the table holds live ones only.
+    /// are dropped here, so the table holds live ones only (a dropped session's event streams
+    /// end at their next reading).
     func open(for agent: ConsoleAgent) -> (secret: String, session: Session) {
         let secret = ConsoleSecret.make()
         let session = Session(agent: agent, csrf: ConsoleSecret.make(), lastUsed: clock.now())
         sessions.withLock { sessions in
             let now = clock.now()
             sessions = sessions.filter { isLive($0.value, at: now) }
+            let own = sessions.filter { $0.value.agent.id == agent.id }
+            if own.count >= Self.perAgent, let oldest = own.min(by: { $0.value.lastUsed < $1.value.lastUsed }) {
+                sessions[oldest.key] = nil
+            }
             sessions[secret] = session
         }
         return (secret, session)
