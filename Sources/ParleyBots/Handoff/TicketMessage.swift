@@ -1,7 +1,8 @@
 import Foundation
 
 /// One message of a ticket's conversation as an agent reads it (the agents' console): who
-/// wrote it, and what it says in words.
+/// wrote it, and what it says in words. Made by the bot that reads the conversation
+/// (`BotHost.conversation(of:limit:)`); others only read it.
 public struct TicketMessage: Sendable, Hashable {
     /// Which side of the conversation wrote it.
     public enum Side: String, Sendable, Hashable {
@@ -18,11 +19,4 @@ public struct TicketMessage: Sendable, Hashable {
     public var text: String
     /// When the server took it.
     public var time: Date
-
-    public init(from: Side, name: String, text: String, time: Date) {
-        self.from = from
-        self.name = name
-        self.text = text
-        self.time = time
-    }
 }

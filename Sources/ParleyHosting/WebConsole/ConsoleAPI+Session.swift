@@ -7,19 +7,26 @@ extension ConsoleAPI {
     /// `{"token"}` → 200 `{"agent", "queues", "csrf"}` and the session cookie; 401 for a token
     /// that is no agent's. The cookie is `HttpOnly` (no script reads it), `SameSite=Strict`
     /// (no other site's page sends it) and only for `/console`.
-    func signIn(_ body: Data) -> HTTPServerResponse {
+    ///
+    /// Each sign-in is logged, a refused one with the client's address (never the token): a
+    /// run of refusals is someone guessing.
+    func signIn(_ request: HTTPServerRequest) -> HTTPServerResponse {
         let token: String
         do throws(JSONBody.Problem) {
-            guard let given = try JSONBody(body, known: ["token"]).string("token", required: true) else {
+            guard let given = try JSONBody(request.body, known: ["token"]).string("token", required: true) else {
                 throw JSONBody.Problem(message: "token: required")
             }
             token = given
         } catch {
             return error.response
         }
-        guard let agent = agents.agent(token: token) else { return OperationsRoutes.error(401, "wrong agent token") }
+        let host = running.host
+        guard let agent = agents.agent(token: token) else {
+            host.logger.log(.warn, at: host.clock.now(), bot: nil, "console sign-in refused", ["address": request.remoteAddress])
+            return OperationsRoutes.error(401, "wrong agent token")
+        }
         let (secret, session) = sessions.open(for: agent)
-        running.host.logger.log(.info, at: running.host.clock.now(), bot: nil, "console sign-in", ["agent": agent.id])
+        host.logger.log(.info, at: host.clock.now(), bot: nil, "console sign-in", ["agent": agent.id])
         var answer = HTTPServerResponse.json(200, JSONValue.object([
             "agent": .string(agent.id), "queues": .array(agent.queues.map(JSONValue.string)), "csrf": .string(session.csrf),
         ]).jsonData())

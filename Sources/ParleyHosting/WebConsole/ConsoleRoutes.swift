@@ -39,7 +39,7 @@ struct ConsoleRoutes: Sendable {
         switch (parts.first, parts.count) {
         case ("session", 1):
             switch request.method {
-            case "POST": return api.signIn(request.body)
+            case "POST": return api.signIn(request)
             case "DELETE": return api.signOut(request)
             default: return OperationsRoutes.methodNotAllowed("POST, DELETE")
             }
