@@ -14,8 +14,8 @@ extension BotHost {
 
     /// The last `limit` messages of `ticket`'s conversation (the customer's with the bot),
     /// oldest first, as the bot that opened it sees them (`BotRuntime.conversation`); empty
-    /// when that bot is not running.
-    public func conversation(of ticket: Ticket, limit: Int) async -> [TicketMessage] {
+    /// when that bot is not running, nil when they cannot be read now.
+    public func conversation(of ticket: Ticket, limit: Int) async -> [TicketMessage]? {
         guard let runtime = startedRuntimes().first(where: { $0.id == ticket.bot }) else { return [] }
         return await runtime.conversation(of: ticket, limit: limit)
     }

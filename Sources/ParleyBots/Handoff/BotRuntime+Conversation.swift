@@ -8,19 +8,20 @@ extension BotRuntime {
     static let conversationPage = 500
     static let conversationPages = 40
 
-    /// The last `limit` messages of `ticket`'s conversation, oldest first; empty (logged) if
-    /// they cannot be read.
+    /// The last `limit` messages of `ticket`'s conversation, oldest first; nil if they cannot
+    /// be read now (the connection is down): a reader keeps what it showed rather than show
+    /// an empty conversation. Logged at debug level only: a console asks again and again.
     ///
     /// Read through the bot's own connection (`Transport.history`), not from its client: a bot
     /// client keeps message ids only where its history would not outlive the process
     /// (`HistoryPolicy.ids`: memory storage, Matrix), while the connection answers from what
     /// the server or the transport's own record keeps — the embedded hub and Matrix alike.
-    func conversation(of ticket: Ticket, limit: Int) async -> [TicketMessage] {
+    func conversation(of ticket: Ticket, limit: Int) async -> [TicketMessage]? {
         guard limit > 0, let channel = Channel(target: ticket.channel) else { return [] }
         let envelopes: [Envelope]
         do { envelopes = try await newest(limit, of: channel) } catch {
-            log(.warn, "cannot read a ticket's conversation", ["channel": ticket.channel, "ticket": String(ticket.number), "error": "\(error)"])
-            return []
+            log(.debug, "cannot read a ticket's conversation", ["channel": ticket.channel, "ticket": String(ticket.number), "error": "\(error)"])
+            return nil
         }
         return envelopes.map { envelope in
             let text = (try? bot.registry.decode(envelope.payload))?.fallback ?? envelope.payload["fallback"]?.stringValue ?? ""

@@ -19,7 +19,7 @@ extension ConsoleAPI {
             return TicketActionRequest.answer(error)
         }
         guard let ticket else { return OperationsRoutes.error(404, "queue '\(queue)' has no ticket #\(number)") }
-        return .json(200, await ConsoleTicketJSON.json(ticket, limit: ConsoleTicketJSON.detailMessages, host: running.host).jsonData())
+        return .json(200, await ConsoleTicketJSON.detail(ticket, host: running.host).jsonData())
     }
 
     /// `take`, `reply {"text"}` or `resolve` as the signed-in agent: the ticket after, with
@@ -38,7 +38,7 @@ extension ConsoleAPI {
         }
         switch await TicketActionRequest.perform(action, queue: queue, number: number, agent: caller.agent.id, on: running.host) {
         case .success(let ticket):
-            return .json(200, await ConsoleTicketJSON.json(ticket, limit: ConsoleTicketJSON.detailMessages, host: running.host).jsonData())
+            return .json(200, await ConsoleTicketJSON.detail(ticket, host: running.host).jsonData())
         case .failure(let refusal):
             return refusal.response
         }

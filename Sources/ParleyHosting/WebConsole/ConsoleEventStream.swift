@@ -74,7 +74,10 @@ struct ConsoleEventStream: Sendable {
         found.sort { ($0.openedAt ?? .distantPast, $0.number, $0.queue) > ($1.openedAt ?? .distantPast, $1.number, $1.queue) }
         var items: [JSONValue] = []
         for ticket in found {
-            items.append(await ConsoleTicketJSON.json(ticket, limit: ConsoleTicketJSON.listMessages, host: running.host))
+            // A conversation that cannot be read now (a bot reconnecting) skips this reading:
+            // the list would otherwise flicker empty and back.
+            guard let item = await ConsoleTicketJSON.json(ticket, limit: ConsoleTicketJSON.listMessages, host: running.host) else { return nil }
+            items.append(item)
         }
         return .object(["tickets": .array(items)])
     }
