@@ -175,7 +175,7 @@ import YAMLCoding
     }
 
     /// Opened before the hand-off, the stream brings the ticket without a reconnect, then its
-    /// change when it is taken.
+    /// change when it is taken, then the customer's next message.
     @Test func aHandOffAppearsOnTheOpenEventStream() async throws {
         let (running, alice, listener) = try await Self.listening()
         let port = try #require(URLComponents(string: listener.url)?.port)
@@ -196,6 +196,10 @@ import YAMLCoding
         #expect(try await Self.request(listener.url + "/console/api/tickets/agents/1/take", method: "POST", headers: Self.bearer(Self.nina)).status == 200)
         let taken = await offPool { Self.nextTicket(on: stream) { $0["status"] == "taken" } }
         #expect(taken?["agent"] == "nina")
+        // What the customer writes next reaches the stream's copy of the conversation.
+        try await HostMetricsTests.say("Are you there?", alice, running)
+        let written = await offPool { Self.nextTicket(on: stream) { $0["messages"]?.arrayValue?.last?["text"] == "Are you there?" } }
+        #expect(written?["messages"]?.arrayValue?.last?["from"] == "customer")
         await Listener.close(running, alice, listener)
     }
 

@@ -3,8 +3,8 @@ import Foundation
 import ParleyTesting
 import Testing
 
-/// The console's sessions on a virtual clock (they end after 12 h unused), and the change
-/// signal its event streams wait on.
+/// The console's sessions on a virtual clock (they end after 12 h unused), the change signal
+/// its event streams wait on, and the conversations they share.
 @Suite struct ConsoleSessionTests {
     static let nina = ConsoleAgent(id: "nina", token: "nina-token-0123456789", queues: ["agents"])
 
@@ -77,5 +77,29 @@ import Testing
         let cancelled = Task { await signal.wait(after: quiet, timeout: .seconds(60)) }
         cancelled.cancel()
         try await withTimeout("a cancelled wait", seconds: 10) { await cancelled.value }
+    }
+
+    /// Entries are kept per change: a reader that saw the same generation gets what was read
+    /// (even if, as here, the test changed the conversation behind the signal's back by asking
+    /// with an old generation), one that saw a newer one reads again.
+    @Test func theConversationCacheReadsOncePerGeneration() async throws {
+        let (running, alice) = try await HostMetricsTests.host()
+        try await HostMetricsTests.say("/human", alice, running)
+        let ticket = try #require(try running.host.ticket(queue: "agents", number: 1))
+        let cache = ConversationCache()
+        let before = running.changes.generation
+        let first = await cache.messages(of: ticket, limit: 20, generation: before, host: running.host)
+        #expect(first?.map(\.text) == ["/human"])
+        try await HostMetricsTests.say("Hello?", alice, running)
+        #expect(running.changes.generation > before)
+        #expect(await cache.messages(of: ticket, limit: 20, generation: before, host: running.host) == first)
+        let now = running.changes.generation
+        let fresh = await cache.messages(of: ticket, limit: 20, generation: now, host: running.host)
+        // Her line, then the bot telling her her place in the queue.
+        #expect(fresh?.map(\.text).prefix(2) == ["/human", "Hello?"] && fresh?.last?.from == .bot)
+        // The older generation's entries went with the newer reading.
+        #expect(await cache.messages(of: ticket, limit: 20, generation: before, host: running.host) == fresh)
+        await alice.close()
+        await running.shutdown()
     }
 }

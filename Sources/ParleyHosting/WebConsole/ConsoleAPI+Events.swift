@@ -14,7 +14,7 @@ extension ConsoleAPI {
         case .failure(let refusal): return refusal.response
         }
         let stream = HTTPServerStream()
-        let writer = ConsoleEventStream(running: running, sessions: sessions, caller: caller, stream: stream)
+        let writer = ConsoleEventStream(running: running, sessions: sessions, conversations: conversations, caller: caller, stream: stream)
         let task = Task { await writer.run() }
         // The client went (or the server stopped): the writer stops at once, even mid-wait.
         stream.onClose { _ in task.cancel() }

@@ -23,6 +23,7 @@ struct ConsoleEventStream: Sendable {
 
     let running: RunningHost
     let sessions: ConsoleSessions
+    let conversations: ConversationCache
     let caller: ConsoleCaller
     let stream: HTTPServerStream
 
@@ -39,7 +40,7 @@ struct ConsoleEventStream: Sendable {
             }
             let seen = running.changes.generation
             let read = clock.now
-            for (event, data) in await reading() where sent[event] != data {
+            for (event, data) in await reading(seen) where sent[event] != data {
                 guard stream.send(ServerSentEvent(event: event, data: data)) else { return }
                 sent[event] = data
             }
@@ -52,17 +53,19 @@ struct ConsoleEventStream: Sendable {
         }
     }
 
-    /// Each event's data as it stands now; an event whose reading failed is left out (sent
-    /// at the next reading that works, rather than as an empty list that is not true).
-    func reading() async -> [(event: String, data: String)] {
+    /// Each event's data as it stands now, the host's changes counted `seen` before; an event
+    /// whose reading failed is left out (sent at the next reading that works, rather than as
+    /// an empty list that is not true).
+    func reading(_ seen: UInt64) async -> [(event: String, data: String)] {
         var events: [(event: String, data: String)] = []
-        if let tickets = await tickets() { events.append(("tickets", tickets.jsonString())) }
+        if let tickets = await tickets(seen) { events.append(("tickets", tickets.jsonString())) }
         if let broadcasts = broadcasts() { events.append(("broadcasts", broadcasts.jsonString())) }
         return events
     }
 
-    /// `{"tickets": […]}`: the open and taken tickets of the agent's queues, newest first.
-    func tickets() async -> JSONValue? {
+    /// `{"tickets": […]}`: the open and taken tickets of the agent's queues, newest first,
+    /// read from the store each time; their conversations through `conversations`.
+    func tickets(_ seen: UInt64) async -> JSONValue? {
         var found: [Ticket] = []
         do {
             for queue in caller.agent.queues {
@@ -76,8 +79,9 @@ struct ConsoleEventStream: Sendable {
         for ticket in found {
             // A conversation that cannot be read now (a bot reconnecting) skips this reading:
             // the list would otherwise flicker empty and back.
-            guard let item = await ConsoleTicketJSON.json(ticket, limit: ConsoleTicketJSON.listMessages, host: running.host) else { return nil }
-            items.append(item)
+            guard let messages = await conversations.messages(of: ticket, limit: ConsoleTicketJSON.listMessages, generation: seen,
+                                                              host: running.host) else { return nil }
+            items.append(ConsoleTicketJSON.json(ticket, messages: messages))
         }
         return .object(["tickets": .array(items)])
     }

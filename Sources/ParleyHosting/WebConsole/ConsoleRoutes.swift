@@ -8,6 +8,7 @@ struct ConsoleRoutes: Sendable {
     let running: RunningHost
     let agents: ConsoleAgents
     let sessions: ConsoleSessions
+    let conversations = ConversationCache()
 
     static let apiPrefix = "/console/api/"
 
@@ -35,7 +36,7 @@ struct ConsoleRoutes: Sendable {
             return OperationsRoutes.error(403, "the agents' console is off: add agents under http.agents in config.yaml")
         }
         let parts = request.path.dropFirst(Self.apiPrefix.count).split(separator: "/").map(String.init)
-        let api = ConsoleAPI(running: running, agents: agents, sessions: sessions)
+        let api = ConsoleAPI(running: running, agents: agents, sessions: sessions, conversations: conversations)
         switch (parts.first, parts.count) {
         case ("session", 1):
             switch request.method {
@@ -63,6 +64,7 @@ struct ConsoleAPI: Sendable {
     let running: RunningHost
     let agents: ConsoleAgents
     let sessions: ConsoleSessions
+    let conversations: ConversationCache
 
     /// The caller of `request`, or the refusal's answer.
     func caller(_ request: HTTPServerRequest, csrfInQuery: Bool = false) -> Result<ConsoleCaller, HTTPRefusal> {

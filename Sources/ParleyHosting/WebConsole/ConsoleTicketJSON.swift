@@ -26,15 +26,9 @@ enum ConsoleTicketJSON {
         return .object(fields)
     }
 
-    /// `ticket` with its last `limit` messages, read through the bot that opened it; nil when
-    /// they cannot be read now.
-    static func json(_ ticket: Ticket, limit: Int, host: BotHost) async -> JSONValue? {
-        guard let messages = await host.conversation(of: ticket, limit: limit) else { return nil }
-        return json(ticket, messages: messages)
-    }
-
-    /// As `json(_:limit:host:)` for one ticket asked for: no messages when they cannot be read.
+    /// One ticket asked for, with its last `detailMessages` messages read through the bot
+    /// that opened it (none when they cannot be read now).
     static func detail(_ ticket: Ticket, host: BotHost) async -> JSONValue {
-        await json(ticket, limit: detailMessages, host: host) ?? json(ticket, messages: [])
+        json(ticket, messages: await host.conversation(of: ticket, limit: detailMessages) ?? [])
     }
 }
