@@ -11,7 +11,8 @@ import ParleyHTTPServer
 /// burst of messages is one reading, not one per message), and every `safetyNet` anyway (what
 /// no bot activity announces: a broadcast's progress, a timer's move, a store written by
 /// another path). A reading sends only what differs from what this stream sent last, so a
-/// quiet host costs a reading every two seconds and no bytes but the keep-alive.
+/// quiet host costs a look at the store every two seconds (the conversations come from the
+/// `ConversationCache` while nothing changed) and no bytes but the keep-alive.
 struct ConsoleEventStream: Sendable {
     static let coalescing: Duration = .milliseconds(100)
     static let safetyNet: Duration = .seconds(2)
