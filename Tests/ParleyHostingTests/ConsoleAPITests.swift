@@ -18,8 +18,8 @@ import YAMLCoding
     static let nina = "nina-token-\(UUID().uuidString)"
     static let omar = "omar-token-\(UUID().uuidString)"
 
-    static func listening() async throws -> (RunningHost, ChatClient, OperationsListener) {
-        let (running, alice) = try await HostMetricsTests.host()
+    static func listening(storagePath: String? = nil) async throws -> (RunningHost, ChatClient, OperationsListener) {
+        let (running, alice) = try await HostMetricsTests.host(storagePath: storagePath)
         let http = try YAMLDecoder(environment: [:]).decode(HTTPConfig.self, from: """
             listen: 127.0.0.1:0
             agents:
@@ -171,6 +171,18 @@ import YAMLCoding
         try await withTimeout { await running.host.waitUntilIdle() }
         try await HostMetricsTests.say("/ping", alice, running)
         #expect(try AdminAPIActionsTests.received("alice", running).last == "pong")
+        await Listener.close(running, alice, listener)
+    }
+
+    /// With nothing kept on disk the bot's client keeps message ids only (as a Matrix bot's
+    /// does): the conversation still comes, through the bot's connection.
+    @Test func aMemoryHostShowsTheConversationToo() async throws {
+        let (running, alice, listener) = try await Self.listening(storagePath: ":memory:")
+        try await HostMetricsTests.say("/ping", alice, running)
+        try await HostMetricsTests.say("/human", alice, running)
+        let shown = try Listener.json(try await Self.request(listener.url + "/console/api/tickets/agents/1", headers: Self.bearer(Self.nina)))
+        #expect(shown["messages"]?.arrayValue?.map { $0["text"] } == ["/ping", "pong", "/human"])
+        #expect(shown["note"] == "help")
         await Listener.close(running, alice, listener)
     }
 
