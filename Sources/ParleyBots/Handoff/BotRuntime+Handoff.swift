@@ -20,7 +20,9 @@ extension BotRuntime {
             log(.error, "handoff failed: cannot store the ticket", ["channel": channel.target, "error": "\(error)"])
             return nil
         }
-        guard await postCard(of: ticket, card: ticket.customer ?? card, note: note, clientMessageID: clientMessageID) else {
+        // A joined ticket shows its own customer (asked for again if stored without a card).
+        let shown = ticket.customer ?? (ticket.user == user ? card : nil)
+        guard await postCard(of: ticket, card: shown, note: note, clientMessageID: clientMessageID) else {
             // No agent can see the ticket: keep answering rather than go silent for good.
             ticket.status = .resolved
             ticket.resolvedAt = clock.now()
