@@ -1,6 +1,7 @@
 /// A person's business card (type 4). Also renders to and parses from RFC 6350 vCard 4.0
-/// text (see `VCardContent+vCard.swift`).
-public struct VCardContent: RegistrableContent, Hashable {
+/// text (see `VCardContent+vCard.swift`). `Codable` with the keys of its fields, so a record
+/// that keeps a card (a hand-off ticket) stores it as it is sent.
+public struct VCardContent: RegistrableContent, Hashable, Codable {
     public static let contentTypeCode: Int64 = 4
     public static let contentName = "vcard"
 

@@ -81,10 +81,14 @@ public final class RunningHost: Sendable {
     private let cleanup = Mutex<Task<Void, Never>?>(nil)
     /// What the bots did and hold, for `/metrics`, and their health for `/healthz`.
     public let metrics: HostMetrics
+    /// Wakes whoever shows the host live (the agents' console) when the bots did something.
+    public let changes: HostChangeSignal
 
     private init(host: BotHost, loaded: LoadedState, sessions: HostSessions, kind: String, storage: HostStorage, transportRun: TransportRun,
-                 lock: StoreLock?, retention: StoreRetention?, metrics: HostMetrics, source: (@Sendable () -> LoadedHost)?) {
+                 lock: StoreLock?, retention: StoreRetention?, metrics: HostMetrics, changes: HostChangeSignal,
+                 source: (@Sendable () -> LoadedHost)?) {
         self.metrics = metrics
+        self.changes = changes
         self.lock = lock
         self.retention = retention
         self.host = host
@@ -119,9 +123,10 @@ public final class RunningHost: Sendable {
         let host: BotHost
         let profiles: HostProfiles
         let metrics = HostMetrics()
+        let changes = HostChangeSignal()
         do {
             var hostOptions = try storage.hostOptions(config: config, clock: clock, logger: logger)
-            hostOptions.activity = metrics
+            hostOptions.activity = SignallingActivityObserver(inner: metrics, signal: changes)
             host = BotHost(store: try storage.botStore(), clock: clock, logger: logger, options: hostOptions)
             profiles = try HostProfiles(catalog: loaded.catalog)
         } catch {
@@ -156,7 +161,8 @@ public final class RunningHost: Sendable {
         }
         let running = RunningHost(host: host, loaded: LoadedState(loaded, bots: compiled), sessions: sessions,
                                   kind: type(of: transport).kind, storage: storage, transportRun: run,
-                                  lock: lock, retention: retention, metrics: metrics, source: options.reloadSource)
+                                  lock: lock, retention: retention, metrics: metrics, changes: changes,
+                                  source: options.reloadSource)
         metrics.attach(running)
         return running
     }

@@ -7,7 +7,8 @@ import Testing
 @Suite struct BotHandoffAccessTests {
     static let agents = Channel.group("agents")
     static let openTicket = Ticket(number: 1, bot: "support", channel: "user:alice", user: "alice", queue: "agents",
-                                      openedAt: Date(timeIntervalSince1970: 1_796_112_000))
+                                      openedAt: Date(timeIntervalSince1970: 1_796_112_000),
+                                      customer: VCardContent(user: "alice", name: "Alice"), note: "Refund for 123456")
 
     /// Alice's refund handed off to `group:agents` (the bot and Carol) as ticket 1; what was
     /// sent so far is marked seen.

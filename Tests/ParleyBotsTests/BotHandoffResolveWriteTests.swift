@@ -64,7 +64,9 @@ final class RecordingBotStore: BotStore {
     func listTickets(queue: String?, statuses: Set<Ticket.Status>, limit: Int) throws -> [Ticket] {
         try inner.listTickets(queue: queue, statuses: statuses, limit: limit)
     }
-    func transfer(_ ticket: Ticket, to queue: String, at now: Date) throws -> Ticket { try inner.transfer(ticket, to: queue, at: now) }
+    func transfer(_ ticket: Ticket, to queue: String, note: String, at now: Date) throws -> Ticket {
+        try inner.transfer(ticket, to: queue, note: note, at: now)
+    }
     func waitingAhead(of number: Int, queue: String) throws -> Int { try inner.waitingAhead(of: number, queue: queue) }
     func takenCounts(queue: String) throws -> [String: Int] { try inner.takenCounts(queue: queue) }
     func setAway(_ agent: String, _ away: Bool) throws { try inner.setAway(agent, away) }

@@ -73,6 +73,10 @@ import Testing
         #expect(try store.tickets(queue: "agents", number: 1).first?.status == .resolved)
         #expect(try store.tickets(queue: "supervisors", number: 2).first?.movedFrom == "agents#1")
         #expect(try store.tickets(queue: "supervisors", number: 2).first?.status == .open)
+        // It keeps the customer's card, and the escalation's note replaces the hand-off's.
+        #expect(try store.tickets(queue: "agents", number: 1).first?.note == "help")
+        #expect(try store.tickets(queue: "supervisors", number: 2).first?.note == "Escalated from agents #1: untaken for 15m.")
+        #expect(try store.tickets(queue: "supervisors", number: 2).first?.customer == VCardContent(user: "alice", name: "Alice"))
         // The customer's conversation follows its ticket: what alice writes reaches the supervisors.
         try await fixture.say("still waiting")
         #expect(try fixture.botTexts(in: .group("supervisors"), seenBy: "carol") == ["#2 Alice: still waiting"])

@@ -12,13 +12,14 @@ import Testing
     /// A host of one bot (`desk`: answers `/ping`, hands `/human` off to `agents`, asks in a
     /// flow on `/order`) with a SQLite store in a fresh folder; `alice` can talk to it, and
     /// `users` exist besides the bot.
-    static func host(users: [String] = ["alice", "bob"]) async throws -> (RunningHost, ChatClient) {
-        let (running, alice, _) = try await hostInFolder(users: users)
+    /// `storagePath` replaces the config's (`":memory:"`: nothing kept, as `parley chat`).
+    static func host(users: [String] = ["alice", "bob"], storagePath: String? = nil) async throws -> (RunningHost, ChatClient) {
+        let (running, alice, _) = try await hostInFolder(users: users, storagePath: storagePath)
         return (running, alice)
     }
 
     /// `host()` and the folder of its files (a reload reads them again).
-    static func hostInFolder(users: [String] = ["alice", "bob"]) async throws -> (RunningHost, ChatClient, String) {
+    static func hostInFolder(users: [String] = ["alice", "bob"], storagePath: String? = nil) async throws -> (RunningHost, ChatClient, String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-metrics-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
         try "storage: { path: state/parley.db }\n".write(toFile: folder + "/config.yaml", atomically: true, encoding: .utf8)
@@ -38,7 +39,7 @@ import Testing
         let resolve: @Sendable (String) -> String = { folder + "/" + $0 }
         let loaded = HostLoader.load(configFile: "config.yaml", resolve: resolve, environment: [:])
         try #require(loaded.errors.isEmpty, "\(loaded.errors)")
-        var options = RunningHost.Options(resolve: resolve, logger: .silent, extraUsers: users)
+        var options = RunningHost.Options(resolve: resolve, logger: .silent, storagePath: storagePath, extraUsers: users)
         options.reloadSource = { HostLoader.load(configFile: "config.yaml", resolve: resolve, environment: [:]) }
         let running = try await RunningHost.make(loaded, options: options)
         #expect(await running.start() == ["desk"])

@@ -1,6 +1,25 @@
-/// Ticket actions from outside the chat (the admin API), through the path of the agents'
-/// chat commands.
+/// Ticket actions from outside the chat (the admin API, the agents' console), through the path
+/// of the agents' chat commands.
 extension BotHost {
+    /// Ticket `number` of `queue` as an action on it would find it: numbers are per queue, but
+    /// tickets stored before that may share one, and then the unresolved one wins. Nil when
+    /// the queue has no such ticket.
+    public func ticket(queue: String, number: Int) throws(TicketError) -> Ticket? {
+        let numbered: [Ticket]
+        do { numbered = try store.tickets(queue: queue, number: number) } catch {
+            throw TicketError(.storage, "cannot read ticket #\(number) of '\(queue)': \(error)")
+        }
+        return numbered.first { $0.status != .resolved } ?? numbered.first
+    }
+
+    /// The last `limit` messages of `ticket`'s conversation (the customer's with the bot),
+    /// oldest first, as the bot that opened it sees them (`BotRuntime.conversation`); empty
+    /// when that bot is not running, nil when they cannot be read now.
+    public func conversation(of ticket: Ticket, limit: Int) async -> [TicketMessage]? {
+        guard let runtime = startedRuntimes().first(where: { $0.id == ticket.bot }) else { return [] }
+        return await runtime.conversation(of: ticket, limit: limit)
+    }
+
     /// Takes, answers or resolves ticket `number` of `queue` as `agent` (a user id, named by
     /// its profile) exactly as that agent's `take`, `reply` or `resolve` in the queue's
     /// channel does: the queue is told, a reply reaches the customer as the bot, a resolved
@@ -10,13 +29,7 @@ extension BotHost {
         var handling: [BotRuntime] = []
         for runtime in startedRuntimes() where await runtime.bot.queues.contains(queue) { handling.append(runtime) }
         guard !handling.isEmpty else { throw TicketError(.unknownQueue, "no running bot hands off to queue '\(queue)'") }
-        let numbered: [Ticket]
-        do { numbered = try store.tickets(queue: queue, number: number) } catch {
-            throw TicketError(.storage, "cannot read ticket #\(number) of '\(queue)': \(error)")
-        }
-        // Numbers are per queue; tickets stored before that may share one (the open one wins).
-        let ticket = numbered.first { $0.status != .resolved } ?? numbered.first
-        guard let ticket, let runtime = handling.first(where: { $0.id == ticket.bot }) else {
+        guard let ticket = try ticket(queue: queue, number: number), let runtime = handling.first(where: { $0.id == ticket.bot }) else {
             throw TicketError(.unknownTicket, "queue '\(queue)' has no ticket #\(number)")
         }
         tracker.begin()

@@ -5,16 +5,24 @@ extension BotRuntime {
     /// Opens a ticket (or takes the conversation's unresolved one: a hand-off run again after a
     /// crash) and posts its card into `group:<queue>`, under `clientMessageID` when given (a
     /// resumed plan's, so a card posted before the crash is not shown twice); returns its number.
+    ///
+    /// The customer's card is made before the ticket is stored, so the one write keeps it and
+    /// the note for the agents' console. A hand-off joining the open ticket posts the new
+    /// note; the ticket keeps the one it was opened with.
     func openTicket(queue: String, note: String, channel: Channel, trigger: Message?, clientMessageID: UUID? = nil) async -> Int? {
         let user = trigger?.sender ?? channel.id
+        let card = await customerCard(of: user)
         var ticket: Ticket
         do {
-            ticket = try store.open(Ticket(bot: bot.id, channel: channel.target, user: user, queue: queue, openedAt: clock.now()))
+            ticket = try store.open(Ticket(bot: bot.id, channel: channel.target, user: user, queue: queue, openedAt: clock.now(),
+                                           customer: card, note: note))
         } catch {
             log(.error, "handoff failed: cannot store the ticket", ["channel": channel.target, "error": "\(error)"])
             return nil
         }
-        guard await postCard(of: ticket, note: note, clientMessageID: clientMessageID) else {
+        // A joined ticket shows its own customer (asked for again if stored without a card).
+        let shown = ticket.customer ?? (ticket.user == user ? card : nil)
+        guard await postCard(of: ticket, card: shown, note: note, clientMessageID: clientMessageID) else {
             // No agent can see the ticket: keep answering rather than go silent for good.
             ticket.status = .resolved
             ticket.resolvedAt = clock.now()
@@ -26,13 +34,21 @@ extension BotRuntime {
         return ticket.number
     }
 
-    /// Posts the card of `ticket` into its queue's group: the customer's vCard, `note` and the
-    /// conversation's last lines. False (logged) if the server did not take it.
-    func postCard(of ticket: Ticket, note: String, clientMessageID: UUID? = nil) async -> Bool {
-        var card = VCardContent(user: ticket.user, name: ticket.user)
-        if let profile = try? await client.profiles.profile(of: ticket.user) { card = VCardContent(profile: profile) }
+    /// The card of `user` a ticket shows: their profile's, or their id as the name when the
+    /// server has none.
+    func customerCard(of user: String) async -> VCardContent {
+        guard let profile = try? await client.profiles.profile(of: user) else { return VCardContent(user: user, name: user) }
+        return VCardContent(profile: profile)
+    }
+
+    /// Posts the card of `ticket` into its queue's group: the customer's vCard (`card`; nil:
+    /// asked of the server now), `note` and the conversation's last lines. False (logged) if
+    /// the server did not take it.
+    func postCard(of ticket: Ticket, card: VCardContent?, note: String, clientMessageID: UUID? = nil) async -> Bool {
+        let user: VCardContent
+        if let card { user = card } else { user = await customerCard(of: ticket.user) }
         let lines = Channel(target: ticket.channel).flatMap { lanes[$0]?.recent.joined } ?? []
-        let content = TicketContent(number: Int64(ticket.number), user: card, note: note, recent: lines, prefix: bot.prefix)
+        let content = TicketContent(number: Int64(ticket.number), user: user, note: note, recent: lines, prefix: bot.prefix)
         var options = SendOptions.interactive
         options.clientMessageID = clientMessageID
         do {

@@ -133,12 +133,13 @@ extension BotRuntime {
     /// posts its card there with `note`, and arranges it as a new ticket of that queue.
     func move(_ ticket: Ticket, to queue: String, note: String, channel: Channel) async throws(TicketError) -> Ticket {
         let moved: Ticket
-        do { moved = try store.transfer(ticket, to: queue, at: clock.now()) } catch {
+        do { moved = try store.transfer(ticket, to: queue, note: note, at: clock.now()) } catch {
             log(.error, "cannot move ticket", ["ticket": String(ticket.number), "error": "\(error)"])
             throw TicketError(.storage, "cannot move ticket #\(ticket.number) of '\(ticket.queue)': \(error)")
         }
         accept(.moved(from: ticket.number, to: moved.number), in: channel)
-        _ = await postCard(of: moved, note: note)
+        // A ticket stored before cards were kept has none: the card is asked for as before.
+        _ = await postCard(of: moved, card: moved.customer, note: note)
         await arrange(moved, in: channel)
         return moved
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCore
 
 /// A hand-off ticket: a conversation passed to the agents of a queue.
 public struct Ticket: Sendable, Hashable, Codable {
@@ -37,6 +38,12 @@ public struct Ticket: Sendable, Hashable, Codable {
     public var movedFrom: String?
     /// The agents' internal notes (`note N TEXT`), oldest first; never shown to the customer.
     public var notes: [Note]?
+    /// The customer's card as the ticket's card showed it when it was opened, and the hand-off
+    /// (or transfer, escalation) note: what the agents' console shows without asking the
+    /// server again. Nil in tickets stored before they were kept; optional, so those still
+    /// decode (the stores keep a ticket as JSON: no migration).
+    public var customer: VCardContent?
+    public var note: String?
 
     /// An internal note of an agent.
     public struct Note: Sendable, Hashable, Codable {
@@ -47,8 +54,10 @@ public struct Ticket: Sendable, Hashable, Codable {
 
     /// Creates a ticket (the store assigns `number`).
     public init(number: Int = 0, bot: String, channel: String, user: String, queue: String, status: Status = .open, agent: String? = nil,
-                openedAt: Date? = nil) {
+                openedAt: Date? = nil, customer: VCardContent? = nil, note: String? = nil) {
         self.openedAt = openedAt
+        self.customer = customer
+        self.note = note
         self.number = number
         self.bot = bot
         self.channel = channel
@@ -56,6 +65,23 @@ public struct Ticket: Sendable, Hashable, Codable {
         self.queue = queue
         self.status = status
         self.agent = agent
+    }
+
+    /// The ticket a move (transfer, escalation) opens in `queue` as `number`: the same
+    /// conversation and customer, `note` saying why, open from `now`.
+    public func successor(in queue: String, number: Int, note: String, at now: Date) -> Ticket {
+        var next = Ticket(number: number, bot: bot, channel: channel, user: user, queue: queue, openedAt: now, customer: customer, note: note)
+        next.movedFrom = "\(self.queue)#\(self.number)"
+        return next
+    }
+
+    /// This ticket closed by the move that opened `next`.
+    public func closed(movingTo next: Ticket, at now: Date) -> Ticket {
+        var old = self
+        old.status = .resolved
+        old.resolvedAt = now
+        old.movedTo = "\(next.queue)#\(next.number)"
+        return old
     }
 }
 
@@ -112,9 +138,10 @@ public protocol BotStore: Sendable {
     /// Tickets, newest first, at most `limit`: of `queue` (nil: every queue), with one of
     /// `statuses` (empty: any).
     func listTickets(queue: String?, statuses: Set<Ticket.Status>, limit: Int) throws -> [Ticket]
-    /// Closes `ticket` as moved and opens its successor in `queue` (next number there), in one
-    /// write: a crash leaves the old ticket open or the new one, never neither. Returns the new.
-    func transfer(_ ticket: Ticket, to queue: String, at now: Date) throws -> Ticket
+    /// Closes `ticket` as moved and opens its successor in `queue` (next number there, carrying
+    /// `note`: `Ticket.successor`), in one write: a crash leaves the old ticket open or the
+    /// new one, never neither. Returns the new.
+    func transfer(_ ticket: Ticket, to queue: String, note: String, at now: Date) throws -> Ticket
     /// How many tickets of `queue` wait untaken ahead of ticket `number` (lower numbers):
     /// counted by the store, whatever the length of the queue.
     func waitingAhead(of number: Int, queue: String) throws -> Int

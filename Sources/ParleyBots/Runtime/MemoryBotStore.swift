@@ -156,16 +156,11 @@ public final class MemoryBotStore: BotStore {
         }
     }
 
-    public func transfer(_ ticket: Ticket, to queue: String, at now: Date) throws -> Ticket {
+    public func transfer(_ ticket: Ticket, to queue: String, note: String, at now: Date) throws -> Ticket {
         contents.withLock { contents in
-            var next = Ticket(bot: ticket.bot, channel: ticket.channel, user: ticket.user, queue: queue, openedAt: now)
-            next.number = contents.queueNumbers[queue, default: 0] + 1
+            let next = ticket.successor(in: queue, number: contents.queueNumbers[queue, default: 0] + 1, note: note, at: now)
             contents.queueNumbers[queue] = next.number
-            next.movedFrom = "\(ticket.queue)#\(ticket.number)"
-            var old = ticket
-            old.status = .resolved
-            old.resolvedAt = now
-            old.movedTo = "\(queue)#\(next.number)"
+            let old = ticket.closed(movingTo: next, at: now)
             contents.tickets[TicketKey(queue: old.queue, number: old.number)] = old
             let key = TicketKey(queue: queue, number: next.number)
             contents.tickets[key] = next

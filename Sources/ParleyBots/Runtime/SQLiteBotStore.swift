@@ -284,7 +284,7 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
         }
     }
 
-    public func transfer(_ ticket: Ticket, to queue: String, at now: Date) throws -> Ticket {
+    public func transfer(_ ticket: Ticket, to queue: String, note: String, at now: Date) throws -> Ticket {
         try locked {
             try connection.transaction {
                 guard let number = try connection.scalar("""
@@ -293,13 +293,8 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
                     """, [.text(queue)])?.int else {
                     throw BotError("no ticket number drawn for queue \(queue)")
                 }
-                var next = Ticket(number: number, bot: ticket.bot, channel: ticket.channel, user: ticket.user, queue: queue, openedAt: now)
-                next.movedFrom = "\(ticket.queue)#\(ticket.number)"
-                var old = ticket
-                old.status = .resolved
-                old.resolvedAt = now
-                old.movedTo = "\(queue)#\(number)"
-                try write(old, insert: false)
+                let next = ticket.successor(in: queue, number: number, note: note, at: now)
+                try write(ticket.closed(movingTo: next, at: now), insert: false)
                 try write(next, insert: true)
                 return next
             }

@@ -6,8 +6,6 @@ import ParleyHTTPServer
 /// `/api/v1/tickets…`: the hand-off tickets, listed, and taken, answered and resolved through
 /// the path of the agents' chat commands (`BotHost.ticketAction`).
 extension AdminAPI {
-    static let ticketActions: Set<String> = ["take", "reply", "resolve"]
-
     /// Tickets, newest first: `?queue=` (default: all), `?status=open,taken,resolved` or
     /// `all` (default: open and taken), `?limit=` (default 100, at most 1,000).
     func tickets(_ query: [String: String]) -> HTTPServerResponse {
@@ -39,33 +37,24 @@ extension AdminAPI {
     /// `POST /api/v1/tickets/{queue}/{number}/take|reply|resolve` with `{"agent": ID}` (and
     /// `"text"` for a reply): the ticket after.
     func ticketAction(_ verb: String, queue: String, number text: String, body: Data) async -> HTTPServerResponse {
-        guard let number = Int(text), number > 0 else { return OperationsRoutes.error(404, "queue '\(queue)' has no ticket '\(text)'") }
+        let number: Int
+        switch TicketActionRequest.number(text, queue: queue) {
+        case .success(let found): number = found
+        case .failure(let refusal): return refusal.response
+        }
         let action: TicketAction
         let agent: String
         do throws(JSONBody.Problem) {
-            let fields = try JSONBody(body, known: verb == "reply" ? ["agent", "text"] : ["agent"])
+            let fields = try JSONBody(body, known: TicketActionRequest.fields(of: verb).union(["agent"]))
             guard let id = try fields.string("agent", required: true) else { throw JSONBody.Problem(message: "agent: required") }
             agent = id
-            switch verb {
-            case "take": action = .take
-            case "resolve": action = .resolve
-            default:
-                guard let reply = try fields.string("text", required: true) else { throw JSONBody.Problem(message: "text: required") }
-                action = .reply(reply)
-            }
+            action = try TicketActionRequest.action(verb, body: fields)
         } catch {
             return error.response
         }
-        do {
-            let ticket = try await running.host.ticketAction(action, queue: queue, number: number, agent: agent)
-            return .json(200, Self.json(ticket).jsonData())
-        } catch {
-            switch error.code {
-            case .unknownQueue, .unknownTicket: return OperationsRoutes.error(404, error.message)
-            case .resolved, .takenByAnother: return OperationsRoutes.error(409, error.message)
-            case .sendFailed: return OperationsRoutes.error(502, error.message)
-            default: return OperationsRoutes.error(500, error.message)
-            }
+        switch await TicketActionRequest.perform(action, queue: queue, number: number, agent: agent, on: running.host) {
+        case .success(let ticket): return .json(200, Self.json(ticket).jsonData())
+        case .failure(let refusal): return refusal.response
         }
     }
 

@@ -27,7 +27,7 @@ struct AdminAPI: Sendable {
         case ("tickets", 1):
             guard OperationsRoutes.isRead(request.method) else { return OperationsRoutes.methodNotAllowed("GET") }
             return tickets(request.query)
-        case ("tickets", 4) where Self.ticketActions.contains(parts[3]):
+        case ("tickets", 4) where TicketActionRequest.verbs.contains(parts[3]):
             guard request.method == "POST" else { return OperationsRoutes.methodNotAllowed("POST") }
             return await ticketAction(parts[3], queue: parts[1], number: parts[2], body: request.body)
         case ("reload", 1):

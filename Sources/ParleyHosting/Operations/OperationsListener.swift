@@ -2,7 +2,7 @@ import Foundation
 import ParleyBots
 import ParleyHTTPServer
 
-/// The operations listener of `http.listen`: `/healthz`, `/metrics`, `/api/v1/`.
+/// The operations listener of `http.listen`: `/healthz`, `/metrics`, `/api/v1/`, `/console`.
 public final class OperationsListener: Sendable {
     /// Where it listens, as `http://host:port` (the port the system chose for port 0).
     public let url: String
@@ -30,7 +30,8 @@ public final class OperationsListener: Sendable {
             tune(&settings)
             door = WebChatDoor(settings: settings, hub: hub, clock: running.host.clock) { running.registry }
         }
-        let routes = OperationsRoutes(running: running, adminToken: http?.adminToken?.value, webChat: door.map(WebChatRoutes.init))
+        let routes = OperationsRoutes(running: running, adminToken: http?.adminToken?.value, webChat: door.map(WebChatRoutes.init),
+                                      console: ConsoleRoutes(running: running, agents: http?.agents))
         var options = Self.options
         // Each visitor and agent holds an event stream open besides their requests.
         if http?.webChat != nil || http?.agents != nil { options.maxConnections = 4_096 }

@@ -4,14 +4,16 @@ import ParleyCore
 import ParleyHTTPServer
 import ParleyMetrics
 
-/// What the operations listener answers: `/healthz`, `/metrics`, and the admin API under
-/// `/api/v1/` (Bearer token).
+/// What the operations listener answers: `/healthz`, `/metrics`, the admin API under
+/// `/api/v1/` (Bearer token), and the agents' console under `/console` (`ConsoleRoutes`).
 struct OperationsRoutes: Sendable {
     let running: RunningHost
     /// `http.admin_token`; nil: the API is closed.
     let adminToken: String?
     /// The visitors' chat (`http.web_chat`); nil: `/chat/` is not served.
     let webChat: WebChatRoutes?
+    /// The agents' console (`http.agents`).
+    let console: ConsoleRoutes
 
     /// What needs no waiting, answered on the listener's thread: `/healthz` (one lock) and
     /// the refusals of requests that will not be served; nil for the rest.
@@ -26,6 +28,7 @@ struct OperationsRoutes: Sendable {
         case _ where request.path.hasPrefix("/chat/") && webChat != nil:
             return nil
         default:
+            if ConsoleRoutes.claims(request.path) { return console.answerAtOnce(request) }
             guard request.path.hasPrefix("/api/") else { return Self.error(404, "no such page: \(request.path)") }
             return authorize(request)
         }
@@ -35,6 +38,7 @@ struct OperationsRoutes: Sendable {
     /// thread), then `/metrics` and the admin API, which wait on the bots and stores.
     func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
         if let answer = answerAtOnce(request) { return answer }
+        if ConsoleRoutes.claims(request.path) { return await console.handle(request) }
         if request.path == "/metrics" {
             return HTTPServerResponse(status: 200, headers: [(name: "Content-Type", value: MetricsRegistry.contentType)],
                                       body: Data(await running.metrics.registry.exposition().utf8))
