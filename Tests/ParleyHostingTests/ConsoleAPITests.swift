@@ -79,8 +79,17 @@ import YAMLCoding
         #expect(try await Self.request(session, method: "POST", body: "{}").status == 400)
         #expect(try await Self.request(session, method: "POST", body: #"{"token": "\#(Self.nina)", "agent": "nina"}"#).status == 400)
         #expect(try await Self.request(session).status == 405)
-        #expect(try await Self.request(listener.url + "/console").status == 404)
-        #expect(try Listener.json(try await Self.request(listener.url + "/console")) == ["error": "console page not built yet"])
+        // The page and its assets (ParleyWebAssets), under the Content-Security-Policy.
+        let page = try await Self.request(listener.url + "/console")
+        #expect(page.status == 200)
+        #expect(page.header("content-type") == "text/html; charset=utf-8")
+        #expect(page.header("content-security-policy")?.hasSuffix("script-src 'self'; connect-src 'self'; frame-ancestors 'self'") == true)
+        #expect(String(decoding: page.body, as: UTF8.self).contains("<script src=\"/console/assets/console.js\" defer></script>"))
+        #expect(try await Self.request(listener.url + "/console/assets/console.js").header("content-type") == "text/javascript; charset=utf-8")
+        #expect(try await Self.request(listener.url + "/console/assets/console.css").header("content-type") == "text/css; charset=utf-8")
+        for path in ["/console/assets/widget.js", "/console/assets/nothing.css", "/console/elsewhere"] {
+            #expect(try await Self.request(listener.url + path).status == 404, "\(path)")
+        }
         // The admin API and the rest answer as before.
         #expect(try await Self.request(listener.url + "/healthz").status == 200)
         #expect(try await Self.request(listener.url + "/api/v1/bots").status == 403)

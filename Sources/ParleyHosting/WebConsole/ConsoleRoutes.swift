@@ -1,6 +1,7 @@
 import Foundation
 import ParleyBots
 import ParleyHTTPServer
+import ParleyWebAssets
 
 /// The agents' console: the page at `/console` and its API under `/console/api/` (see
 /// docs/WEB.md). `OperationsRoutes` hands it every path it `claims`.
@@ -24,9 +25,17 @@ struct ConsoleRoutes: Sendable {
     /// The page: static, answered on the listener's thread. Nil for the API.
     func answerAtOnce(_ request: HTTPServerRequest) -> HTTPServerResponse? {
         guard !request.path.hasPrefix(Self.apiPrefix) else { return nil }
-        // THE CONSOLE PAGE: served from `ParleyWebAssets` once that module exists; until then
-        // this one line answers for it.
-        return OperationsRoutes.error(404, "console page not built yet")
+        guard OperationsRoutes.isRead(request.method) else { return OperationsRoutes.methodNotAllowed("GET, HEAD") }
+        // The page and its assets (ParleyWebAssets), with the same policy and headers as the
+        // widget's page; the console is framed by nobody but the listener's own pages.
+        if request.path == "/console" {
+            return HTTPServerResponse(status: 200, headers: WebChatPages.pageHeaders(frameAncestors: []), body: WebAssets.consolePage())
+        }
+        let asset = String(request.path.dropFirst("/console/assets/".count))
+        if request.path.hasPrefix("/console/assets/"), WebAssets.consoleAssetNames.contains(asset) {
+            return WebChatPages.asset(asset)
+        }
+        return OperationsRoutes.error(404, "no such page: \(request.path)")
     }
 
     /// Everything under `/console`, off the listener's thread.
