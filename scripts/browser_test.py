@@ -36,6 +36,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -229,8 +230,7 @@ def run(args, customer, agent):
     agent.driver.find_element(By.ID, "signin-button").click()
     agent.wait("'Wrong token.'", lambda d: d.find_element(By.ID, "signin-error").text == "Wrong token.")
     agent.driver.find_element(By.ID, "token").clear()
-    agent.driver.find_element(By.ID, "token").send_keys(nina)
-    agent.driver.find_element(By.ID, "signin-button").click()
+    agent.driver.find_element(By.ID, "token").send_keys(nina + Keys.ENTER)
     agent.wait("the workspace after signing in", lambda d: d.find_element(By.ID, "workspace").is_displayed())
     agent.wait("'Signed in as nina'", lambda d: "Signed in as nina" in d.find_element(By.ID, "who").text)
     agent.driver.execute_script("window.__parleyNoReload = true;")
@@ -253,16 +253,20 @@ def run(args, customer, agent):
     # 2. The customer: greeting, contact card, link card.
     customer.driver.get(f"{base}/chat/support")
     customer.wait("the name field", lambda d: d.find_element(By.ID, "name").is_displayed())
-    customer.driver.find_element(By.ID, "name").send_keys(NAME)
-    customer.driver.find_element(By.ID, "start-button").click()
-    customer.wait("the message box", lambda d: d.find_element(By.ID, "text").is_displayed())
+    # By keyboard: Tab reaches the name field first, Enter starts, the message box takes the focus.
+    ActionChains(customer.driver).send_keys(Keys.TAB).perform()
+    focused = customer.driver.switch_to.active_element.get_attribute("id")
+    expect(focused == "name", f"the first Tab in the widget focuses #{focused}, not the name field")
+    ActionChains(customer.driver).send_keys(NAME + Keys.ENTER).perform()
+    customer.wait("the message box, focused", lambda d: d.find_element(By.ID, "text").is_displayed() and
+                  d.switch_to.active_element.get_attribute("id") == "text")
     send(customer, "/card bob")
     greeting = find_message(customer, "the greeting card",
                             lambda e: e.find_elements(By.CSS_SELECTOR, ".card.greeting"))
     expect("I'm Support" in greeting.text, f"greeting card text: {greeting.text!r}")
     expect(NAME in greeting.text, f"the greeting does not show the name as text: {greeting.text!r}")
     not_pwned(customer)
-    check("the greeting card appears (the visitor's name <script>… in it as text)")
+    check("the greeting card appears (the visitor's name <script>… in it as text); the widget started by keyboard")
 
     vcard = find_message(customer, "the contact card of /card bob",
                          lambda e: e.find_elements(By.CSS_SELECTOR, ".card.vcard") and "Bob Stone" in e.text)
@@ -459,6 +463,29 @@ def run(args, customer, agent):
                   (d.find_element(By.ID, "name").is_displayed() or d.find_element(By.ID, "text").is_displayed()))
     page.switch_to.default_content()
     check("embed.js adds a floating button that opens the widget of data-bot in an iframe")
+
+    # Accessibility, in the DOM as built: a main landmark, the live log, every control named.
+    unnamed_script = """
+        var problems = [];
+        if (!document.querySelector("main")) problems.push("no <main>");
+        var log = document.querySelector("[role=log]");
+        if (!log || log.getAttribute("aria-live") !== "polite") problems.push("no role=log aria-live=polite");
+        document.querySelectorAll("button").forEach(function (b) {
+            if (!(b.getAttribute("aria-label") || b.textContent).trim()) problems.push("a button without a name");
+        });
+        document.querySelectorAll("input, textarea, progress").forEach(function (c) {
+            if (c.type === "hidden") return;
+            if (!(c.labels && c.labels.length) && !c.getAttribute("aria-label")) problems.push("an unlabelled " + c.tagName + " #" + c.id);
+        });
+        if (document.querySelector("[tabindex]:not([tabindex='0']):not([tabindex='-1'])")) problems.push("a positive tabindex");
+        return problems;"""
+    for browser, url in ((agent, None), (customer, f"{base}/chat/support")):
+        if url:
+            browser.driver.get(url)
+            browser.wait("the widget page", lambda d: d.find_element(By.ID, "messages"))
+        problems = browser.driver.execute_script(unnamed_script)
+        expect(not problems, f"{browser.name}: accessibility: {problems}")
+    check("both pages: a <main> landmark, a polite live log, every button, field and progress bar named")
 
     for browser in (customer, agent):
         violations = [entry["message"] for entry in browser.console_log()
