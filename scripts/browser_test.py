@@ -236,19 +236,6 @@ def run(args, customer, agent):
     agent.driver.execute_script("window.__parleyNoReload = true;")
     check("nina signs in to the console (a wrong token is refused)")
 
-    # A slow broadcast (through the admin API) to visitors of its own, for the console's progress
-    # bar further on.
-    listeners = []
-    for index in range(BROADCAST_SIZE):
-        status, _, body = call("POST", f"{base}/chat/support/session", body={"name": f"Listener {index}"},
-                               headers={"Origin": base, "Content-Type": "application/json"})
-        expect(status == 200, f"a listener's session: {status} {body[:200]!r}")
-        listeners.append("user:" + json.loads(body)["visitor"])
-    admin = {"Authorization": f"Bearer {os.environ['PARLEY_ADMIN_TOKEN']}", "Content-Type": "application/json"}
-    status, _, body = call("POST", f"{base}/api/v1/broadcasts", headers=admin,
-                           body={"id": BROADCAST, "bot": "announcer", "to": listeners,
-                                 "text": "A browser test broadcast", "rate": "3/s"})
-    expect(status in (200, 201, 202), f"starting the broadcast {BROADCAST}: {status} {body[:300]!r}")
 
     # 2. The customer: greeting, contact card, link card.
     customer.driver.get(f"{base}/chat/support")
@@ -319,6 +306,19 @@ def run(args, customer, agent):
     item.find_element(By.CSS_SELECTOR, "button.select").click()
     agent.wait("the ticket's conversation", lambda d: d.find_element(By.ID, "ticket-view").is_displayed())
 
+    # A slow broadcast (through the admin API) to visitors of its own, for the console's progress
+    # bar further on.
+    listeners = []
+    for index in range(BROADCAST_SIZE):
+        status, _, body = call("POST", f"{base}/chat/support/session", body={"name": f"Listener {index}"},
+                               headers={"Origin": base, "Content-Type": "application/json"})
+        expect(status == 200, f"a listener's session: {status} {body[:200]!r}")
+        listeners.append("user:" + json.loads(body)["visitor"])
+    admin = {"Authorization": f"Bearer {os.environ['PARLEY_ADMIN_TOKEN']}", "Content-Type": "application/json"}
+    status, _, body = call("POST", f"{base}/api/v1/broadcasts", headers=admin,
+                           body={"id": BROADCAST, "bot": "announcer", "to": listeners,
+                                 "text": "A browser test broadcast", "rate": "3/s"})
+    expect(status in (200, 201, 202), f"starting the broadcast {BROADCAST}: {status} {body[:300]!r}")
     def progress(driver):
         for item in driver.find_elements(By.CSS_SELECTOR, "#broadcasts li"):
             label = item.find_element(By.TAG_NAME, "label")
