@@ -46,6 +46,17 @@ XSS = "<img src=x onerror=alert(1)>"
 NAME = "Eve <script>window.__parleyPwned=1</script>"
 ORDER = "123456"
 REPLY = "Hello from Nina: your refund is on its way."
+# Keeps the page's EventSource objects in window.__parleySources (before the page's scripts run).
+KEEP_EVENT_SOURCES = """
+(function () {
+  var Original = window.EventSource;
+  window.__parleySources = [];
+  function Kept(url, init) { var source = new Original(url, init); window.__parleySources.push(source); return source; }
+  Kept.prototype = Original.prototype;
+  Kept.CONNECTING = 0; Kept.OPEN = 1; Kept.CLOSED = 2;
+  window.EventSource = Kept;
+})();
+"""
 BROADCAST = "browser-test"
 BROADCAST_SIZE = 30
 
@@ -237,7 +248,10 @@ def run(args, customer, agent):
     check("nina signs in to the console (a wrong token is refused)")
 
 
-    # 2. The customer: greeting, contact card, link card.
+    # 2. The customer: greeting, contact card, link card. The page's EventSource objects are
+    # kept where the test can reach them (injected by the DevTools protocol, before any script),
+    # to replay an event as a reconnect may.
+    customer.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": KEEP_EVENT_SOURCES})
     customer.driver.get(f"{base}/chat/support")
     customer.wait("the name field", lambda d: d.find_element(By.ID, "name").is_displayed())
     # By keyboard: Tab reaches the name field first, Enter starts, the message box takes the focus.
@@ -287,9 +301,32 @@ def run(args, customer, agent):
     customer.driver.save_screenshot(os.path.join(args.screenshots, "widget.png"))
     customer.driver.find_element(By.ID, "text").click()
 
+    # A message the stream delivers again (as after a reconnect) is shown once; a new one is shown.
+    last = widget_messages(customer)[-1].get_attribute("data-id")
+    count = len(widget_messages(customer))
+    customer.driver.execute_script("""
+        var source = window.__parleySources[window.__parleySources.length - 1];
+        function deliver(id, text) {
+            source.dispatchEvent(new MessageEvent("message", {data: JSON.stringify(
+                {id: id, from: "bot", type: "text", text: text, fields: {text: text}, sender: {id: "support", name: "Support"}})}));
+        }
+        deliver(arguments[0], "a replayed copy");
+        deliver("replay-check-" + arguments[0], "a new message");""", last)
+    find_message(customer, "the new synthetic message", bot_text("a new message"))
+    expect(len(widget_messages(customer)) == count + 1 and "a replayed copy" not in customer.driver.find_element(By.ID, "messages").text,
+           "a message delivered twice is shown twice")
+    check("a message the stream delivers again (as after a reconnect) is shown once")
+
     # 3. The refund flow: a ticket in nina's console, live.
     send(customer, "/refund")
+    answer = find_message(customer, "the quoted answer to /refund", bot_text("Let's sort this out."))
+    quote = answer.find_element(By.CSS_SELECTOR, "blockquote.quote")
+    expect(quote.text == "/refund", f"the quote shows {quote.text!r}")
+    find_message(customer, "the bot's 👀 on /refund, live",
+                 lambda e: "from-visitor" in e.get_attribute("class") and "/refund" in e.text and
+                 e.find_elements(By.XPATH, ".//button[contains(@class, 'chip') and contains(., '\U0001F440 1')]"))
     find_message(customer, "'What is your order number?'", bot_text("What is your order number?"))
+    check("/refund: the bot's answer quotes it, its 👀 reaction shows on the visitor's message live")
     send(customer, ORDER)
     find_message(customer, "the order card", bot_text(f"Order {ORDER}: refund requested"))
     item = agent.wait("the refund ticket in the console (no reload)",
