@@ -7,9 +7,12 @@
 The agents' tokens come from NINA_TOKEN and OMAR_TOKEN (nina works queue `agents`, omar only
 `phone`), the admin API's from PARLEY_ADMIN_TOKEN. Checks, in order, one line each:
   1. the pages and their Content-Security-Policy; nina signs in to the console;
-  2. a customer named `Eve <script>…` opens the widget: the greeting card, /card bob (a contact
-     card with tel: and mailto: links), /docs (a link card, opened safely);
-  3. the refund flow (/refund, the order number) opens a ticket that appears in nina's console
+  2. a customer named `Eve <script>…` opens the widget by keyboard: the greeting card, /card bob
+     (a contact card with tel: and mailto: links; a 👍 on it thanked), /docs (a link card, opened
+     safely); a message delivered twice is shown once; a send refused with 429 ("Slow down",
+     again after Retry-After) or 401 (the session opened again) goes through (both refusals made
+     in the page by a test hook);
+  3. the refund flow (/refund: a quoted answer, a 👀 shown live; the order number) opens a ticket that appears in nina's console
      without a reload; the customer's name shows there as text; a broadcast started through the
      admin API shows in the console with a progress bar that moves;
   4. the customer writes `<img src=x onerror=alert(1)>`: literal text in the widget and in the
@@ -46,8 +49,9 @@ XSS = "<img src=x onerror=alert(1)>"
 NAME = "Eve <script>window.__parleyPwned=1</script>"
 ORDER = "123456"
 REPLY = "Hello from Nina: your refund is on its way."
-# Keeps the page's EventSource objects in window.__parleySources (before the page's scripts run).
-KEEP_EVENT_SOURCES = """
+# Test hooks in the widget's page, before its scripts run: its EventSource objects kept in
+# window.__parleySources, and refusals of message POSTs on demand (window.__parleyRefuse).
+TEST_HOOKS = """
 (function () {
   var Original = window.EventSource;
   window.__parleySources = [];
@@ -55,6 +59,20 @@ KEEP_EVENT_SOURCES = """
   Kept.prototype = Original.prototype;
   Kept.CONNECTING = 0; Kept.OPEN = 1; Kept.CLOSED = 2;
   window.EventSource = Kept;
+  // window.__parleyRefuse = [429, 401]: the next POSTs to …/messages are answered with these
+  // statuses (429 with Retry-After: 1) without reaching the server, once each.
+  var originalFetch = window.fetch;
+  window.__parleyRefuse = [];
+  window.__parleyRequests = [];
+  window.fetch = function (url, init) {
+    window.__parleyRequests.push(((init && init.method) || "GET") + " " + String(url));
+    if (/\/messages$/.test(String(url)) && init && init.method === "POST" && window.__parleyRefuse.length) {
+      var status = window.__parleyRefuse.shift();
+      return Promise.resolve(new Response(JSON.stringify({error: "refused by the test"}),
+        {status: status, headers: status === 429 ? {"Retry-After": "1", "Content-Type": "application/json"} : {"Content-Type": "application/json"}}));
+    }
+    return originalFetch.apply(this, arguments);
+  };
 })();
 """
 BROADCAST = "browser-test"
@@ -251,7 +269,7 @@ def run(args, customer, agent):
     # 2. The customer: greeting, contact card, link card. The page's EventSource objects are
     # kept where the test can reach them (injected by the DevTools protocol, before any script),
     # to replay an event as a reconnect may.
-    customer.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": KEEP_EVENT_SOURCES})
+    customer.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": TEST_HOOKS})
     customer.driver.get(f"{base}/chat/support")
     customer.wait("the name field", lambda d: d.find_element(By.ID, "name").is_displayed())
     # By keyboard: Tab reaches the name field first, Enter starts, the message box takes the focus.
@@ -316,6 +334,22 @@ def run(args, customer, agent):
     expect(len(widget_messages(customer)) == count + 1 and "a replayed copy" not in customer.driver.find_element(By.ID, "messages").text,
            "a message delivered twice is shown twice")
     check("a message the stream delivers again (as after a reconnect) is shown once")
+
+    # Refused sends: 429 shows "Slow down" and sends again after Retry-After; 401 opens the
+    # session again and sends again.
+    customer.driver.execute_script("window.__parleyRefuse = [429];")
+    box = customer.driver.find_element(By.ID, "text")
+    box.send_keys("opening hours?" + Keys.ENTER)
+    customer.wait("'Slow down' after a 429", lambda d: d.find_element(By.ID, "status").text == "Slow down")
+    find_message(customer, "the message sent again after Retry-After", bot_text("We are open 9–18"))
+    customer.driver.execute_script("window.__parleyRefuse = [401]; window.__parleyRequests = [];")
+    send(customer, "what are your opening hours")
+    customer.wait("the second answer after a 401",
+                  lambda d: len([e for e in widget_messages(customer) if "We are open 9–18" in e.text]) == 2)
+    requests = customer.driver.execute_script("return window.__parleyRequests;")
+    expect(requests[:3] == ["POST /chat/support/messages", "POST /chat/support/session", "POST /chat/support/messages"],
+           f"the requests around a 401: {requests}")
+    check("a 429 shows 'Slow down' and the message goes after Retry-After; after a 401 the session is opened again")
 
     # 3. The refund flow: a ticket in nina's console, live.
     send(customer, "/refund")
