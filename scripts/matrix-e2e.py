@@ -14,6 +14,9 @@ makes it); parley runs there, so its state (.parley/) is thrown away with it. Ch
      room as the bot), /resolve by nina, a member of the room; /take and /resolve by mallory
      outside it are refused with a log line and change nothing;
   3. the announcer answers /ping;
+  3b. the agents' console (/console/api) for this Matrix-hosted bot: a second hand-off's ticket
+     with alice's card, the note and her messages; taken, answered (alice gets the answer as the
+     bot's) and resolved by its agent; refused (403) to an agent of another queue;
   4. a crash with queued answers: under a tight rate limit on the bot's account alice sends
      five /status commands; once the bot has received them all and holds an unsent answer,
      parley is killed with SIGKILL, the limit lifted and parley started again; alice's room
@@ -273,8 +276,10 @@ class Scenario:
         self.args = args
         self.homeserver = args.homeserver.rstrip("/")
         self.passwords = {name: "pw-" + uuid.uuid4().hex for name in ("support", "announcer", "alice", "nina", "mallory", "overseer")}
+        self.tokens = {name: "console-" + uuid.uuid4().hex for name in ("nina", "omar", "ines")}
         env = dict(os.environ, SUPPORT_PASSWORD=self.passwords["support"], ANNOUNCER_PASSWORD=self.passwords["announcer"],
-                   PARLEY_MATRIX_HOMESERVER=self.homeserver)
+                   PARLEY_MATRIX_HOMESERVER=self.homeserver, NINA_TOKEN=self.tokens["nina"], OMAR_TOKEN=self.tokens["omar"],
+                   INES_TOKEN=self.tokens["ines"])
         self.parley = Parley(os.path.abspath(args.parley), args.workdir, env)
         self.people = {}
         self.admin_token = None
@@ -409,6 +414,57 @@ class Scenario:
         await announcer.next("pong", is_text("pong"))
         self.passed("the announcer answers /ping")
 
+    def console_call(self, agent, method, path, body=None):
+        """A console API request as `agent` (Bearer token): (status, JSON)."""
+        [line] = [line for line in self.parley.lines() if " listening url=" in line][-1:] or [None]
+        expect(line is not None, "no 'listening' line in parley's log")
+        base = line.split("url=")[1].split()[0]
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(base + path, data=data, method=method,
+                                         headers={"Authorization": f"Bearer {self.tokens[agent]}", "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.loads(answer.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    async def console(self):
+        alice, dm = self.people["alice"], self.dm
+        refund = await alice.say(dm.room, "/refund")
+        await dm.next("👀 on '/refund'", is_reaction("👀", refund))
+        await dm.next("the quoted reply", is_text("Let's sort this out."))
+        await dm.next("the order question", is_text("What is your order number?"))
+        await alice.say(dm.room, "654321")
+        await dm.next("the order card", is_card("order"))
+        path = "/console/api/tickets/agents/2"
+        deadline = time.monotonic() + 30
+        status, ticket = self.console_call("nina", "GET", path)
+        while status == 404 and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+            status, ticket = self.console_call("nina", "GET", path)
+        expect(status == 200, f"the console's ticket #2: {status} {ticket}")
+        expect(ticket["customer"]["name"] == "Alice Liddell", f"the ticket's customer is {ticket['customer']}")
+        expect(ticket["note"] == "Refund for order 654321 from alice", f"the ticket's note is {ticket['note']!r}")
+        expect(any(m["from"] == "customer" and m["text"] == "654321" for m in ticket["messages"]),
+               f"the ticket's messages lack alice's 654321: {ticket['messages']}")
+        self.passed("console on Matrix: ticket #2 with alice's card, the note and her messages")
+        status, refused = self.console_call("ines", "GET", path)
+        expect(status == 403, f"ines (queue phone) read ticket #2: {status} {refused}")
+        status, refused = self.console_call("ines", "POST", path + "/take", {})
+        expect(status == 403, f"ines (queue phone) took ticket #2: {status} {refused}")
+        self.passed("console on Matrix: an agent of another queue is refused (403)")
+        agent = ticket.get("agent") or "nina"
+        for verb, body in (("take", {}), ("reply", {"text": "Console here"})):
+            status, answer = self.console_call(agent, "POST", f"{path}/{verb}", body)
+            expect(status == 200, f"{agent}'s {verb} of ticket #2: {status} {answer}")
+        await dm.next("the console's reply, as the bot", is_text("Console here"))
+        status, answer = self.console_call(agent, "POST", f"{path}/resolve", {})
+        expect(status == 200 and answer["status"] == "resolved", f"{agent}'s resolve of ticket #2: {status} {answer}")
+        await dm.next("the survey question", is_text("How did we do? Send a number from 1 (poor) to 5 (great), or react 👍/👎."))
+        await alice.say(dm.room, "4")
+        await dm.next("the survey's thanks", is_text("Thanks for rating us 4!"))
+        self.passed(f"console on Matrix: {agent} takes, answers (alice gets it as the bot's) and resolves ticket #2")
+
     def query(self, database, sql, params=()):
         path = os.path.join(self.args.workdir, ".parley", database)
         connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
@@ -486,6 +542,7 @@ class Scenario:
             await self.parley.wait_started()
             self.passed("parley run --config matrix.yaml started")
             await self.conversation()
+            await self.console()
             await self.crash()
             code = self.parley.stop()
             expect(code == 0, f"parley run exited with {code} on SIGTERM")
