@@ -9,7 +9,8 @@ The agents' tokens come from NINA_TOKEN and OMAR_TOKEN (nina works queue `agents
   1. the pages and their Content-Security-Policy; nina signs in to the console;
   2. a customer named `Eve <script>…` opens the widget by keyboard: the greeting card, /card bob
      (a contact card with tel: and mailto: links; a 👍 on it thanked), /docs (a link card, opened
-     safely); a message delivered twice is shown once; a send refused with 429 ("Slow down",
+     safely); a reload resumes the conversation; a message delivered twice is shown once; a send
+     refused with 429 ("Slow down",
      again after Retry-After) or 401 (the session opened again) goes through (both refusals made
      in the page by a test hook);
   3. the refund flow (/refund: a quoted answer, a 👀 shown live; the order number) opens a ticket that appears in nina's console
@@ -318,6 +319,14 @@ def run(args, customer, agent):
     customer.driver.execute_script("document.activeElement.blur();")
     customer.driver.save_screenshot(os.path.join(args.screenshots, "widget.png"))
     customer.driver.find_element(By.ID, "text").click()
+
+    # A reload resumes the session (the cookie): the conversation comes back, each message once.
+    before = [e.get_attribute("data-id") for e in widget_messages(customer)]
+    customer.driver.refresh()
+    customer.wait("the conversation back after a reload",
+                  lambda d: [e.get_attribute("data-id") for e in widget_messages(customer)] == before)
+    expect(customer.driver.find_element(By.ID, "composer").is_displayed(), "the reloaded widget asks to start again")
+    check(f"a reload resumes the conversation: its {len(before)} messages back, once each")
 
     # A message the stream delivers again (as after a reconnect) is shown once; a new one is shown.
     last = widget_messages(customer)[-1].get_attribute("data-id")
