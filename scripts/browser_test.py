@@ -10,12 +10,11 @@ The agents' tokens come from NINA_TOKEN and OMAR_TOKEN (nina works queue `agents
   2. a customer named `Eve <script>…` opens the widget by keyboard: the greeting card, /card bob
      (a contact card with tel: and mailto: links; a 👍 on it thanked), /docs (a link card, opened
      safely); a reload resumes the conversation; a message delivered twice is shown once; a send
-     refused with 429 ("Slow down",
-     again after Retry-After) or 401 (the session opened again) goes through (both refusals made
-     in the page by a test hook);
-  3. the refund flow (/refund: a quoted answer, a 👀 shown live; the order number) opens a ticket that appears in nina's console
-     without a reload; the customer's name shows there as text; a broadcast started through the
-     admin API shows in the console with a progress bar that moves;
+     refused with 429 ("Slow down", again after Retry-After) or 401 (the session opened again)
+     goes through (both refusals made in the page by a test hook);
+  3. the refund flow (/refund: a quoted answer, a 👀 shown live; the order number) opens a
+     ticket that appears in nina's console without a reload, the customer's name there as text;
+     a broadcast started through the admin API shows in the console with a progress bar;
   4. the customer writes `<img src=x onerror=alert(1)>`: literal text in the widget and in the
      console's conversation, no img element, no alert;
   5. nina takes the ticket and replies, the customer sees the reply; omar gets 403 for it;
@@ -23,7 +22,8 @@ The agents' tokens come from NINA_TOKEN and OMAR_TOKEN (nina works queue `agents
   7. a write from another origin is refused (403); a second visitor's stream holds none of the
      first visitor's messages; the cards of the test's bot `hostile` (javascript: and data: URLs,
      markup in names and texts, the bot's name itself) render inert; embed.js opens the widget
-     in an iframe; no Content-Security-Policy violation or script error in either browser.
+     in an iframe; both pages have a landmark, a live log and every control named; no
+     Content-Security-Policy violation or script error in either browser.
 Every wait is a WebDriverWait (or a socket read) with a timeout. Exit 0: all passed; 1: a check
 failed (with the browser's console log and a screenshot); 2: setup failed.
 """
