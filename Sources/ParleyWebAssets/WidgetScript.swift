@@ -393,11 +393,15 @@ enum WidgetScript {
     if (!text.trim() || sending) return;
     sending = true;
     sendButton.disabled = true;
-    send(text, 0).then(function (sent) {
-      if (sent) textBox.value = "";
+    function done(sent) {
+      if (sent === true) textBox.value = "";
       sending = false;
       sendButton.disabled = false;
       textBox.focus();
+    }
+    send(text, 0).then(done, function () {
+      setStatus("Not sent: the chat could not be opened again", true);
+      done(false);
     });
   }
 
