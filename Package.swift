@@ -36,7 +36,7 @@ let package = Package(
         // HTTP/1.1 server over libmicrohttpd: one epoll thread, async handlers via suspend/resume.
         .target(name: "ParleyHTTPServer", dependencies: ["CMicroHTTPD"]),
         // The web door's pages, styles and scripts (chat widget, agents' console) as Swift strings.
-        .target(name: "ParleyWebAssets"),
+        .target(name: "ParleyWebAssets", dependencies: ["ParleyCore"]),
 
         // MARK: - The core SDK and its transports
         .target(name: "ParleyCore", dependencies: ["SQLiteStore"]),

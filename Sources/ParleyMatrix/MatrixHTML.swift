@@ -4,21 +4,7 @@ import ParleyCore
 /// come from users and templates, and Element renders this HTML.
 enum MatrixHTML {
     /// Escapes the five HTML-significant characters.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { HTMLText.escape(text) }
 
     /// The fallback in bold, then the card's scalar fields as a list (sorted by name);
     /// http(s) values become links. Reserved names (`type`, `card`, `fallback`) are left out.

@@ -10,6 +10,7 @@ enum ConsolePage {
 <meta name="referrer" content="no-referrer">
 <title>Parley — agents' console</title>
 <link rel="stylesheet" href="/console/assets/console.css">
+<script src="/console/assets/dom.js" defer></script>
 <script src="/console/assets/console.js" defer></script>
 </head>
 <body>

@@ -43,16 +43,7 @@ enum ConsoleScript {
   var lastTickets = null;     // the last lists as received: the stream sends them again unchanged
   var lastBroadcasts = null;
 
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function str(value) {
-    return typeof value === "string" ? value : (value === undefined || value === null ? "" : String(value));
-  }
+  var el = ParleyDOM.el, str = ParleyDOM.str;
 
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 

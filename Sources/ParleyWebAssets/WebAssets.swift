@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCore
 
 /// The web door's pages, styles and scripts: plain HTML, CSS and JavaScript kept in the binary
 /// (one file of this module per asset), no build step, no CDN. The listener's routes serve
@@ -12,15 +13,16 @@ public enum WebAssets {
     public static let javaScriptType = "text/javascript; charset=utf-8"
 
     /// The names under `/chat/assets/` (and `embed.js`, served at `/chat/embed.js`).
-    public static let chatAssetNames = ["widget.css", "widget.js", "embed.js"]
+    public static let chatAssetNames = ["widget.css", "dom.js", "widget.js", "embed.js"]
     /// The names under `/console/assets/`.
-    public static let consoleAssetNames = ["console.css", "console.js"]
+    public static let consoleAssetNames = ["console.css", "dom.js", "console.js"]
 
     /// A style sheet or script by its file name (`widget.js`), with its content type; nil for
     /// any other name (a path with `/` or `..` included: it names nothing here).
     public static func asset(named name: String) -> (contentType: String, body: Data)? {
         switch name {
         case "widget.css": (cssType, Data(WidgetStyle.text.utf8))
+        case "dom.js": (javaScriptType, Data(DOMScript.text.utf8))
         case "widget.js": (javaScriptType, Data(WidgetScript.text.utf8))
         case "embed.js": (javaScriptType, Data(EmbedScript.text.utf8))
         case "console.css": (cssType, Data(ConsoleStyle.text.utf8))
@@ -65,19 +67,5 @@ public enum WebAssets {
     }
 
     /// Text made safe for HTML text and quoted attribute values: `& < > " '` as entities.
-    public static func escapeHTML(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    public static func escapeHTML(_ text: String) -> String { HTMLText.escape(text) }
 }

@@ -11,6 +11,7 @@ enum WidgetPage {
 <meta name="referrer" content="no-referrer">
 <title>Chat with {{botName}}</title>
 <link rel="stylesheet" href="/chat/assets/widget.css">
+<script src="/chat/assets/dom.js" defer></script>
 <script src="/chat/assets/widget.js" defer></script>
 </head>
 <body>

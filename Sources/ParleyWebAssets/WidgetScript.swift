@@ -32,16 +32,7 @@ enum WidgetScript {
     statusLine.className = warn ? "status warn" : "status";
   }
 
-  function el(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function str(value) {
-    return typeof value === "string" ? value : (value === undefined || value === null ? "" : String(value));
-  }
+  var el = ParleyDOM.el, str = ParleyDOM.str;
 
   // An absolute URL whose scheme is one of `schemes` ("https:", …), as the browser parsed it;
   // null for anything else (javascript:, relative paths, garbage).

@@ -6,7 +6,7 @@ import Testing
 /// Content-Security-Policy (no inline script or style, no event-handler attributes), and the
 /// scripts never building markup from strings.
 @Suite struct WebAssetsTests {
-    static let scripts = ["widget.js", "embed.js", "console.js"]
+    static let scripts = ["dom.js", "widget.js", "embed.js", "console.js"]
     static let styles = ["widget.css", "console.css"]
 
     static func text(_ name: String) throws -> String {
@@ -25,7 +25,7 @@ import Testing
         for name in Self.scripts {
             let asset = try #require(WebAssets.asset(named: name))
             #expect(asset.contentType == "text/javascript; charset=utf-8", "\(name)")
-            #expect(asset.body.count > 500, "\(name) is nearly empty")
+            #expect(asset.body.count > 400, "\(name) is nearly empty")
             #expect(String(decoding: asset.body, as: UTF8.self).hasPrefix("\"use strict\";"), "\(name)")
         }
         for name in Self.styles {
@@ -46,10 +46,13 @@ import Testing
             let (script, style) = try #require(expected[name])
             #expect(html.hasPrefix("<!doctype html>"), "\(name)")
             #expect(html.contains("<script src=\"\(script)\" defer></script>"), "\(name) does not load \(script)")
+            // The shared helpers first: deferred scripts run in order.
+            let helpers = script.replacingOccurrences(of: name.hasPrefix("widget") ? "widget.js" : "console.js", with: "dom.js")
+            #expect(html.contains("<script src=\"\(helpers)\" defer></script>\n<script src=\"\(script)\""), "\(name) does not load \(helpers) first")
             #expect(html.contains("<link rel=\"stylesheet\" href=\"\(style)\">"), "\(name) does not load \(style)")
             // Every <script> has a src and nothing between its tags; there is no <style>.
             let scriptTags = html.ranges(of: "<script").count
-            #expect(scriptTags == 1, "\(name): \(scriptTags) script tags")
+            #expect(scriptTags == 2, "\(name): \(scriptTags) script tags")
             let inlineScripts = try Regex(#"<script(?![^>]*\bsrc=)[^>]*>|<script[^>]*>[^<]+</script>"#).ignoresCase()
             #expect(html.ranges(of: inlineScripts).isEmpty, "\(name) has an inline script")
             #expect(!html.lowercased().contains("<style"), "\(name) has a <style> element")
