@@ -36,6 +36,11 @@ import Testing
               like: { react: "👍" }
             """.write(toFile: folder + "/bots/desk.yaml", atomically: true, encoding: .utf8)
         try "name: Other\ncommands:\n  ping: { reply: pong }\n".write(toFile: folder + "/bots/other.yaml", atomically: true, encoding: .utf8)
+        return try await start(folder, tune: tune)
+    }
+
+    /// A host and listener on the files of `folder` (again after a stop: a restart).
+    static func start(_ folder: String, tune: (inout WebChatSettings) -> Void = { _ in }) async throws -> (RunningHost, OperationsListener, Int) {
         let resolve: @Sendable (String) -> String = { folder + "/" + $0 }
         let loaded = HostLoader.load(configFile: "config.yaml", resolve: resolve, environment: [:])
         try #require(loaded.errors.isEmpty, "\(loaded.errors)")
@@ -132,6 +137,45 @@ import Testing
         #expect(after.map(\.text) == ["/ping", "pong", "/ping", "pong", "/ping", "pong"])
         second.close()
         await Self.close(running, listener)
+    }
+
+    @Test func aRestartKeepsTheVisitorsSessionAndTheStreamResumesFromTheHubsHistory() async throws {
+        var (running, listener, port) = try await Self.listening()
+        let folder = try #require(running.storage.path.components(separatedBy: "/state/").first)
+        var visitor = WebVisitor(port: port, bot: "desk")
+        let opened = try JSONValue.parse(try await visitor.open(name: "Alice").body)
+        let (first, _) = try await visitor.events()
+        #expect(try await visitor.say("/ping").status == 202)
+        let before = await first.events(3)
+        #expect(before.map(\.text) == ["/ping", "Hi Alice!", "pong"])
+        first.close()
+        await Self.close(running, listener)
+        (running, listener, port) = try await Self.start(folder)
+        visitor = WebVisitor(port: port, bot: "desk", cookie: visitor.cookie)
+        // The same cookie is the same visitor, by name too, and the bot knows them.
+        let again = try await visitor.open()
+        #expect(try JSONValue.parse(again.body).objectValue?["visitor"] == opened.objectValue?["visitor"])
+        #expect(try JSONValue.parse(again.body).objectValue?["name"] == "Alice")
+        #expect(try await visitor.say("/ping").status == 202)
+        let (resumed, _) = try await visitor.events(after: before.last?.id)
+        #expect(await resumed.events(2).map(\.text) == ["/ping", "pong"])
+        resumed.close()
+        // A page loaded afresh gets the whole conversation, once.
+        let (whole, _) = try await visitor.events()
+        #expect(await whole.events(5).map(\.id) == ["1", "2", "3", "4", "5"])
+        whole.close()
+        await Self.close(running, listener)
+    }
+
+    @Test func aStoredSessionUnusedForItsExpiryIsNotRestored() async throws {
+        let store = try WebSessionStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("parley-web-\(UUID().uuidString).db").path)
+        let now = Date()
+        try store.save(secret: "old", .init(visitor: "web-1", bot: "desk", name: "A", lastUsed: now.addingTimeInterval(-7_200)))
+        try store.save(secret: "new", .init(visitor: "web-2", bot: "desk", name: "B", lastUsed: now))
+        #expect(try store.find(secret: "new")?.visitor == "web-2")
+        #expect(try store.deleteUnused(before: now.addingTimeInterval(-3_600)) == 1)
+        #expect(try store.find(secret: "old") == nil && store.find(secret: "new") != nil)
+        #expect(try store.find(secret: "nothing") == nil)
     }
 
     @Test func eventPositionsReadBackAndTheLogKnowsHowFarItReaches() throws {

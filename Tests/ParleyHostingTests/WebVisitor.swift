@@ -11,9 +11,10 @@ struct WebVisitor: Sendable {
     var cookie: String?
     var origin: String?
 
-    init(port: Int, bot: String, origin: String? = nil) {
+    init(port: Int, bot: String, origin: String? = nil, cookie: String? = nil) {
         self.port = port
         self.bot = bot
+        self.cookie = cookie
         self.origin = origin ?? "http://127.0.0.1:\(port)"
     }
 

@@ -28,7 +28,11 @@ public final class OperationsListener: Sendable {
         if let chat = http?.webChat, let hub = running.hub {
             var settings = WebChatSettings(chat, maxMessageBytes: running.host.options.maxMessageBytes)
             tune(&settings)
-            door = WebChatDoor(settings: settings, hub: hub, clock: running.host.clock) { running.registry }
+            let store: WebSessionStore
+            do { store = try WebSessionStore(path: running.storage.sibling("web")) } catch {
+                throw HostError("cannot open the web sessions' store at \(running.storage.sibling("web")): \(error)")
+            }
+            door = WebChatDoor(settings: settings, hub: hub, clock: running.host.clock, store: store) { running.registry }
         }
         let routes = OperationsRoutes(running: running, adminToken: http?.adminToken?.value, webChat: door.map(WebChatRoutes.init),
                                       console: ConsoleRoutes(running: running, agents: http?.agents))

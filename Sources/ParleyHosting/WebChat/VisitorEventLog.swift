@@ -46,8 +46,14 @@ struct VisitorEventLog: Sendable {
     private(set) var droppedThrough: VisitorEventPosition?
     /// The last position handed out (messages and reactions alike).
     private(set) var last = VisitorEventPosition(seq: 0, reaction: 0)
+    /// False for the log of a session restored after a restart: what came before its first
+    /// entry is not here, and only the hub's history can say what it was.
+    let complete: Bool
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    init(capacity: Int, complete: Bool = true) {
+        self.capacity = max(1, capacity)
+        self.complete = complete
+    }
 
     /// The position of a message with `seq`, or nil when it is not after the last one (a
     /// message seen twice: once in a catch-up, once live).
@@ -75,6 +81,7 @@ struct VisitorEventLog: Sendable {
 
     /// Whether everything after `position` is still here (nil: from the start).
     func covers(after position: VisitorEventPosition?) -> Bool {
+        guard complete else { return false }
         guard let droppedThrough else { return true }
         guard let position else { return false }
         return position >= droppedThrough

@@ -37,19 +37,21 @@ final class VisitorSession: Sendable {
         var messages: BoundedDictionary<String, ReplyReference>
         var streams: [ObjectIdentifier: HTTPServerStream] = [:]
         var lastUsed: Date
+        /// When `lastUsed` was last written to the store.
+        var lastStored: Date
         var closed = false
     }
 
     init(secret: String, visitor: String, name: String, bot: String, botName: String, transport: HubTransport,
-         receiver: HubTransport, registry: ContentRegistry, logCapacity: Int, now: Date) {
+         receiver: HubTransport, registry: ContentRegistry, logCapacity: Int, restored: Bool, now: Date) {
         self.secret = secret
         self.visitor = visitor
         self.bot = bot
         self.transport = transport
         self.receiver = receiver
         encoder = VisitorEventEncoder(registry: registry, visitor: visitor)
-        state = Mutex(State(name: name, botName: botName, log: VisitorEventLog(capacity: logCapacity),
-                            messages: BoundedDictionary(capacity: logCapacity), lastUsed: now))
+        state = Mutex(State(name: name, botName: botName, log: VisitorEventLog(capacity: logCapacity, complete: !restored),
+                            messages: BoundedDictionary(capacity: logCapacity), lastUsed: now, lastStored: now))
     }
 
     /// The conversation as the visitor's side names it.
@@ -82,8 +84,17 @@ final class VisitorSession: Sendable {
         pump.withLock { $0 }?.cancel()
     }
 
-    /// Marks the session used now (it expires only after a quiet `expire`).
-    func touch(at now: Date) { state.withLock { $0.lastUsed = now } }
+    /// Marks the session used now (it expires only after a quiet `expire`); true when the
+    /// store should hear of it (once a minute at most: a write per request would cost more
+    /// than the request).
+    func touch(at now: Date) -> Bool {
+        state.withLock { state in
+            state.lastUsed = now
+            guard now.timeIntervalSince(state.lastStored) >= 60 else { return false }
+            state.lastStored = now
+            return true
+        }
+    }
 
     /// Whether the session has been unused since `cutoff`: no request, no open stream.
     func isIdle(since cutoff: Date) -> Bool {

@@ -11,11 +11,15 @@ final class WebChatDoor: Sendable {
     let clock: any ParleyClock
     /// Decodes every card of every bot, as last loaded.
     let registry: @Sendable () -> ContentRegistry
+    /// The sessions on disk, restored on their next request after a restart.
+    let store: WebSessionStore
     private let sessions = Mutex<[String: VisitorSession]>([:])
     private let buckets = Mutex(TokenBuckets<String>())
     private let sweeper = Mutex<Task<Void, Never>?>(nil)
 
-    init(settings: WebChatSettings, hub: Hub, clock: any ParleyClock, registry: @escaping @Sendable () -> ContentRegistry) {
+    init(settings: WebChatSettings, hub: Hub, clock: any ParleyClock, store: WebSessionStore,
+         registry: @escaping @Sendable () -> ContentRegistry) {
+        self.store = store
         self.settings = settings
         self.hub = hub
         self.clock = clock
@@ -53,6 +57,8 @@ final class WebChatDoor: Sendable {
         }
         for session in open { session.keepAlive() }
         for session in idle { session.close() }
+        // The stored ones too, including those of an earlier run never asked for again.
+        _ = try? store.deleteUnused(before: cutoff)
     }
 
     /// Ends every open stream, keeping the sessions: what a proxy or network drop does to the
@@ -63,10 +69,22 @@ final class WebChatDoor: Sendable {
 
     var sessionCount: Int { sessions.withLock { $0.count } }
 
-    /// The live session of `secret` with `bot`, marked used.
+    /// The live session of `secret` with `bot`, marked used: from memory, or restored from the
+    /// store (a session opened before a restart and used within `expire`).
     func session(secret: String?, bot: String) -> VisitorSession? {
-        guard let secret, let session = sessions.withLock({ $0[secret] }), session.bot == bot else { return nil }
-        session.touch(at: clock.now())
+        guard let secret else { return nil }
+        let now = clock.now()
+        let session: VisitorSession
+        if let live = sessions.withLock({ $0[secret] }) {
+            session = live
+        } else {
+            guard let record = try? store.find(secret: secret), record.bot == bot,
+                  record.lastUsed >= now.addingTimeInterval(-settings.expire.timeInterval), hub.user(record.visitor) != nil,
+                  let restored = try? make(secret: secret, visitor: record.visitor, name: record.name, bot: bot, restored: true) else { return nil }
+            session = restored
+        }
+        guard session.bot == bot else { return nil }
+        if session.touch(at: now) { try? store.touch(secret: secret, at: now) }
         return session
     }
 
@@ -76,36 +94,54 @@ final class WebChatDoor: Sendable {
         case hub(ParleyError)
     }
 
-    /// Opens a session for a new visitor named `name` with `bot`: a hub user `web-…` and its
-    /// connection.
+    /// Opens a session for a new visitor named `name` with `bot`: a hub user `web-…`, its
+    /// connection, and the session stored.
     func open(bot: String, name: String) throws(OpenError) -> VisitorSession {
-        guard sessionCount < settings.maxSessions else { throw .full }
+        try requireRoom()
         var generator = SystemRandomNumberGenerator()
         var visitor: String
         repeat {
             visitor = "web-" + (0..<6).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
         } while hub.user(visitor) != nil
         let secret = Self.secret(using: &generator)
-        let transport: HubTransport, receiver: HubTransport
         do {
             try hub.addUser(Profile(id: visitor, name: name))
-            transport = try hub.connect(user: visitor)
-            receiver = try hub.connect(user: visitor)
+            try store.save(secret: secret, .init(visitor: visitor, bot: bot, name: name, lastUsed: clock.now()))
+            return try make(secret: secret, visitor: visitor, name: name, bot: bot, restored: false)
+        } catch let error as OpenError {
+            throw error
         } catch {
             throw .hub((error as? ParleyError) ?? ParleyError(.storage, "\(error)"))
         }
+    }
+
+    /// Refuses a session past `maxSessions`.
+    private func requireRoom() throws(OpenError) {
+        guard sessionCount < settings.maxSessions else { throw .full }
+    }
+
+    /// The session of a hub user, connected and its pump started; a session made at the same
+    /// time for the same secret (two requests of a restored session at once) wins.
+    private func make(secret: String, visitor: String, name: String, bot: String, restored: Bool) throws -> VisitorSession {
+        try requireRoom()
         let session = VisitorSession(secret: secret, visitor: visitor, name: name, bot: bot,
-                                     botName: hub.user(bot)?.displayName ?? bot, transport: transport, receiver: receiver,
-                                     registry: registry(), logCapacity: settings.eventLogCapacity, now: clock.now())
-        sessions.withLock { $0[secret] = session }
-        session.start(retryEvery: .seconds(1), clock: clock)
-        return session
+                                     botName: hub.user(bot)?.displayName ?? bot, transport: try hub.connect(user: visitor),
+                                     receiver: try hub.connect(user: visitor), registry: registry(),
+                                     logCapacity: settings.eventLogCapacity, restored: restored, now: clock.now())
+        let kept = sessions.withLock { sessions in
+            if let existing = sessions[secret] { return existing }
+            sessions[secret] = session
+            return session
+        }
+        if kept === session { session.start(retryEvery: .seconds(1), clock: clock) }
+        return kept
     }
 
     /// Renames the visitor (their hub profile too, which the bot reads as `{{user.name}}`).
     func rename(_ session: VisitorSession, to name: String) {
         session.rename(name)
         try? hub.addUser(Profile(id: session.visitor, name: name))
+        try? store.save(secret: session.secret, .init(visitor: session.visitor, bot: session.bot, name: name, lastUsed: clock.now()))
     }
 
     /// Takes one request's token from `key`'s bucket; nil when allowed, else how long to wait.
