@@ -31,14 +31,20 @@ func benchWeb() async throws {
           let port = URLComponents(string: listener.url)?.port else { throw BenchFailure("no listener") }
     defer { listener.stop() }
     let visitors = 100
-    let load = WebChatLoad(port: port, visitors: visitors, duration: .seconds(5))
+    var load = WebChatLoad(port: port, visitors: visitors, duration: .seconds(5))
     _ = try load.run(warmUp: true)
     let result = try load.run(warmUp: false)
-    let sorted = result.latencies.sorted()
-    func percentile(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1_000 }
+    let throughput = Double(result.latencies.count) / result.seconds
     benchLine(String(format: "web chat, %d visitors, POST a command → its answer on the event stream: %.0f round trips/s (%d, each checked)",
-                     visitors, Double(result.latencies.count) / result.seconds, result.latencies.count))
-    benchLine(String(format: "web chat round trip latency: p50 %.2f ms, p99 %.2f ms, max %.2f ms", percentile(0.5), percentile(0.99), sorted.last.map { $0 * 1_000 } ?? 0))
+                     visitors, throughput, result.latencies.count))
+    benchLine("web chat round trip latency, as fast as they can (closed loop): " + result.percentiles)
+    // The same visitors at half that rate, each on a steady beat: the latency of a round trip
+    // that does not queue behind the other 99 visitors' (at full speed every visitor waits
+    // for the others by construction: 100 in flight at N/s is 100/N s each).
+    load.pace = throughput / 2 / Double(visitors)
+    let paced = try load.run(warmUp: false)
+    benchLine(String(format: "web chat round trip latency at %.0f round trips/s (each visitor %.1f/s): ", Double(paced.latencies.count) / paced.seconds,
+                     load.pace ?? 0) + paced.percentiles)
     await running.shutdown()
 }
 
@@ -49,10 +55,20 @@ struct WebChatLoad {
     var visitors: Int
     var duration: Duration
 
+    /// Round trips per second per visitor, each on a steady beat; nil: as fast as they can.
+    var pace: Double?
+
     struct Result {
         /// Each round trip's seconds.
         var latencies: [Double]
         var seconds: Double
+
+        /// `p50 … ms, p99 … ms, max … ms`.
+        var percentiles: String {
+            let sorted = latencies.sorted()
+            func at(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1_000 }
+            return String(format: "p50 %.2f ms, p99 %.2f ms, max %.2f ms", at(0.5), at(0.99), (sorted.last ?? 0) * 1_000)
+        }
     }
 
     /// Every visitor opens a session and runs its loop until the deadline (one second in a
@@ -73,7 +89,7 @@ struct WebChatLoad {
                     let visitor = try WebChatVisitor(port: port)
                     ready.leave()
                     start.wait()
-                    let mine = try visitor.loop(until: clock.withLock { $0 }, code: index)
+                    let mine = try visitor.loop(until: clock.withLock { $0 }, code: index, pace: pace)
                     latencies.withLock { $0 += mine }
                 } catch {
                     failure.withLock { $0 = $0 ?? "visitor \(index): \(error)" }
@@ -128,10 +144,16 @@ final class WebChatVisitor {
     }
 
     /// Round trips until `deadline`; each one's seconds.
-    func loop(until deadline: Date, code: Int) throws -> [Double] {
+    func loop(until deadline: Date, code: Int, pace: Double?) throws -> [Double] {
         var latencies: [Double] = []
         var round = 0
+        // Each visitor's beat starts at a point of its own, so the visitors do not send at once.
+        let start = Date().addingTimeInterval(pace.map { Double(code % 100) / 100 / $0 } ?? 0)
         while Date() < deadline {
+            if let pace {
+                let due = start.addingTimeInterval(Double(round) / pace).timeIntervalSinceNow
+                if due > 0 { usleep(useconds_t(due * 1_000_000)) }
+            }
             round += 1
             let number = code * 1_000_000 + round
             let body = #"{"text":"/order \#(number)"}"#

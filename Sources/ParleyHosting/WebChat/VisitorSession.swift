@@ -64,7 +64,10 @@ final class VisitorSession: Sendable {
         let task = Task { [weak self] in
             while let self, !self.isClosed {
                 do {
-                    for await event in try await self.receiver.connect() { self.take(event) }
+                    // In batches: one wake-up of the pump for all that came while it worked.
+                    for await batch in try await self.receiver.connectBatched() {
+                        for event in batch { self.take(event) }
+                    }
                 } catch {
                     // The hub refused (closing down): try again later unless the session ended.
                 }
@@ -112,10 +115,11 @@ final class VisitorSession: Sendable {
     private func take(_ event: TransportEvent) {
         switch event {
         case .message(let envelope) where envelope.channel == channel:
+            // Encoded outside the lock: the streams' writers wait on it, not on the encoding.
+            let name = envelope.sender == visitor ? self.name : state.withLock { $0.botName }
+            let data = encoder.message(envelope, senderName: name)
             state.withLock { state in
                 guard let position = state.log.positionOfMessage(seq: envelope.seq) else { return }
-                let name = envelope.sender == visitor ? state.name : state.botName
-                let data = encoder.message(envelope, senderName: name)
                 _ = state.messages.set(ReplyReference(messageID: envelope.id, seq: envelope.seq, sender: envelope.sender,
                                                       quoted: envelope.payload), for: envelope.id)
                 Self.publish(ServerSentEvent(id: position.description, event: "message", data: data), at: position, in: &state)
