@@ -167,6 +167,23 @@ import Testing
         await Self.close(running, listener)
     }
 
+    @Test func aSessionUnusedForItsExpiryBeforeARestartIsNotRestored() async throws {
+        var (running, listener, port) = try await Self.listening(webChat: "    expire: 1h")
+        let folder = try #require(running.storage.path.components(separatedBy: "/state/").first)
+        var visitor = WebVisitor(port: port, bot: "desk")
+        _ = try await visitor.open()
+        await Self.close(running, listener)
+        (running, listener, port) = try await Self.start(folder)
+        let door = try #require(listener.door)
+        let secret = try #require(visitor.cookie)
+        try door.store.touch(secret: secret, at: Date().addingTimeInterval(-3_700))
+        visitor = WebVisitor(port: port, bot: "desk", cookie: secret)
+        #expect(try await visitor.say("hi").status == 401)
+        try door.store.touch(secret: secret, at: Date().addingTimeInterval(-3_500))
+        #expect(try await visitor.say("hi").status == 202)
+        await Self.close(running, listener)
+    }
+
     @Test func aStoredSessionUnusedForItsExpiryIsNotRestored() async throws {
         let store = try WebSessionStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("parley-web-\(UUID().uuidString).db").path)
         let now = Date()
