@@ -3,18 +3,18 @@ import Foundation
 /// Unique client message numbers without a system call per id: a random base drawn once,
 /// then a counter. Version-4 layout; unique within one sequence for 2^56 ids, and across
 /// clients and restarts as random UUIDs are.
-struct UUIDSequence: Sendable {
+public struct UUIDSequence: Sendable {
     private let high: UInt64
     private let low: UInt64
     private var counter: UInt64 = 0
 
-    init() {
+    public init() {
         var generator = SystemRandomNumberGenerator()
         high = generator.next()
         low = generator.next()
     }
 
-    mutating func next() -> UUID {
+    public mutating func next() -> UUID {
         counter &+= 1
         // Bytes 0–7: random, with the version nibble; byte 8: variant + random; bytes 9–15:
         // the random base plus the counter (mod 2^56), so ids of one sequence never repeat.

@@ -28,6 +28,9 @@ final class VisitorSession: Sendable {
     private let encoder: VisitorEventEncoder
     private let state: Mutex<State>
     private let pump = Mutex<Task<Void, Never>?>(nil)
+    /// The visitor's messages' client numbers (Foundation's `UUID()` reads /dev/urandom anew
+    /// each time).
+    private let messageIDs = Mutex(UUIDSequence())
 
     private struct State {
         var name: String
@@ -58,6 +61,9 @@ final class VisitorSession: Sendable {
     var channel: Channel { .person(bot) }
 
     var name: String { state.withLock { $0.name } }
+
+    /// A new client message number for a visitor's send.
+    func nextMessageID() -> UUID { messageIDs.withLock { $0.next() } }
 
     /// Starts taking the hub's events for the visitor.
     func start(retryEvery: Duration, clock: any ParleyClock) {

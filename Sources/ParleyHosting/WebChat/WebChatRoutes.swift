@@ -94,7 +94,8 @@ struct WebChatRoutes: Sendable {
         guard text.utf8.count <= door.settings.maxMessageBytes else {
             return OperationsRoutes.error(413, "text: \(text.utf8.count) bytes, more than the \(door.settings.maxMessageBytes) this chat takes")
         }
-        let envelope = OutgoingEnvelope(channel: session.channel, payload: TextContent(text).encoded(), replyTo: reply)
+        let envelope = OutgoingEnvelope(channel: session.channel, clientMessageID: session.nextMessageID(),
+                                        payload: TextContent(text).encoded(), replyTo: reply)
         do {
             let receipt = try await session.transport.send(envelope)
             return .json(202, JSONValue.object(["id": .string(receipt.messageID), "seq": .int(receipt.seq)]).jsonData())
