@@ -10,11 +10,18 @@ import Synchronization
 /// trip is checked: the visitor's own message comes back, then the bot's answer with the
 /// number sent, the event ids one apart — a lost, doubled or wrong event fails the run.
 func benchWeb() async throws {
+    // Durable first (what `parley run` keeps by default), then the same with `storage.path:
+    // ":memory:"` in the same run: the difference is what SQLite costs a round trip.
+    try await benchWeb(storage: "state/parley.db", label: "SQLite")
+    try await benchWeb(storage: ":memory:", label: "in memory")
+}
+
+private func benchWeb(storage: String, label: String) async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-web-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
     try """
-        storage: { path: state/parley.db }
+        storage: { path: "\(storage)" }
         log: { level: warn }
         http:
           listen: 127.0.0.1:0
@@ -35,16 +42,16 @@ func benchWeb() async throws {
     _ = try load.run(warmUp: true)
     let result = try load.run(warmUp: false)
     let throughput = Double(result.latencies.count) / result.seconds
-    benchLine(String(format: "web chat, %d visitors, POST a command → its answer on the event stream: %.0f round trips/s (%d, each checked)",
-                     visitors, throughput, result.latencies.count))
-    benchLine("web chat round trip latency, as fast as they can (closed loop): " + result.percentiles)
+    benchLine(String(format: "web chat (%@), %d visitors, POST a command → its answer on the event stream: %.0f round trips/s (%d, each checked)",
+                     label, visitors, throughput, result.latencies.count))
+    benchLine("web chat (\(label)) round trip latency, as fast as they can (closed loop): " + result.percentiles)
     // The same visitors at half that rate, each on a steady beat: the latency of a round trip
     // that does not queue behind the other 99 visitors' (at full speed every visitor waits
     // for the others by construction: 100 in flight at N/s is 100/N s each).
     load.pace = throughput / 2 / Double(visitors)
     let paced = try load.run(warmUp: false)
-    benchLine(String(format: "web chat round trip latency at %.0f round trips/s (each visitor %.1f/s): ", Double(paced.latencies.count) / paced.seconds,
-                     load.pace ?? 0) + paced.percentiles)
+    benchLine(String(format: "web chat (%@) round trip latency at %.0f round trips/s (each visitor %.1f/s): ", label,
+                     Double(paced.latencies.count) / paced.seconds, load.pace ?? 0) + paced.percentiles)
     await running.shutdown()
 }
 
