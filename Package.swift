@@ -24,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "COlm", pkgConfig: "olm", providers: [.apt(["libolm-dev"])]),
 
         // MARK: - Foundations (know nothing of IM or bots)
         .target(name: "YAMLCoding", dependencies: ["CYAML"]),
@@ -37,6 +38,9 @@ let package = Package(
         .target(name: "ParleyHTTPServer", dependencies: ["CMicroHTTPD"]),
         // The web door's pages, styles and scripts (chat widget, agents' console) as Swift strings.
         .target(name: "ParleyWebAssets", dependencies: ["ParleyCore"]),
+        // Olm and Megolm (Matrix end-to-end encryption) over libolm, behind one internal
+        // protocol so the library can be replaced (vodozemac). No other Parley module yet.
+        .target(name: "ParleyCrypto", dependencies: ["COlm"]),
 
         // MARK: - The core SDK and its transports
         .target(name: "ParleyCore", dependencies: ["SQLiteStore"]),
@@ -64,6 +68,7 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
+        .testTarget(name: "ParleyCryptoTests", dependencies: ["ParleyCrypto"]),
         .testTarget(name: "ParleyHTTPTests", dependencies: ["ParleyHTTP", "ParleyTesting"]),
         .testTarget(name: "ParleyMetricsTests", dependencies: ["ParleyMetrics", "ParleyTesting"]),
         .testTarget(name: "ParleyWebAssetsTests", dependencies: ["ParleyWebAssets"]),
