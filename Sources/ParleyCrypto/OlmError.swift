@@ -22,6 +22,8 @@ public struct OlmError: Error, Sendable, Equatable, CustomStringConvertible {
         case unexpectedOutput
         /// A session made by another backend handed to this one.
         case foreignObject
+        /// An argument out of range (a negative count).
+        case invalidArgument
 
         init(olmCode: UInt32) {
             switch olmCode {
@@ -68,6 +70,7 @@ public struct OlmError: Error, Sendable, Equatable, CustomStringConvertible {
             case .invalidUTF8: "the plaintext is not UTF-8 text"
             case .unexpectedOutput: "the crypto library's output was not in the expected shape"
             case .foreignObject: "the object was made by a different crypto backend"
+            case .invalidArgument: "an argument is out of range"
             }
         }
     }

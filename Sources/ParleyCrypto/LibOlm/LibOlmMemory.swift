@@ -63,13 +63,8 @@ enum LibOlmMemory {
     /// The bytes as text (olm's outputs are ASCII base64 or JSON), then wiped.
     static func text(consuming bytes: inout [UInt8]) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
-        wipe(&bytes)
+        Secrets.wipe(&bytes)
         return text
-    }
-
-    /// Zeroes an array's storage in place.
-    static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { parley_olm_wipe($0.baseAddress, $0.count) }
     }
 
     /// The error for a failed call, from the object's last error code and string.
