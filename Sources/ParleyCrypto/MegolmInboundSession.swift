@@ -4,6 +4,11 @@ public struct MegolmDecrypted: Sendable, Equatable {
     /// The message's index in its session. A receiver remembers (event id, index) pairs to
     /// refuse a replayed index with another event id.
     public let messageIndex: UInt32
+
+    public init(plaintext: String, messageIndex: UInt32) {
+        self.plaintext = plaintext
+        self.messageIndex = messageIndex
+    }
 }
 
 /// The receiving side of a Megolm session: decrypts a room's messages from one sender's
