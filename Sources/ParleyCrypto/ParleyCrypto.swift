@@ -6,9 +6,9 @@
 /// No cryptography is written here. Every primitive comes from libolm (Debian `libolm-dev`
 /// 3.2.x, wrapped by the `COlm` system-library target). libolm is **deprecated upstream** in
 /// favour of vodozemac (Rust, not available to this build) and has published timing
-/// side-channel advisories (CVE-2024-45191, CVE-2024-45192, CVE-2024-45193: its curve25519,
-/// ed25519 and base64 code is not constant-time). That is why every libolm call goes through
-/// one small internal boundary, the protocols in `CryptoBackend.swift` (``OlmAccount``,
+/// side-channel advisories (CVE-2024-45191, CVE-2024-45192, CVE-2024-45193: parts of its code
+/// are not constant-time, and upstream will not fix them). That is why every libolm call
+/// goes through one small internal boundary, the protocols in `CryptoBackend.swift` (``OlmAccount``,
 /// ``OlmSession``, ``MegolmOutboundSession``, ``MegolmInboundSession`` and ``OlmUtility`` never
 /// call libolm themselves): replacing the backend is writing one new conformance, not
 /// touching the callers. Parley's stored format stays its own (pickles are opaque strings
