@@ -56,6 +56,8 @@ enum LibOlmMemory {
             buffer.deallocate()
         }
         let result = fill(buffer.baseAddress!, capacity)
+        // A result over `capacity` breaks olm's contract; copying nothing keeps it from
+        // reading past the buffer.
         guard result != failure, result <= capacity else { return (result, []) }
         return (result, Array(buffer[0..<result]))
     }
