@@ -25,44 +25,68 @@ extension JSONValue {
         }
     }
 
+    /// Appends `compactJSON()`'s bytes.
     func write(into bytes: inout [UInt8]) {
+        // Only canonical writing throws.
+        try? write(into: &bytes, canonical: false)
+    }
+
+    /// Writes the value; with `canonical`, as Matrix canonical JSON (see `canonicalJSON()`):
+    /// keys ordered by code point, numbers only integers in range (else `CanonicalJSONError`).
+    func write(into bytes: inout [UInt8], canonical: Bool) throws(CanonicalJSONError) {
         switch self {
         case .null: bytes.append(contentsOf: "null".utf8)
         case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
-        case .int(let value): bytes.append(contentsOf: String(value).utf8)
-        case .double(let value): bytes.append(contentsOf: Self.doubleText(value).utf8)
+        case .int(let value):
+            if canonical, abs(value) > Self.canonicalIntegerLimit { throw CanonicalJSONError(number: String(value)) }
+            bytes.append(contentsOf: String(value).utf8)
+        case .double(let value):
+            if canonical {
+                guard value.isFinite, value.rounded() == value, abs(value) <= Double(Self.canonicalIntegerLimit) else {
+                    throw CanonicalJSONError(number: String(value))
+                }
+                bytes.append(contentsOf: String(Int64(value)).utf8)
+            } else {
+                bytes.append(contentsOf: Self.doubleText(value).utf8)
+            }
         case .string(let value): Self.writeString(value, into: &bytes)
         case .array(let values):
             bytes.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                value.write(into: &bytes)
+                try value.write(into: &bytes, canonical: canonical)
             }
             bytes.append(UInt8(ascii: "]"))
         case .object(let object):
             bytes.append(UInt8(ascii: "{"))
             // Payloads are objects of one or two keys: those are ordered without sorting
             // (an array per object) and without looking each key up again.
-            func member(_ key: String, _ value: JSONValue, first: Bool) {
+            func member(_ key: String, _ value: JSONValue, first: Bool) throws(CanonicalJSONError) {
                 if !first { bytes.append(UInt8(ascii: ",")) }
                 Self.writeString(key, into: &bytes)
                 bytes.append(UInt8(ascii: ":"))
-                value.write(into: &bytes)
+                try value.write(into: &bytes, canonical: canonical)
             }
-            if object.count <= 2 {
+            if canonical {
+                // By code point (UTF-8 byte order), as Matrix requires; `String.<` orders by
+                // canonical equivalence, which differs for keys that are not NFC.
+                for (index, entry) in object.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
+                    try member(entry.key, entry.value, first: index == 0)
+                }
+            } else if object.count <= 2 {
                 var members = object.makeIterator()
                 if let one = members.next() {
                     if let two = members.next() {
                         let (low, high) = one.key < two.key ? (one, two) : (two, one)
-                        member(low.key, low.value, first: true)
-                        member(high.key, high.value, first: false)
+                        try member(low.key, low.value, first: true)
+                        try member(high.key, high.value, first: false)
                     } else {
-                        member(one.key, one.value, first: true)
+                        try member(one.key, one.value, first: true)
                     }
                 }
             } else {
                 for (index, entry) in object.sorted(by: { $0.key < $1.key }).enumerated() {
-                    member(entry.key, entry.value, first: index == 0)
+                    try member(entry.key, entry.value, first: index == 0)
                 }
             }
             bytes.append(UInt8(ascii: "}"))
