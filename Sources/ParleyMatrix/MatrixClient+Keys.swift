@@ -1,0 +1,50 @@
+import Foundation
+import ParleyCore
+
+/// The end-to-end encryption key endpoints (`/keys/upload`, `/keys/query`, `/keys/claim`), as
+/// thin wrappers like the others: they carry signed JSON objects and know nothing of Olm
+/// (signing and verifying is `ParleyMatrixCrypto`'s job). Errors map as every request's do
+/// (see `MatrixClient.error`): a refused upload — a one-time key id reused with another key —
+/// is `invalidArgument` with the server's errcode (`M_INVALID_PARAM`, `M_UNKNOWN`, …).
+extension MatrixClient {
+    /// How long `/keys/query` and `/keys/claim` let the homeserver wait for other servers
+    /// (their body's `timeout`); the request's own timeout is this plus a margin.
+    public static let keysFederationTimeout: Duration = .seconds(10)
+
+    /// `POST /keys/upload`: the device's signed `device_keys` (nil once published), signed
+    /// one-time keys (`signed_curve25519:<id>` → object) and fallback keys. Returns the
+    /// server's `one_time_key_counts` (algorithm → keys it holds for this device).
+    public func uploadKeys(deviceKeys: JSONValue?, oneTimeKeys: [String: JSONValue] = [:],
+                           fallbackKeys: [String: JSONValue] = [:]) async throws -> [String: Int] {
+        var body: [String: JSONValue] = [:]
+        if let deviceKeys { body["device_keys"] = deviceKeys }
+        if !oneTimeKeys.isEmpty { body["one_time_keys"] = .object(oneTimeKeys) }
+        if !fallbackKeys.isEmpty { body["fallback_keys"] = .object(fallbackKeys) }
+        let answer = try await request("POST", Self.clientPath("keys", "upload"), body: .object(body))
+        guard let counts = answer["one_time_key_counts"]?.objectValue else {
+            throw ParleyError(.serverError, "keys/upload answer lacks one_time_key_counts")
+        }
+        return counts.compactMapValues { $0.intValue.map(Int.init) }
+    }
+
+    /// `POST /keys/query` for all devices of `users`: the answer as sent (`device_keys`:
+    /// user → device → signed object; `failures`: server → error). Not checked here.
+    public func queryKeys(users: [String]) async throws -> JSONValue {
+        let devices = Dictionary(users.map { ($0, JSONValue.array([])) }, uniquingKeysWith: { first, _ in first })
+        let body: JSONValue = ["device_keys": .object(devices),
+                               "timeout": .int(Self.keysFederationTimeout.components.seconds * 1000)]
+        return try await request("POST", Self.clientPath("keys", "query"), body: body,
+                                 timeout: max(requestTimeout, Self.keysFederationTimeout + .seconds(15)))
+    }
+
+    /// `POST /keys/claim` for one key per listed device (user → device → algorithm, e.g.
+    /// `signed_curve25519`), in one request: the answer as sent (`one_time_keys`: user →
+    /// device → `{"<algorithm>:<id>": signed object}`; `failures`). Not checked here.
+    public func claimKeys(_ devices: [String: [String: String]]) async throws -> JSONValue {
+        let wanted = devices.mapValues { JSONValue.object($0.mapValues { .string($0) }) }
+        let body: JSONValue = ["one_time_keys": .object(wanted),
+                               "timeout": .int(Self.keysFederationTimeout.components.seconds * 1000)]
+        return try await request("POST", Self.clientPath("keys", "claim"), body: body,
+                                 timeout: max(requestTimeout, Self.keysFederationTimeout + .seconds(15)))
+    }
+}
