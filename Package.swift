@@ -46,6 +46,10 @@ let package = Package(
         .target(name: "ParleyCore", dependencies: ["SQLiteStore"]),
         .target(name: "ParleyHub", dependencies: ["ParleyCore", "SQLiteStore"]),
         .target(name: "ParleyMatrix", dependencies: ["ParleyCore", "SQLiteStore", "ParleyHTTP"]),
+        // Matrix end-to-end encryption's key management (signing JSON, /keys/upload, query,
+        // claim) over ParleyCrypto and the client: its own target so ParleyMatrix (and every
+        // host without encryption) stays free of libolm, and ParleyCrypto free of Matrix.
+        .target(name: "ParleyMatrixCrypto", dependencies: ["ParleyMatrix", "ParleyCrypto", "ParleyCore"]),
 
         // MARK: - Bots, flow tests, the CLI
         .target(name: "ParleyBots", dependencies: ["ParleyCore", "YAMLCoding", "SQLiteStore", "ParleyRegex"]),
@@ -76,6 +80,7 @@ let package = Package(
         .testTarget(name: "ParleyTestingTests", dependencies: ["ParleyTesting", "ParleyCore"]),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub", "ParleyTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore", "ParleyTesting"]),
+        .testTarget(name: "ParleyMatrixCryptoTests", dependencies: ["ParleyMatrixCrypto", "ParleyMatrix", "ParleyCrypto", "ParleyCore", "ParleyTesting"]),
         .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyMatrix", "ParleyHub", "ParleyTesting"]),
         .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex", "SQLiteStore", "ParleyTesting"]),
         .testTarget(name: "ParleyFlowTestTests", dependencies: ["ParleyFlowTest", "ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyTesting"]),
