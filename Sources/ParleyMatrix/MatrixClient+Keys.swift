@@ -5,7 +5,7 @@ import ParleyCore
 /// thin wrappers like the others: they carry signed JSON objects and know nothing of Olm
 /// (signing and verifying is `ParleyMatrixCrypto`'s job). Errors map as every request's do
 /// (see `MatrixClient.error`): a refused upload — a one-time key id reused with another key —
-/// is `invalidArgument` with the server's errcode (`M_INVALID_PARAM`, `M_UNKNOWN`, …).
+/// is `invalidArgument`, with the server's errcode in the context.
 extension MatrixClient {
     /// How long `/keys/query` and `/keys/claim` let the homeserver wait for other servers
     /// (their body's `timeout`); the request's own timeout is this plus a margin.

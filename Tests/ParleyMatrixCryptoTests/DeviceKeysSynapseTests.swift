@@ -76,6 +76,33 @@ struct DeviceKeysSynapseTests {
         }
     }
 
+    /// An upload whose answer was lost is repeated as is and accepted; another key under a
+    /// published id is refused, as `invalidArgument` with the server's errcode.
+    @Test func repeatedUploadIsAcceptedAndAConflictingKeyRefused() async throws {
+        try await withTimeout("the repeated upload", seconds: 60) {
+            let bot = try await Self.device("bot")
+            try bot.keys.account.generateOneTimeKeys(count: 2)
+            let deviceKeys = try bot.keys.deviceKeys()
+            let oneTime = try bot.keys.signedOneTimeKeys()
+            #expect(try await bot.keys.publish(through: bot.client, includeDeviceKeys: true)["signed_curve25519"] == 2)
+            // The same objects again (signatures are deterministic): accepted, nothing added.
+            #expect(try bot.keys.deviceKeys() == deviceKeys && bot.keys.account.oneTimeKeys().isEmpty)
+            let again = try await bot.client.uploadKeys(deviceKeys: .object(deviceKeys), oneTimeKeys: oneTime)
+            #expect(again["signed_curve25519"] == 2)
+            // Another key under a published id.
+            let (name, value) = try #require(oneTime.first)
+            var other = try #require(value.objectValue)
+            other["key"] = .string(try OlmAccount().identityKeys.curve25519)
+            let conflicting = try MatrixSigning.sign(other, account: bot.keys.account, userID: bot.keys.userID,
+                                                     deviceID: bot.keys.deviceID)
+            await #expect {
+                _ = try await bot.client.uploadKeys(deviceKeys: nil, oneTimeKeys: [name: .object(conflicting)])
+            } throws: { error in
+                (error as? ParleyError)?.code == .invalidArgument && (error as? ParleyError)?.context["errcode"] != nil
+            }
+        }
+    }
+
     /// Claims in batches: three devices, two per request, all keys verified.
     @Test func claimsManyDevicesInBatches() async throws {
         try await withTimeout("the batched claim", seconds: 60) {
