@@ -32,6 +32,16 @@ import Testing
         #expect(try value.canonicalJSON() == "{\"Z\":5,\"a\":7,\"a\\u0000\":6,\"z\":2,\"é\":3,\"Ａ\":1,\"😀\":4}")
     }
 
+    /// Why the compact writer's order is not enough: Swift orders strings by canonical
+    /// equivalence, so a decomposed "é" (e + U+0301, bytes 65 CC 81) sorts with the composed
+    /// one (C3 A9) there, but before it by code point.
+    @Test func keysByCodePointNotByCanonicalEquivalence() throws {
+        let value: JSONValue = ["e\u{301}x": 1, "\u{E9}": 2]
+        // Compared as bytes: `String.==` is canonical equivalence too.
+        #expect(Array(try value.canonicalJSON().utf8) == Array("{\"e\u{301}x\":1,\"\u{E9}\":2}".utf8))
+        #expect(Array(value.compactJSON().utf8) == Array("{\"\u{E9}\":2,\"e\u{301}x\":1}".utf8))
+    }
+
     /// The shortest escapes; other control characters as lowercase `\u00xx`; `/` and U+2028 as is.
     @Test func escapes() throws {
         let value: JSONValue = ["s": "\"\\\u{8}\u{C}\n\r\t\u{1}\u{1F}/\u{2028}"]
