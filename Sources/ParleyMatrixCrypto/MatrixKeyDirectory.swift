@@ -76,6 +76,10 @@ public struct MatrixKeyClaimResult: Sendable {
     public var missing: [MatrixDevice] = []
     /// Servers that could not be asked, as the answers say.
     public var failures: [String: JSONValue] = [:]
+    /// Devices of batches whose request failed (no answer, or an error answer): not claimed.
+    public var unclaimed: [MatrixDevice] = []
+    /// The errors of those requests, one per failed batch.
+    public var requestErrors: [ParleyError] = []
 }
 
 /// Reading other devices' keys: `/keys/query` (each device's self-signature checked) and
@@ -124,7 +128,9 @@ public enum MatrixKeyDirectory {
     }
 
     /// Claims one `signed_curve25519` key for each of `devices`, `batchSize` devices per
-    /// request, one request after the other.
+    /// request, one request after the other. A failed request does not end the claim: its
+    /// devices are listed as `unclaimed` with the error, and the keys of the other batches
+    /// (already handed out by the server) are kept. Only cancellation throws.
     public static func claim(_ devices: [MatrixDevice], through client: MatrixClient,
                              batchSize: Int = claimBatchSize) async throws -> MatrixKeyClaimResult {
         var result = MatrixKeyClaimResult()
@@ -133,7 +139,15 @@ public enum MatrixKeyDirectory {
             let batch = Array(devices[start..<min(start + size, devices.count)])
             var wanted: [String: [String: String]] = [:]
             for device in batch { wanted[device.userID, default: [:]][device.deviceID] = MatrixDeviceKeys.oneTimeKeyAlgorithm }
-            let answer = try await client.claimKeys(wanted)
+            let answer: JSONValue
+            do {
+                answer = try await client.claimKeys(wanted)
+            } catch let error as ParleyError where error.code != .cancelled {
+                result.unclaimed += batch
+                result.requestErrors.append(error)
+                continue
+            }
+            try Task.checkCancellation()
             let part = keys(fromClaimAnswer: answer, for: batch)
             result.keys += part.keys
             result.rejected += part.rejected

@@ -1,4 +1,6 @@
+import Foundation
 import ParleyCore
+import ParleyMatrix
 import ParleyCrypto
 import ParleyMatrixCrypto
 import Testing
@@ -99,6 +101,19 @@ import Testing
         #expect(claimed.missing.map(\.deviceID) == ["THIRD"])
         let tamperedAnswer: JSONValue = ["one_time_keys": ["@bot:example.org": ["BOTDEVICE": [name: .object(tampered)]]]]
         #expect(MatrixKeyDirectory.keys(fromClaimAnswer: tamperedAnswer, for: [device]).rejected.map(\.reason) == [.badOneTimeKey])
+    }
+
+    /// A failed request leaves its batch unclaimed and the claim goes on with the next.
+    @Test func failedBatchesAreListedNotThrown() async throws {
+        // Nothing listens on port 9 of loopback (discard): each request fails at once.
+        let client = MatrixClient(homeserver: try #require(URL(string: "http://127.0.0.1:9")), accessToken: "t",
+                                  requestTimeout: .seconds(5))
+        let devices = (1...3).map {
+            MatrixDevice(userID: "@u:example.org", deviceID: "D\($0)", curve25519: "c", ed25519: "e", algorithms: [])
+        }
+        let result = try await MatrixKeyDirectory.claim(devices, through: client, batchSize: 2)
+        #expect(result.keys.isEmpty && result.unclaimed == devices)
+        #expect(result.requestErrors.map(\.code) == [.networkUnavailable, .networkUnavailable])
     }
 
     /// Keep half of the account's maximum on the server, counting keys not yet uploaded.
