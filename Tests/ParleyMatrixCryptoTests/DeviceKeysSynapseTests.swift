@@ -103,6 +103,35 @@ struct DeviceKeysSynapseTests {
         }
     }
 
+    /// Synapse's own canonicaljson and signedjson (scripts/keys-check.py) verify what this
+    /// module signed: the check that our canonical JSON is the one other implementations write.
+    @Test func anIndependentCheckerVerifiesTheSignatures() async throws {
+        try await withTimeout("the independent check", seconds: 90) {
+            let bot = try await Self.device("bot")
+            let alice = try await Self.device("alice")
+            try bot.keys.account.generateOneTimeKeys(count: 3)
+            let uploaded = try bot.keys.signedOneTimeKeys()
+            try await bot.keys.publish(through: bot.client, includeDeviceKeys: true)
+
+            let result = try await ScriptRunner.run("keys-check.py", [
+                "--homeserver", try TestSynapse.url().absoluteString, "--token", alice.client.accessToken ?? "",
+                "--user", bot.keys.userID, "--timeout", "30",
+            ], timeout: .seconds(60))
+            try #require(result.status == 0, "keys-check.py exited \(result.status): \(result.stderr)")
+            let checked = try JSONValue.parse(Data(result.stdout.utf8))
+            let devices = try #require(checked["devices"]?.arrayValue)
+            #expect(devices.count == 1)
+            #expect(devices.first?["device_id"]?.stringValue == bot.keys.deviceID)
+            #expect(devices.first?["ed25519"]?.stringValue == bot.keys.account.identityKeys.ed25519)
+            #expect(devices.first?["verified"] == true)
+            let claimed = try #require(checked["claimed"]?.arrayValue)
+            #expect(claimed.count == 1)
+            #expect(claimed.first?["verified"] == true && claimed.first?["fallback"] == false)
+            let keyID = try #require(claimed.first?["key_id"]?.stringValue)
+            #expect(uploaded["signed_curve25519:\(keyID)"]?["key"] == claimed.first?["key"])
+        }
+    }
+
     /// Claims in batches: three devices, two per request, all keys verified.
     @Test func claimsManyDevicesInBatches() async throws {
         try await withTimeout("the batched claim", seconds: 60) {
