@@ -39,7 +39,7 @@ let package = Package(
         // The web door's pages, styles and scripts (chat widget, agents' console) as Swift strings.
         .target(name: "ParleyWebAssets", dependencies: ["ParleyCore"]),
         // Olm and Megolm (Matrix end-to-end encryption) over libolm, behind one internal
-        // protocol so the library can be replaced (vodozemac). No other Parley module yet.
+        // protocol so the library can be replaced (vodozemac). Depends on no other Parley module.
         .target(name: "ParleyCrypto", dependencies: ["COlm"]),
 
         // MARK: - The core SDK and its transports
