@@ -49,7 +49,7 @@ let package = Package(
         // Matrix end-to-end encryption's key management (signing JSON, /keys/upload, query,
         // claim) over ParleyCrypto and the client: its own target so ParleyMatrix (and every
         // host without encryption) stays free of libolm, and ParleyCrypto free of Matrix.
-        .target(name: "ParleyMatrixCrypto", dependencies: ["ParleyMatrix", "ParleyCrypto", "ParleyCore"]),
+        .target(name: "ParleyMatrixCrypto", dependencies: ["ParleyMatrix", "ParleyCrypto", "ParleyCore", "SQLiteStore"]),
 
         // MARK: - Bots, flow tests, the CLI
         .target(name: "ParleyBots", dependencies: ["ParleyCore", "YAMLCoding", "SQLiteStore", "ParleyRegex"]),

@@ -1,0 +1,55 @@
+import SQLiteStore
+
+extension MatrixCryptoStore {
+    /// The crypto store's tables. `pickle` columns hold only pickles under the store's
+    /// `PickleKey`; the other columns are public (ids, public keys, counters, times).
+    static let migrations = Migrations(name: "crypto", steps: [
+        """
+        -- The device's Olm account: one row.
+        CREATE TABLE crypto_account (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            user_id TEXT NOT NULL,
+            device_id TEXT NOT NULL,
+            pickle TEXT NOT NULL
+        );
+        -- Olm sessions with other devices, found by the other device's curve25519 key.
+        CREATE TABLE crypto_olm_sessions (
+            sender_key TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            pickle TEXT NOT NULL,
+            last_used REAL NOT NULL,
+            PRIMARY KEY (sender_key, session_id)
+        );
+        -- Megolm sessions others shared with this device (m.room_key), to read room messages.
+        CREATE TABLE crypto_inbound_group_sessions (
+            room_id TEXT NOT NULL,
+            sender_key TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            pickle TEXT NOT NULL,
+            first_known_index INTEGER NOT NULL,
+            shared_by TEXT NOT NULL,
+            PRIMARY KEY (room_id, sender_key, session_id)
+        );
+        -- This device's sending Megolm session per room; rotation reads created_at and messages_sent.
+        CREATE TABLE crypto_outbound_group_sessions (
+            room_id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL,
+            pickle TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            messages_sent INTEGER NOT NULL
+        );
+        -- Users whose devices are tracked; dirty when their device list changed (re-query them).
+        CREATE TABLE crypto_tracked_users (
+            user_id TEXT PRIMARY KEY,
+            dirty INTEGER NOT NULL
+        );
+        -- Their devices, as /keys/query gave them after the self-signature verified.
+        CREATE TABLE crypto_devices (
+            user_id TEXT NOT NULL REFERENCES crypto_tracked_users (user_id) ON DELETE CASCADE,
+            device_id TEXT NOT NULL,
+            keys_json TEXT NOT NULL,
+            PRIMARY KEY (user_id, device_id)
+        );
+        """,
+    ])
+}
