@@ -20,6 +20,7 @@ extension MatrixCryptoStore {
                 try writeSession(pickle: sessionPickle, id: session.sessionID, theirIdentityKey: theirIdentityKey)
             }
         }
+        accountStored(account)
     }
 
     /// Writes an Olm session (new outbound, or after an encrypt or decrypt moved its ratchet)

@@ -92,6 +92,11 @@ public actor MatrixCryptoStore {
         }
         stored = StoredAccount(userID: userID, deviceID: deviceID, account: account)
     }
+
+    /// After `account` was written under the stored user and device: ``account()`` returns it.
+    func accountStored(_ account: OlmAccount) {
+        if let stored { self.stored = StoredAccount(userID: stored.userID, deviceID: stored.deviceID, account: account) }
+    }
 }
 
 /// What opening the crypto store can fail with besides a storage error.
