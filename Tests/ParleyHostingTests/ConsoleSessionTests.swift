@@ -53,9 +53,9 @@ import Testing
     }
 
     @Test func secretsAreBase64URLOf32RandomBytes() {
-        #expect(ConsoleSecret.base64url([0xfb, 0xff, 0xbf]) == "-_-_")
-        #expect(ConsoleSecret.base64url(Array("Man".utf8) + [0x4d]) == "TWFuTQ")
-        let secrets = Set((0..<100).map { _ in ConsoleSecret.make() })
+        #expect(SessionSecret.base64url([0xfb, 0xff, 0xbf]) == "-_-_")
+        #expect(SessionSecret.base64url(Array("Man".utf8) + [0x4d]) == "TWFuTQ")
+        let secrets = Set((0..<100).map { _ in SessionSecret.make() })
         #expect(secrets.count == 100 && secrets.allSatisfy { $0.count == 43 && !$0.contains("=") })
     }
 

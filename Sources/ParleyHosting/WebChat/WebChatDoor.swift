@@ -101,9 +101,9 @@ final class WebChatDoor: Sendable {
         var generator = SystemRandomNumberGenerator()
         var visitor: String
         repeat {
-            visitor = "web-" + (0..<6).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+            visitor = "web-" + SHA1.hex((0..<6).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         } while hub.user(visitor) != nil
-        let secret = Self.secret(using: &generator)
+        let secret = SessionSecret.make()
         do {
             try hub.addUser(Profile(id: visitor, name: name))
             try store.save(secret: secret, .init(visitor: visitor, bot: bot, name: name, lastUsed: clock.now()))
@@ -154,12 +154,5 @@ final class WebChatDoor: Sendable {
                 return nil
             }
         }
-    }
-
-    /// 32 random bytes, base64url: what the cookie carries.
-    private static func secret(using generator: inout SystemRandomNumberGenerator) -> String {
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

@@ -38,16 +38,3 @@ enum WebChatOrigin: Equatable {
         return "Path=\(path); HttpOnly; SameSite=Strict"
     }
 }
-
-extension HTTPServerRequest {
-    /// The value of cookie `name`, if the request carries it.
-    func cookie(_ name: String) -> String? {
-        guard let header = header("cookie") else { return nil }
-        for pair in header.split(separator: ";") {
-            let trimmed = pair.drop { $0 == " " }
-            guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == name else { continue }
-            return String(trimmed[trimmed.index(after: equals)...])
-        }
-        return nil
-    }
-}

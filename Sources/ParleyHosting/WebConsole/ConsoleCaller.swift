@@ -28,7 +28,7 @@ struct ConsoleCaller: Sendable {
             }
             return .success(ConsoleCaller(agent: agent, session: nil))
         }
-        guard let secret = cookie(named: Self.cookie, in: request.header("cookie")), let session = sessions.use(secret) else {
+        guard let secret = request.cookie(Self.cookie), let session = sessions.use(secret) else {
             return .failure(HTTPRefusal(401, "not signed in: POST /console/api/session with your token, or send Authorization: Bearer"))
         }
         guard let given = request.header(Self.csrfHeader) ?? (csrfInQuery ? request.query["csrf"] : nil) else {
@@ -38,16 +38,5 @@ struct ConsoleCaller: Sendable {
             return .failure(HTTPRefusal(403, "the \(Self.csrfHeader) header does not match this session"))
         }
         return .success(ConsoleCaller(agent: session.agent, session: secret))
-    }
-
-    /// The value of cookie `name` in a `Cookie` header (`a=1; b=2`).
-    static func cookie(named name: String, in header: String?) -> String? {
-        for pair in (header ?? "").split(separator: ";") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
-                return parts[1].trimmingCharacters(in: .whitespaces)
-            }
-        }
-        return nil
     }
 }

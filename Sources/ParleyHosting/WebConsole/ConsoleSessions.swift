@@ -35,8 +35,8 @@ final class ConsoleSessions: Sendable {
     /// are dropped here, so the table holds live ones only (a dropped session's event streams
     /// end at their next reading).
     func open(for agent: ConsoleAgent) -> (secret: String, session: Session) {
-        let secret = ConsoleSecret.make()
-        let session = Session(agent: agent, csrf: ConsoleSecret.make(), lastUsed: clock.now())
+        let secret = SessionSecret.make()
+        let session = Session(agent: agent, csrf: SessionSecret.make(), lastUsed: clock.now())
         sessions.withLock { sessions in
             let now = clock.now()
             sessions = sessions.filter { isLive($0.value, at: now) }
