@@ -43,6 +43,9 @@ final class VisitorSession: Sendable {
         /// When `lastUsed` was last written to the store.
         var lastStored: Date
         var closed = false
+
+        /// The name a message of `sender` is shown under: the visitor's or the bot's.
+        func name(of sender: String, visitor: String) -> String { sender == visitor ? name : botName }
     }
 
     init(secret: String, visitor: String, name: String, bot: String, botName: String, transport: HubTransport,
@@ -122,13 +125,12 @@ final class VisitorSession: Sendable {
         switch event {
         case .message(let envelope) where envelope.channel == channel:
             // Encoded outside the lock: the streams' writers wait on it, not on the encoding.
-            let name = envelope.sender == visitor ? self.name : state.withLock { $0.botName }
-            let data = encoder.message(envelope, senderName: name)
+            let data = encoder.message(envelope, senderName: state.withLock { $0.name(of: envelope.sender, visitor: visitor) })
             state.withLock { state in
                 guard let position = state.log.positionOfMessage(seq: envelope.seq) else { return }
                 _ = state.messages.set(ReplyReference(messageID: envelope.id, seq: envelope.seq, sender: envelope.sender,
                                                       quoted: envelope.payload), for: envelope.id)
-                Self.publish(ServerSentEvent(id: position.description, event: "message", data: data), at: position, in: &state)
+                Self.publish(Self.messageEvent(data, at: position), at: position, in: &state)
             }
         case .reaction(let reaction) where reaction.channel == channel:
             let data = encoder.reaction(reaction)
@@ -139,6 +141,12 @@ final class VisitorSession: Sendable {
         default:
             break
         }
+    }
+
+    /// A message's event: its data at its position, as the log keeps it and a replay from the
+    /// history sends it.
+    private static func messageEvent(_ data: String, at position: VisitorEventPosition) -> ServerSentEvent {
+        ServerSentEvent(id: position.description, event: "message", data: data)
     }
 
     private static func publish(_ event: ServerSentEvent, at position: VisitorEventPosition, in state: inout State) {
@@ -160,8 +168,8 @@ final class VisitorSession: Sendable {
             for envelope in history {
                 let position = VisitorEventPosition(seq: envelope.seq, reaction: 0)
                 guard firstKept.map({ position < $0 }) ?? true else { break }
-                let name = envelope.sender == visitor ? state.name : state.botName
-                _ = stream.send(ServerSentEvent(id: position.description, event: "message", data: encoder.message(envelope, senderName: name)))
+                let data = encoder.message(envelope, senderName: state.name(of: envelope.sender, visitor: visitor))
+                _ = stream.send(Self.messageEvent(data, at: position))
                 resumeAfter = position
             }
             for entry in state.log.events(after: resumeAfter) where !stream.send(entry.event) { return false }
