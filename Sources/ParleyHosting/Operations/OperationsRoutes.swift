@@ -26,7 +26,7 @@ struct OperationsRoutes: Sendable {
         case "/metrics":
             return Self.isRead(request.method) ? nil : Self.methodNotAllowed("GET, HEAD")
         case _ where request.path.hasPrefix("/chat/") && webChat != nil:
-            return nil
+            return webChat?.answerAtOnce(request)
         default:
             if ConsoleRoutes.claims(request.path) { return console.answerAtOnce(request) }
             guard request.path.hasPrefix("/api/") else { return Self.error(404, "no such page: \(request.path)") }

@@ -9,10 +9,19 @@ struct WebChatRoutes: Sendable {
     let door: WebChatDoor
     static let cookieName = "parley_chat"
 
-    func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
-        let parts = request.path.dropFirst("/chat/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    /// What needs no waiting, answered on the listener's thread as the console's page is: the
+    /// widget's page and assets, and paths that name nothing. Nil for the API.
+    func answerAtOnce(_ request: HTTPServerRequest) -> HTTPServerResponse? {
+        let parts = Self.parts(request)
         guard let bot = parts.first, !bot.isEmpty, parts.count <= 2 else { return OperationsRoutes.error(404, "no such page: \(request.path)") }
         if parts.count == 1 || bot == "assets" || bot == "embed.js" { return WebChatPages.answer(request, parts: parts, door: door) }
+        return nil
+    }
+
+    func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+        if let answer = answerAtOnce(request) { return answer }
+        let parts = Self.parts(request)
+        let bot = parts[0]
         guard door.settings.bots.contains(bot) else { return OperationsRoutes.error(404, "no web chat with '\(bot)'") }
         let origin = WebChatOrigin(request, allowed: door.settings.origins)
         if case .refused(let other) = origin {
@@ -21,6 +30,11 @@ struct WebChatRoutes: Sendable {
         var answer = await route(request, bot: bot, action: parts[1], origin: origin)
         answer.headers += origin.corsHeaders
         return answer
+    }
+
+    /// The path's parts after `/chat/`: the bot (or `assets`, `embed.js`) and the action.
+    private static func parts(_ request: HTTPServerRequest) -> [String] {
+        request.path.dropFirst("/chat/".count).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
     }
 
     private func route(_ request: HTTPServerRequest, bot: String, action: String, origin: WebChatOrigin) async -> HTTPServerResponse {
