@@ -119,7 +119,12 @@ public actor MatrixE2EE: MatrixEncryption {
             if !changed.isEmpty { try await store.markDirty(changed) }
             if !left.isEmpty { try await store.forget(left) }
         }
-        try await replenishKeys(response, device: device, client: client)
+        do {
+            try await replenishKeys(response, device: device, client: client)
+        } catch let error as ParleyError where error.isTransient {
+            // Not worth handling this sync's messages again for: the next sync's counts ask again.
+            log("topping up the one-time keys failed (tried again with the next sync): \(error)")
+        }
     }
 
     /// Tops up the server's one-time keys and replaces a used fallback key.
