@@ -24,11 +24,9 @@ makes it); parley runs there, so its state (.parley/) is thrown away with it. Ch
 Every wait is bounded. Exit 0 = all checks passed, 1 = a check failed (which one, and the tail
 of parley's log, on stderr), 2 = setup failed. Run with the venv's python of scripts/synapse.
 """
-import argparse
 import asyncio
 import json
 import os
-import signal
 import sqlite3
 import sys
 import time
@@ -39,8 +37,7 @@ import uuid
 from nio import RoomPreset
 
 import parley_synapse as synapse
-from parley_synapse import (BotView, CheckFailed, Parley, Person, SetupFailed, body, check_card, download, expect, is_card,
-                            is_reaction, is_text, msgtype)
+from parley_synapse import BotView, CheckFailed, Parley, Person, SetupFailed, body, check_card, download, expect, is_card, is_text
 
 SERVER = "localhost"
 SUPPORT = f"@support:{SERVER}"
@@ -83,18 +80,7 @@ class Scenario:
         log(f"ok: {what}")
 
     async def setup(self):
-        try:
-            for name in ("support", "announcer", "alice", "nina", "mallory", "overseer"):
-                synapse.register(self.homeserver, self.args.secret, name, self.passwords[name], admin=name == "overseer")
-            self.admin_token = synapse.login(self.homeserver, "overseer", self.passwords["overseer"])
-        except urllib.error.HTTPError as error:
-            detail = error.read().decode(errors="replace")
-            if "M_USER_IN_USE" in detail:
-                raise SetupFailed("the accounts exist already on this homeserver: the test needs a fresh one "
-                                  "(scripts/synapse start, or leave PARLEY_MATRIX_HOMESERVER unset)")
-            raise SetupFailed(f"registering the accounts: {error}: {detail}")
-        except (urllib.error.URLError, KeyError) as error:
-            raise SetupFailed(f"registering the accounts: {error}")
+        self.admin_token = synapse.register_accounts(self.homeserver, self.args.secret, self.passwords, "overseer")
         # Synapse's default (0.2/s, burst 10) would make this run wait on 429s; the crash
         # check sets a tight limit on the support bot on purpose.
         for name in ("support", "announcer", "alice", "nina", "mallory"):
@@ -125,36 +111,20 @@ class Scenario:
         self.dm = dm
         self.passed("the support bot joined alice's direct room")
 
-        await alice.say(dm.room, "/card bob")
-        greeting = await dm.next("the greeting card", is_card("greeting"))
-        check_card(greeting, "greeting", {"summary": "Welcome"}, "Hi Alice Liddell! I'm Support. Type /help.")
-        vcard = await dm.next("bob's vCard card", is_card("vcard"))
-        check_card(vcard, "vcard", {"name": "Bob Stone"}, "Bob Stone")
-        file = await dm.next("bob's .vcf file", lambda e: msgtype(e) == "m.file")
-        info = file["content"].get("info", {})
-        expect(info.get("mimetype") == "text/vcard", f"vCard file mimetype is {info.get('mimetype')!r}")
-        expect(body(file).endswith(".vcf"), f"vCard file name is {body(file)!r}")
+        file = await synapse.card_bob(alice, dm)
         url = file["content"].get("url", "")
         expect(url.startswith("mxc://"), f"vCard file url is {url!r}")
         text = download(self.homeserver, alice.client.access_token, url)
         expect("BEGIN:VCARD" in text and "Bob Stone" in text, f"the .vcf file holds {text!r}")
         self.passed("greeting card; /card bob: vCard card and its .vcf file (text/vcard)")
 
-        await alice.say(dm.room, "/docs")
-        link = await dm.next("the link card", is_card("link"))
-        check_card(link, "link", {"url": "https://example.com/docs", "text": "Parley docs"}, "Parley docs")
+        await synapse.docs_link(alice, dm)
         self.passed("/docs: link card")
 
-        thanks = await alice.say(dm.room, "thanks!")
-        await dm.next("❤️ on 'thanks!'", is_reaction("❤️", thanks))
+        await synapse.thanks_heart(alice, dm)
         self.passed("thanks!: ❤️ on her message")
 
-        refund = await alice.say(dm.room, "/refund")
-        await dm.next("👀 on '/refund'", is_reaction("👀", refund))
-        reply = await dm.next("the quoted reply", is_text("Let's sort this out."))
-        relation = reply["content"].get("m.relates_to", {}).get("m.in_reply_to", {}).get("event_id")
-        expect(relation == refund, f"the reply's m.in_reply_to is {relation!r}, expected {refund}")
-        await dm.next("the order question", is_text("What is your order number?"))
+        await synapse.refund_opening(alice, dm)
         await alice.say(dm.room, "12")
         await dm.next("the retry", is_text("Please send the 6-digit order number."))
         await alice.say(dm.room, "123456")
@@ -162,10 +132,7 @@ class Scenario:
         check_card(order, "order", {"order_id": "123456", "status": "refund requested"}, "Order 123456: refund requested")
         self.passed("/refund: 👀, quoted reply, question, retry on '12', order card on '123456'")
 
-        # In #agents the bot greeted the room when it joined: that card is passed over.
-        ticket = await agents.next("the ticket card", is_card("ticket"), skip=is_card("greeting"))
-        check_card(ticket, "ticket", {"number": 1, "note": "Refund for order 123456 from alice"},
-                   "Ticket #1 from Alice Liddell: Refund for order 123456 from alice")
+        ticket = await synapse.ticket_card(agents, 1, "123456")
         expect("> Alice Liddell: 123456" in body(ticket), f"the ticket card lacks the recent lines: {body(ticket)!r}")
         # handoff.queues.agents assigns in turn: nina is first.
         await agents.next("'assigned to nina'", is_text("Ticket #1 assigned to nina."))
@@ -223,10 +190,7 @@ class Scenario:
 
     async def console(self):
         alice, dm = self.people["alice"], self.dm
-        refund = await alice.say(dm.room, "/refund")
-        await dm.next("👀 on '/refund'", is_reaction("👀", refund))
-        await dm.next("the quoted reply", is_text("Let's sort this out."))
-        await dm.next("the order question", is_text("What is your order number?"))
+        await synapse.refund_opening(alice, dm)
         await alice.say(dm.room, "654321")
         await dm.next("the order card", is_card("order"))
         path = "/console/api/tickets/agents/2"
@@ -357,16 +321,5 @@ def interrupted(*_):
     raise CheckFailed("interrupted by SIGTERM (the driver's time cap)")
 
 
-async def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--parley", required=True, help="the parley binary")
-    parser.add_argument("--workdir", required=True, help="a folder with matrix.yaml, profiles.yaml and bots/")
-    synapse.add_homeserver_arguments(parser)
-    args = parser.parse_args()
-    return await Scenario(args).run()
-
-
 if __name__ == "__main__":
-    synapse.unblock_signals()
-    signal.signal(signal.SIGTERM, interrupted)
-    sys.exit(asyncio.run(main()))
+    synapse.scenario_main(__doc__, Scenario, interrupted)

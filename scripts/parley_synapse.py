@@ -388,3 +388,84 @@ def download(homeserver, token, mxc, decode=True):
     with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
         data = answer.read()
     return data.decode("utf-8", errors="replace") if decode else data
+
+
+def register_accounts(homeserver, secret, passwords, admin):
+    """Registers every `passwords` account (name → password), `admin` as the server's admin;
+    the admin's access token. SetupFailed when the homeserver is not a fresh one."""
+    import urllib.error
+    try:
+        for name, password in passwords.items():
+            register(homeserver, secret, name, password, admin=name == admin)
+        return login(homeserver, admin, passwords[admin])
+    except urllib.error.HTTPError as error:
+        detail = error.read().decode(errors="replace")
+        if "M_USER_IN_USE" in detail:
+            raise SetupFailed("the accounts exist already on this homeserver: the test needs a fresh one "
+                              "(scripts/synapse start, or leave PARLEY_MATRIX_HOMESERVER unset)")
+        raise SetupFailed(f"registering the accounts: {error}: {detail}")
+    except (urllib.error.URLError, KeyError) as error:
+        raise SetupFailed(f"registering the accounts: {error}")
+
+
+def scenario_main(doc, scenario, interrupted, workdir_help="a folder with matrix.yaml, profiles.yaml and bots/"):
+    """The `__main__` of an end-to-end script: signals (SIGTERM calls `interrupted`), the
+    arguments --parley, --workdir and the homeserver's, then exits with `scenario(args).run()`."""
+    import argparse
+    unblock_signals()
+    signal.signal(signal.SIGTERM, interrupted)
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--parley", required=True, help="the parley binary")
+    parser.add_argument("--workdir", required=True, help=workdir_help)
+    add_homeserver_arguments(parser)
+    args = parser.parse_args()
+    sys.exit(asyncio.run(scenario(args).run()))
+
+
+# ---- The example support bot (bots/support.yaml) as a customer meets it: each sends a command
+# as `person` and checks the answers in `view`, a BotView of the bot in the person's room.
+
+async def card_bob(person, view):
+    """/card bob, the first message: the greeting card, bob's vCard card; the .vcf file's event."""
+    await person.say(view.room, "/card bob")
+    greeting = await view.next("the greeting card", is_card("greeting"))
+    check_card(greeting, "greeting", {"summary": "Welcome"}, "Hi Alice Liddell! I'm Support. Type /help.")
+    vcard = await view.next("bob's vCard card", is_card("vcard"))
+    check_card(vcard, "vcard", {"name": "Bob Stone"}, "Bob Stone")
+    file = await view.next("bob's .vcf file", lambda e: msgtype(e) == "m.file")
+    info = file["content"].get("info", {})
+    expect(info.get("mimetype") == "text/vcard", f"vCard file mimetype is {info.get('mimetype')!r}")
+    expect(body(file).endswith(".vcf"), f"vCard file name is {body(file)!r}")
+    return file
+
+
+async def docs_link(person, view):
+    """/docs: the link card."""
+    await person.say(view.room, "/docs")
+    link = await view.next("the link card", is_card("link"))
+    check_card(link, "link", {"url": "https://example.com/docs", "text": "Parley docs"}, "Parley docs")
+
+
+async def thanks_heart(person, view):
+    """thanks!: ❤️ on the message."""
+    thanks = await person.say(view.room, "thanks!")
+    await view.next("❤️ on 'thanks!'", is_reaction("❤️", thanks))
+
+
+async def refund_opening(person, view):
+    """/refund: 👀 on it, the reply quoting it (m.in_reply_to), the order question."""
+    refund = await person.say(view.room, "/refund")
+    await view.next("👀 on '/refund'", is_reaction("👀", refund))
+    reply = await view.next("the quoted reply", is_text("Let's sort this out."))
+    relation = reply["content"].get("m.relates_to", {}).get("m.in_reply_to", {}).get("event_id")
+    expect(relation == refund, f"the reply's m.in_reply_to is {relation!r}, expected {refund}")
+    await view.next("the order question", is_text("What is your order number?"))
+
+
+async def ticket_card(view, number, order):
+    """The ticket card of alice's refund of `order` in the agents' room (`view`); the event."""
+    # The bot greeted the room when it joined: that card is passed over.
+    ticket = await view.next("the ticket card", is_card("ticket"), skip=is_card("greeting"))
+    check_card(ticket, "ticket", {"number": number, "note": f"Refund for order {order} from alice"},
+               f"Ticket #{number} from Alice Liddell: Refund for order {order} from alice")
+    return ticket
