@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "ParleyFlowTest", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex"]),
         // Composes a running host (stores, profiles, one provider per transport kind); the CLI
         // above it only parses arguments and prints.
-        .target(name: "ParleyHosting", dependencies: ["ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyMetrics", "ParleyHTTPServer", "ParleyWebAssets", "SQLiteStore"]),
+        .target(name: "ParleyHosting", dependencies: ["ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyMatrix", "ParleyMatrixCrypto", "ParleyCrypto", "ParleyCore", "YAMLCoding", "ParleyMetrics", "ParleyHTTPServer", "ParleyWebAssets", "SQLiteStore"]),
         .target(name: "ParleyCLI", dependencies: ["ParleyHosting", "ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyCore", "YAMLCoding"]),
         .executableTarget(name: "parley", dependencies: ["ParleyCLI"]),
         .executableTarget(name: "parley-bench", dependencies: ["YAMLCoding", "ParleyCore", "ParleyHub", "ParleyBots", "ParleyFlowTest", "ParleyHosting", "ParleyMatrix", "ParleyCLI", "ParleyTesting"]),

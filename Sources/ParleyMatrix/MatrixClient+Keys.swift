@@ -48,3 +48,12 @@ extension MatrixClient {
                                  timeout: max(requestTimeout, Self.keysFederationTimeout + .seconds(15)))
     }
 }
+
+extension MatrixClient {
+    /// `PUT /sendToDevice/{type}/{txnId}`: `messages` is user → device → content. The
+    /// transaction id makes a repeat after a lost answer harmless.
+    public func sendToDevice(type: String, messages: [String: [String: JSONValue]], txnID: String) async throws {
+        let body: JSONValue = ["messages": .object(messages.mapValues { .object($0) })]
+        try await request("PUT", Self.clientPath("sendToDevice", type, txnID), body: body)
+    }
+}

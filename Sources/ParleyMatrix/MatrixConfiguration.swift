@@ -83,6 +83,14 @@ public struct MatrixConfiguration: Sendable {
     }
     /// The time source for backoff waits and timestamps of sent messages.
     public var clock: any ParleyClock = SystemClock()
+    /// How encrypted rooms are treated (`transport.encryption.mode`). Any mode but `off`
+    /// needs `encryption`.
+    public var encryptionMode = MatrixEncryptionMode.off
+    /// The device's end-to-end encryption (`ParleyMatrixCrypto.MatrixE2EE`); nil with `off`.
+    public var encryption: (any MatrixEncryption)?
+    /// How long an encrypted event whose room key has not arrived is held before it is given
+    /// up (logged and skipped), and how many are held at most.
+    public var heldEventLimit = (age: Duration.seconds(300), count: 1_000)
 
     /// A configuration with the defaults above.
     public init(homeserver: URL, userID: String, credentials: Credentials, databasePath: String) {

@@ -11,16 +11,26 @@ extension MatrixTransport {
               let sender = event["sender"]?.stringValue
         else { return }
         if try await isHandled(id) { return }
-        if type == "m.room.encryption" { markEncrypted(room) }
-        if encryptedRooms[room] == true {
-            // Nothing from an encrypted room is delivered (see the type's documentation).
+        if type == "m.room.encryption" { markEncrypted(room, settings: event["content"]) }
+        if type == "m.room.encrypted", encryptedRooms[room] != true { markEncrypted(room, settings: nil) }
+        guard try await serves(room) else {
+            // Nothing from a refused room is delivered (see the type's documentation).
             return markHandled([id], room: room)
         }
-        switch type {
+        if type == "m.room.encrypted" {
+            guard let decrypted = await decryptOrHold(event, id: id, room: room) else { return }
+            return try await handleDecrypted(decrypted, id: id, sender: sender, room: room)
+        }
+        try await handleDecrypted(event, id: id, sender: sender, room: room)
+    }
+
+    /// Handles a plain event, or an encrypted one once decrypted (its type and content).
+    func handleDecrypted(_ event: JSONValue, id: String, sender: String, room: String) async throws {
+        switch event["type"]?.stringValue ?? "" {
         case "m.room.message": try await handleMessage(event, id: id, sender: sender, room: room)
         case "m.reaction": try await handleReaction(event, id: id, sender: sender, room: room)
         case "m.room.redaction": try await handleRedaction(event, id: id, room: room)
-        case "m.room.member": handleMember(event, id: id, sender: sender, room: room)
+        case "m.room.member": await handleMember(event, id: id, sender: sender, room: room)
         default: markHandled([id], room: room)
         }
     }
@@ -104,9 +114,10 @@ extension MatrixTransport {
                                      emoji: reaction.key, user: reaction.sender, added: false, id: redacts)))
     }
 
-    private func handleMember(_ event: JSONValue, id: String, sender: String, room: String) {
+    private func handleMember(_ event: JSONValue, id: String, sender: String, room: String) async {
         markHandled([id], room: room)
         guard let user = event["state_key"]?.stringValue, let membership = event["content"]?["membership"]?.stringValue else { return }
+        await membershipChanged(room: room, membership: membership)
         let previous = event["unsigned"]?["prev_content"]?["membership"]?.stringValue
         let change: MembershipEvent.Change
         switch membership {

@@ -22,25 +22,32 @@ extension MatrixTransport {
         let content = try MatrixContent.encode(
             payload: message.payload, replyTo: message.replyTo, ownUserID: userID,
             textMsgtype: config.sendTextAsNotice ? "m.notice" : "m.text", clientMessageID: message.clientMessageID)
+        try checkSize(content, of: message)
+        try await ensureSession()
+        let room = try await roomID(for: message.channel, create: true)
+        let event = try await sealed(content, type: "m.room.message", room: room)
+        // Encryption makes the content about a third larger (base64) plus its envelope.
+        if event.content != content { try checkSize(event.content, of: message) }
+        let eventID = try await client.send(room: room, type: event.type, txnID: message.clientMessageID.uuidString,
+                                            content: event.content)
+        let envelope = Envelope(id: eventID, channel: message.channel, seq: 0, clientMessageID: message.clientMessageID,
+                                sender: userID, timestamp: config.clock.now(), payload: message.payload,
+                                replyTo: message.replyTo)
+        let receipt = try await store.recordSent(envelope, room: room, replyTo: message.replyTo?.messageID)
+        // An encrypted room would need the file encrypted too (not done yet): the card alone goes there.
+        if config.attachVCardFile, message.payload["type"]?.intValue == VCardContent.contentTypeCode, encryptedRooms[room] != true {
+            await attachVCard(message, room: room)
+        }
+        return receipt
+    }
+
+    private func checkSize(_ content: JSONValue, of message: OutgoingEnvelope) throws {
         let size = content.jsonData().count
         let limit = payloadLimit - Self.eventOverhead
         guard size <= limit else {
             throw ParleyError(.messageTooLarge, "message content is \(size) bytes of JSON; Matrix takes at most \(limit)",
                               context: ["clientMessageID": message.clientMessageID.uuidString, "channel": message.channel.target])
         }
-        try await ensureSession()
-        let room = try await roomID(for: message.channel, create: true)
-        try await refuseIfEncrypted(room)
-        let eventID = try await client.send(room: room, type: "m.room.message", txnID: message.clientMessageID.uuidString,
-                                            content: content)
-        let envelope = Envelope(id: eventID, channel: message.channel, seq: 0, clientMessageID: message.clientMessageID,
-                                sender: userID, timestamp: config.clock.now(), payload: message.payload,
-                                replyTo: message.replyTo)
-        let receipt = try await store.recordSent(envelope, room: room, replyTo: message.replyTo?.messageID)
-        if config.attachVCardFile, message.payload["type"]?.intValue == VCardContent.contentTypeCode {
-            await attachVCard(message, room: room)
-        }
-        return receipt
     }
 
     /// Adds (`m.reaction` annotation; a duplicate counts as done) or removes (redacts our
@@ -54,20 +61,21 @@ extension MatrixTransport {
     private func setReactionNow(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
         try await ensureSession()
         let room = try await roomID(for: channel, create: false)
-        try await refuseIfEncrypted(room)
         var existing = try await store.reaction(target: messageID, key: emoji, sender: userID)
         if existing == nil { existing = try await findOwnReaction(emoji, on: messageID, room: room) }
         if added {
             guard existing == nil else { return }
             let content: JSONValue = ["m.relates_to": ["rel_type": "m.annotation", "event_id": .string(messageID), "key": .string(emoji)]]
+            let event = try await sealed(content, type: "m.reaction", room: room)
             do {
                 // A fresh txn id: a reaction removed and added again is a new event.
-                let id = try await client.send(room: room, type: "m.reaction", txnID: UUID().uuidString, content: content)
+                let id = try await client.send(room: room, type: event.type, txnID: UUID().uuidString, content: event.content)
                 try await store.recordReaction(eventID: id, room: room, target: messageID, key: emoji, sender: userID)
             } catch let error as ParleyError where error.matrixErrcode == .duplicateAnnotation {
                 return  // Already there (sent by an earlier run): done.
             }
         } else if let existing {
+            _ = try await refuseUnserved(room)  // Redactions stay in clear, as Matrix requires.
             try await client.redact(room: room, eventID: existing, txnID: UUID().uuidString)
             try await store.forgetReaction(eventID: existing)
         }
@@ -104,10 +112,13 @@ extension MatrixTransport {
             guard create else {
                 throw ParleyError(.notFound, "no direct room with \(channel.id)", context: ["channel": channel.target])
             }
+            let initialState = directRoomInitialState
             let room = try await client.createRoom([
                 "is_direct": true, "invite": [.string(channel.id)], "preset": "trusted_private_chat",
+                "initial_state": .array(initialState),
             ])
             joinedRooms.insert(room)
+            if let encryption = initialState.first { markEncrypted(room, settings: encryption["content"]) } else { encryptedRooms[room] = false }
             try await addDirectRoom(room, with: channel.id)
             return room
         default:
@@ -115,16 +126,5 @@ extension MatrixTransport {
                               "Matrix channels are user:@name:server, group:!room:server or group:#alias:server, not \(channel.target)",
                               context: ["channel": channel.target])
         }
-    }
-
-    /// Refuses sends to end-to-end encrypted rooms (checked once per room, then from sync).
-    func refuseIfEncrypted(_ room: String) async throws {
-        if encryptedRooms[room] == nil {
-            encryptedRooms[room] = try await client.state(room: room, type: "m.room.encryption") != nil
-        }
-        guard encryptedRooms[room] == true else { return }
-        warnEncrypted(room)
-        throw ParleyError(.permissionDenied, "room \(room) is end-to-end encrypted, which Parley does not support",
-                          context: ["room": room, "reason": "encrypted"])
     }
 }

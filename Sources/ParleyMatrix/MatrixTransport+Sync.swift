@@ -83,6 +83,8 @@ extension MatrixTransport {
     }
 
     private func handle(_ response: JSONValue, fresh: Bool) async throws {
+        // Room keys (to-device) first: the room events of this same answer may need them.
+        try await handleEncryption(of: response)
         for event in response["account_data"]?["events"]?.arrayValue ?? [] where event["type"]?.stringValue == "m.direct" {
             applyDirect(event["content"] ?? [:])
         }
@@ -106,7 +108,7 @@ extension MatrixTransport {
         let timeline = info["timeline"]?["events"]?.arrayValue ?? []
         let state = info["state"]?["events"]?.arrayValue ?? []
         for event in state + timeline where event["type"]?.stringValue == "m.room.encryption" {
-            markEncrypted(room)
+            markEncrypted(room, settings: event["content"])
         }
         // The filter leaves this account's own events out of the timeline: its arrival in a
         // room shows in the `state` section (a newly joined room comes with its state).
@@ -225,10 +227,5 @@ extension MatrixTransport {
         content[user] = .array(rooms)
         try await client.setAccountData(userID: userID, type: "m.direct", content: .object(content))
         applyDirect(.object(content))
-    }
-
-    func markEncrypted(_ room: String) {
-        encryptedRooms[room] = true
-        warnEncrypted(room)
     }
 }

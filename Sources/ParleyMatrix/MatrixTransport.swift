@@ -17,8 +17,9 @@ import Synchronization
 /// - Sequence numbers: Matrix has none, so the transport assigns them per channel in the order
 ///   it sees messages (its own sends at send time, others' at sync time), persisted in SQLite.
 ///   `history(of:after:limit:)` answers from that record.
-/// - Encrypted rooms are not supported: a warning is logged once per room, nothing from them is
-///   delivered and sends there fail with `permissionDenied`.
+/// - Encrypted rooms: with `encryptionMode` `off` a warning is logged once per room, nothing
+///   from them is delivered and sends there fail with `permissionDenied`. Other modes serve
+///   them through `configuration.encryption` (see `MatrixTransport+Encryption.swift`).
 public actor MatrixTransport: Transport {
     /// The account's full Matrix user id.
     public nonisolated let userID: String
@@ -43,6 +44,14 @@ public actor MatrixTransport: Transport {
     var joinedRoomsLoaded = false
     /// Known encryption state per room (absent: not checked yet).
     var encryptedRooms: [String: Bool] = [:]
+    /// The `m.room.encryption` content of encrypted rooms (rotation settings).
+    var encryptionSettings: [String: JSONValue] = [:]
+    /// Joined members of encrypted rooms, for key sharing; dropped on any membership change.
+    var roomMembers: [String: [String]] = [:]
+    /// Encrypted events whose room key has not arrived yet, oldest first.
+    var heldEvents: [HeldEvent] = []
+    /// This session's device (from login or whoami).
+    var deviceID: String?
     var warnedRooms: Set<String> = []
     var aliases: [String: String] = [:]
     /// The connection's events not yet taken by the consumer (nil while disconnected).
@@ -102,7 +111,7 @@ public actor MatrixTransport: Transport {
         switch config.credentials {
         case .accessToken(let token):
             client.accessToken = token
-            try await checkWhoami()
+            deviceID = try await checkWhoami()
         case .password(let password):
             client.accessToken = nil
             let result: MatrixClient.LoginResult
@@ -119,10 +128,13 @@ public actor MatrixTransport: Transport {
             }
             client.accessToken = result.accessToken
             try await store.saveDevice(userID: userID, deviceID: result.deviceID)
+            deviceID = result.deviceID
         }
+        try await startEncryption()
     }
 
-    private func checkWhoami() async throws {
+    /// Checks the token and returns its device.
+    private func checkWhoami() async throws -> String? {
         let who: (userID: String, deviceID: String?)
         do {
             who = try await client.whoami()
@@ -133,6 +145,7 @@ public actor MatrixTransport: Transport {
         guard who.userID == userID else {
             throw ParleyError(.unauthorized, "access token belongs to \(who.userID), configured as \(userID)", context: ["user": userID])
         }
+        return who.deviceID
     }
 
     // MARK: - Connection
@@ -235,12 +248,15 @@ public actor MatrixTransport: Transport {
         joinedRooms.remove(room)
         directRooms[room] = nil
         encryptedRooms[room] = nil
+        encryptionSettings[room] = nil
+        roomMembers[room] = nil
+        heldEvents.removeAll { $0.room == room }
         warnedRooms.remove(room)
         unprunedSeen[room] = nil
     }
 
     func warnEncrypted(_ room: String) {
         guard warnedRooms.insert(room).inserted else { return }
-        config.log("room \(room) is end-to-end encrypted: Parley does not support encryption, so it ignores its messages and refuses to send there")
+        config.log("room \(room) is end-to-end encrypted and transport.encryption.mode is off: Parley ignores its messages and refuses to send there")
     }
 }

@@ -87,6 +87,11 @@ extension MatrixCryptoStore {
 
     /// Forgets the room's outbound session (a member left: the next message starts a new one).
     public func discardOutboundGroupSession(roomID: String) throws {
-        try storage { try db.run("DELETE FROM crypto_outbound_group_sessions WHERE room_id = ?", [.text(roomID)]) }
+        try storage {
+            try db.transaction {
+                try db.run("DELETE FROM crypto_outbound_group_sessions WHERE room_id = ?", [.text(roomID)])
+                try db.run("DELETE FROM crypto_outbound_shared WHERE room_id = ?", [.text(roomID)])
+            }
+        }
     }
 }

@@ -51,5 +51,16 @@ extension MatrixCryptoStore {
             PRIMARY KEY (user_id, device_id)
         );
         """,
+        """
+        -- The devices each room's outbound session was shared with (m.room_key sent), so a new
+        -- member's device gets the key once; rows of a retired session go with it.
+        CREATE TABLE crypto_outbound_shared (
+            room_id TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            device_id TEXT NOT NULL,
+            PRIMARY KEY (room_id, session_id, user_id, device_id)
+        );
+        """,
     ])
 }

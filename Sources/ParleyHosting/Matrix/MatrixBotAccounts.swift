@@ -46,10 +46,9 @@ public final class MatrixBotAccounts: Sendable {
         let homeserver = try Self.homeserver(settings)
         var built: [Bot] = []
         for bot in bots {
-            var matrix = try Self.configuration(bot: bot.id, file: bot.file, settings: settings, homeserver: homeserver, folder: folder)
+            var matrix = try Self.configuration(bot: bot.id, file: bot.file, settings: settings, homeserver: homeserver, folder: folder,
+                                                log: { [id = bot.id] line in log("\(id): \(line)") })
             matrix.invitePolicy = Self.invitePolicy(bot.definition.allow)
-            matrix.attachVCardFile = settings.attachesVCardFiles
-            matrix.log = { [id = bot.id] line in log("\(id): \(line)") }
             built.append(Bot(id: bot.id, transport: try MatrixTransport(configuration: matrix),
                              name: bot.definition.name?.value, avatar: bot.definition.avatar?.value,
                              rooms: settings.rooms(usedBy: bot)))
@@ -89,9 +88,12 @@ public final class MatrixBotAccounts: Sendable {
     }
 
     /// The transport settings of bot `bot`'s account (`transport.accounts.<bot>`), its session
-    /// database in `folder`. `file` names the bot's file in errors.
-    /// - Throws: `ParleyError(.invalidArgument)` naming the key at fault.
-    static func configuration(bot: String, file: String, settings: MatrixSettings, homeserver: URL, folder: String) throws -> MatrixConfiguration {
+    /// database (and crypto store, with encryption on) in `folder`, its warnings to `log`.
+    /// `file` names the bot's file in errors.
+    /// - Throws: `ParleyError(.invalidArgument)` naming the key at fault (or a crypto store the
+    ///   pickle key does not open).
+    static func configuration(bot: String, file: String, settings: MatrixSettings, homeserver: URL, folder: String,
+                              log: @escaping @Sendable (String) -> Void) throws -> MatrixConfiguration {
         guard let account = settings.accounts?[bot] else {
             throw ParleyError(.invalidArgument, "bot '\(bot)' has no entry in transport.accounts",
                               context: ["field": "transport.accounts.\(bot)", "file": file])
@@ -103,6 +105,9 @@ public final class MatrixBotAccounts: Sendable {
         var configuration = MatrixConfiguration(homeserver: homeserver, userID: account.user.value, credentials: credentials,
                                                 databasePath: folder + "/matrix-\(bot).db")
         if let maxRooms = settings.maxRooms?.value { configuration.maxRooms = maxRooms }
+        configuration.attachVCardFile = settings.attachesVCardFiles
+        configuration.log = log
+        (configuration.encryptionMode, configuration.encryption) = try settings.encryption(bot: bot, folder: folder, log: log)
         return configuration
     }
 

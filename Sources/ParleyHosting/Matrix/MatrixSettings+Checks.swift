@@ -45,6 +45,7 @@ extension MatrixSettings {
         if let maxRooms, maxRooms.value < 1 {
             fail(maxRooms.mark, "invalid max_rooms \(maxRooms.value): expected a positive number of rooms, like 10000")
         }
+        errors += encryptionProblems(source: source)
         for bot in bots { errors += unmappedNames(of: bot, configFile: source.name) }
         return errors
     }

@@ -22,10 +22,12 @@ struct MatrixSettings: Decodable, Sendable {
     var allowInsecure: Located<Bool>?
     /// The most rooms each account is in; further invites are declined (default 10000).
     var maxRooms: Located<Int>?
+    /// End-to-end encryption (default: off, encrypted rooms refused).
+    var encryption: MatrixEncryptionSettings?
 
     enum CodingKeys: String, CodingKey {
         case kind, homeserver, accounts, rooms, users, vcardFiles = "vcard_files", allowInsecure = "allow_insecure"
-        case maxRooms = "max_rooms"
+        case maxRooms = "max_rooms", encryption
     }
 
     /// How account `name` logs in: its access token, else its password; nil when both are
@@ -84,4 +86,32 @@ extension MatrixSettings {
         let server = account.split(separator: ":", maxSplits: 1).last.map(String.init)
         return RenamingTransport.Names(users: users, groups: groups, defaultServer: server)
     }
+}
+
+/// `transport.encryption`: how encrypted rooms are treated and the key the crypto store is
+/// encrypted with.
+struct MatrixEncryptionSettings: Decodable, Sendable {
+    /// `off`, `allow`, `default` or `require` (default `off`).
+    var mode: Located<String>?
+    /// The secret the device's keys are pickled (encrypted) with in the store (use `${VAR}`).
+    var pickleKey: Located<String>?
+    /// Where the section starts.
+    var mark: Mark
+
+    enum CodingKeys: String, CodingKey {
+        case mode, pickleKey = "pickle_key"
+    }
+
+    init(from decoder: any Decoder) throws {
+        mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        mode = try container.decodeIfPresent(Located<String>.self, forKey: .mode)
+        pickleKey = try container.decodeIfPresent(Located<String>.self, forKey: .pickleKey)
+    }
+
+    /// The mode, or nil when it is not one of the four.
+    var parsedMode: MatrixEncryptionMode? { mode.map { MatrixEncryptionMode(rawValue: $0.value) } ?? .off }
+
+    /// The shortest pickle key accepted: 128 bits of base64 or hex are 22 or 32 characters.
+    static let minimumKeyLength = 16
 }

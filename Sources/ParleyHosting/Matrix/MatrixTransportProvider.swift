@@ -77,10 +77,9 @@ public struct MatrixTransportProvider: TransportProvider {
 
         func transport(for bot: String) throws -> any Transport {
             do {
-                var configuration = try MatrixBotAccounts.configuration(bot: bot, file: "config.yaml", settings: settings,
-                                                                        homeserver: MatrixBotAccounts.homeserver(settings), folder: folder)
-                configuration.attachVCardFile = settings.attachesVCardFiles
-                configuration.log = { line in MatrixConfiguration.standardErrorLog("\(bot): \(line)") }
+                let configuration = try MatrixBotAccounts.configuration(
+                    bot: bot, file: "config.yaml", settings: settings, homeserver: MatrixBotAccounts.homeserver(settings), folder: folder,
+                    log: { line in MatrixConfiguration.standardErrorLog("\(bot): \(line)") })
                 let transport = try MatrixTransport(configuration: configuration)
                 return RenamingTransport(base: transport, names: settings.names(forAccount: transport.userID))
             } catch {

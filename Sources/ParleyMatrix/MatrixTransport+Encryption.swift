@@ -1,0 +1,175 @@
+import Foundation
+import ParleyCore
+
+/// An encrypted event held until its room key arrives.
+struct HeldEvent: Sendable {
+    let room: String
+    let id: String
+    let event: JSONValue
+    let heldAt: Date
+}
+
+/// End-to-end encrypted rooms, by `encryptionMode`:
+/// - `off`: encrypted rooms are refused (nothing delivered, sends fail with `permissionDenied`).
+/// - `allow`, `default`: encrypted rooms are served through `configuration.encryption`;
+///   `default` also creates direct rooms encrypted.
+/// - `require`: plain rooms are refused as `off` refuses encrypted ones.
+///
+/// An event whose room key has not arrived is held in memory (at most
+/// `heldEventLimit.count`, for `heldEventLimit.age`) and handled when a later sync brings the
+/// key; one that never gets it is logged and skipped.
+extension MatrixTransport {
+    /// Publishes the device's keys once the session (and so the device id) is known.
+    func startEncryption() async throws {
+        guard config.encryptionMode.servesEncrypted else { return }
+        guard let encryption = config.encryption else {
+            throw ParleyError(.invalidArgument, "transport.encryption.mode \(config.encryptionMode.rawValue) needs the device's crypto store",
+                              context: ["user": userID])
+        }
+        guard let deviceID else {
+            throw ParleyError(.unauthorized, "the homeserver did not say which device \(userID)'s access token belongs to; "
+                              + "end-to-end encryption needs a device (log in with a password instead)", context: ["user": userID])
+        }
+        try await encryption.start(client: client, userID: userID, deviceID: deviceID)
+    }
+
+    /// Notes that `room` is encrypted, with its `m.room.encryption` content when known.
+    func markEncrypted(_ room: String, settings: JSONValue?) {
+        encryptedRooms[room] = true
+        if let settings { encryptionSettings[room] = settings }
+        if !config.encryptionMode.servesEncrypted { warnEncrypted(room) }
+    }
+
+    /// Whether the room is encrypted, asked of the server once per room, then followed from sync.
+    func isEncrypted(_ room: String) async throws -> Bool {
+        if let known = encryptedRooms[room] { return known }
+        let settings = try await client.state(room: room, type: "m.room.encryption")
+        encryptedRooms[room] = settings != nil
+        if let settings { encryptionSettings[room] = settings }
+        return settings != nil
+    }
+
+    /// Whether this mode serves the room (an unknown room is asked about only under `require`).
+    func serves(_ room: String) async throws -> Bool {
+        switch config.encryptionMode {
+        case .off: return encryptedRooms[room] != true
+        case .allow, .default: return true
+        case .require:
+            guard try await isEncrypted(room) else {
+                warnPlain(room)
+                return false
+            }
+            return true
+        }
+    }
+
+    private func warnPlain(_ room: String) {
+        guard warnedRooms.insert(room).inserted else { return }
+        config.log("room \(room) is not encrypted and transport.encryption.mode is require: Parley ignores its messages and refuses to send there")
+    }
+
+    /// The decrypted event, or nil when it was held (key not here yet) or skipped (undecryptable).
+    func decryptOrHold(_ event: JSONValue, id: String, room: String) async -> JSONValue? {
+        guard let encryption = config.encryption else { return nil }
+        switch await encryption.decrypt(event, room: room) {
+        case .decrypted(let decrypted):
+            return decrypted
+        case .missingKey(let session):
+            hold(HeldEvent(room: room, id: id, event: event, heldAt: config.clock.now()), session: session)
+        case .failed(let why):
+            config.log("cannot decrypt event \(id) in \(room): \(why); skipped")
+            markHandled([id], room: room)
+        }
+        return nil
+    }
+
+    private func hold(_ held: HeldEvent, session: String) {
+        guard !heldEvents.contains(where: { $0.id == held.id }) else { return }
+        config.log("event \(held.id) in \(held.room) waits for the key of Megolm session \(session)")
+        heldEvents.append(held)
+        if heldEvents.count > config.heldEventLimit.count {
+            giveUp(heldEvents.removeFirst(), because: "more than \(config.heldEventLimit.count) events wait for keys")
+        }
+    }
+
+    private func giveUp(_ held: HeldEvent, because reason: String) {
+        config.log("event \(held.id) in \(held.room) is skipped: its room key never arrived (\(reason))")
+        markHandled([held.id], room: held.room)
+    }
+
+    /// The sync answer's to-device messages, key counts and device lists, then the held
+    /// events the keys it brought open (and those held too long given up).
+    func handleEncryption(of response: JSONValue) async throws {
+        guard config.encryptionMode.servesEncrypted, let encryption = config.encryption else { return }
+        try await encryption.handleSync(response, client: client)
+        guard !heldEvents.isEmpty else { return }
+        let held = heldEvents
+        heldEvents = []
+        let now = config.clock.now()
+        for event in held {
+            if now.timeIntervalSince(event.heldAt) > config.heldEventLimit.age.timeInterval {
+                giveUp(event, because: "held for \(config.heldEventLimit.age)")
+                continue
+            }
+            switch await encryption.decrypt(event.event, room: event.room) {
+            case .decrypted(let decrypted):
+                guard let sender = event.event["sender"]?.stringValue else { continue }
+                try await handleDecrypted(decrypted, id: event.id, sender: sender, room: event.room)
+            case .missingKey:
+                heldEvents.append(event)
+            case .failed(let why):
+                config.log("cannot decrypt event \(event.id) in \(event.room): \(why); skipped")
+                markHandled([event.id], room: event.room)
+            }
+        }
+    }
+
+    /// A member joined or left: the member list is read again before the next key share, and a
+    /// departure retires the room's session (the leaver must not read what follows).
+    func membershipChanged(room: String, membership: String) async {
+        roomMembers[room] = nil
+        guard encryptedRooms[room] == true, membership == "leave" || membership == "ban",
+              let encryption = config.encryption else { return }
+        await encryption.membersLeft(room: room)
+    }
+
+    /// Refuses a send into a room the mode does not serve; returns whether the room is encrypted.
+    func refuseUnserved(_ room: String) async throws -> Bool {
+        let encrypted = try await isEncrypted(room)
+        if !encrypted, config.encryptionMode == .require {
+            warnPlain(room)
+            throw ParleyError(.permissionDenied, "room \(room) is not encrypted and transport.encryption.mode is require",
+                              context: ["room": room, "reason": "plain"])
+        }
+        if encrypted, !config.encryptionMode.servesEncrypted || config.encryption == nil {
+            warnEncrypted(room)
+            throw ParleyError(.permissionDenied, "room \(room) is end-to-end encrypted and transport.encryption.mode is off",
+                              context: ["room": room, "reason": "encrypted"])
+        }
+        return encrypted
+    }
+
+    /// What to send into `room` for an event `type` with `content`: as is in a plain room,
+    /// encrypted in an encrypted one; refused where the mode does not serve the room.
+    func sealed(_ content: JSONValue, type: String, room: String) async throws -> (type: String, content: JSONValue) {
+        guard try await refuseUnserved(room), let encryption = config.encryption else { return (type, content) }
+        let members = try await members(of: room)
+        let sealed = try await encryption.encrypt(type: type, content: content, room: room, members: members,
+                                                  settings: encryptionSettings[room] ?? [:], client: client)
+        return ("m.room.encrypted", sealed)
+    }
+
+    private func members(of room: String) async throws -> [String] {
+        if let known = roomMembers[room] { return known }
+        let members = try await client.joinedMembers(room: room)
+        roomMembers[room] = members
+        return members
+    }
+
+    /// The initial state of a direct room this account creates: encrypted under `default`
+    /// and `require`.
+    var directRoomInitialState: [JSONValue] {
+        guard config.encryptionMode == .default || config.encryptionMode == .require else { return [] }
+        return [["type": "m.room.encryption", "state_key": "", "content": ["algorithm": "m.megolm.v1.aes-sha2"]]]
+    }
+}

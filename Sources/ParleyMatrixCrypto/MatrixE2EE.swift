@@ -1,0 +1,136 @@
+import Foundation
+import ParleyCore
+import ParleyCrypto
+import ParleyMatrix
+
+/// One bot device's end-to-end encryption: the transport's `MatrixEncryption`, over libolm
+/// (`ParleyCrypto`) and the device's ``MatrixCryptoStore``.
+///
+/// It keeps one live object per Olm session, account and outbound Megolm session, shared by
+/// the sync loop (to-device messages) and the send queues (key sharing), so no ratchet step is
+/// taken on a stale copy; every change is written to the store before what it produced leaves
+/// the process (see the store's methods for the order).
+///
+/// Not done yet: answering `m.room_key_request` (requests are ignored: only the bot's own
+/// verified devices may be answered, and it has no other device), asking for missing keys,
+/// cross-signing, and Megolm replay checks (same session and index under another event id).
+public actor MatrixE2EE: MatrixEncryption {
+    let store: MatrixCryptoStore
+    let log: @Sendable (String) -> Void
+    let now: @Sendable () -> Date
+    /// Set by ``start(client:userID:deviceID:)``.
+    var device: Device?
+    /// Olm sessions per device curve25519 key, most recently used first (loaded on first use).
+    var olmSessions: [String: [OlmSession]] = [:]
+    /// Each room's live outbound session (the store's, once read).
+    var outbound: [String: OutboundState] = [:]
+    /// Inbound Megolm sessions read so far (room, sender key, session id); cleared when large.
+    var inbound: [InboundKey: MegolmInboundSession] = [:]
+    static let inboundCacheLimit = 4_096
+
+    struct Device {
+        let account: OlmAccount
+        let userID: String
+        let deviceID: String
+        var keys: MatrixDeviceKeys { MatrixDeviceKeys(account: account, userID: userID, deviceID: deviceID) }
+    }
+
+    struct OutboundState {
+        let session: MegolmOutboundSession
+        let createdAt: Date
+    }
+
+    struct InboundKey: Hashable {
+        let room: String
+        let senderKey: String
+        let sessionID: String
+    }
+
+    /// Encryption over `store` (opened by the caller, so a wrong pickle key fails at start).
+    public init(store: MatrixCryptoStore, log: @escaping @Sendable (String) -> Void = { _ in },
+                now: @escaping @Sendable () -> Date = Date.init) {
+        self.store = store
+        self.log = log
+        self.now = now
+    }
+
+    /// Loads the device's account (a new one when the store has none or holds another
+    /// device's), then uploads its device keys and any unpublished one-time and fallback keys.
+    public func start(client: MatrixClient, userID: String, deviceID: String) async throws {
+        let account: OlmAccount
+        if let stored = await store.account(), stored.userID == userID, stored.deviceID == deviceID {
+            account = stored.account
+        } else {
+            if let stored = await store.account() {
+                log("the crypto store holds the keys of device \(stored.deviceID) of \(stored.userID); \(userID) logged in as device "
+                    + "\(deviceID), which gets new keys (messages encrypted for the old device stay unreadable)")
+            }
+            account = try OlmAccount()
+            try account.generateFallbackKey()
+            try account.generateOneTimeKeys(count: account.maxNumberOfOneTimeKeys / 2)
+            // Stored before the upload, so the keys the server gets are the ones kept.
+            try await store.storeAccount(account, userID: userID, deviceID: deviceID)
+            olmSessions = [:]
+            outbound = [:]
+            inbound = [:]
+        }
+        let device = Device(account: account, userID: userID, deviceID: deviceID)
+        // The device keys go up at every start: the same signed object again is accepted, and a
+        // server that lost them (or a first upload whose answer was lost) gets them.
+        try await device.keys.publish(through: client, includeDeviceKeys: true)
+        try await store.storeAccount(account, userID: userID, deviceID: deviceID)
+        self.device = device
+    }
+
+    /// The started device, or an error naming the missing step.
+    func started() throws -> Device {
+        guard let device else { throw ParleyError(.notConnected, "end-to-end encryption used before the device was started") }
+        return device
+    }
+
+    /// To-device messages (room keys over Olm), one-time key counts and device list changes.
+    public func handleSync(_ response: JSONValue, client: MatrixClient) async throws {
+        let device = try started()
+        for event in response["to_device"]?["events"]?.arrayValue ?? [] {
+            try await handleToDevice(event, device: device)
+        }
+        if let lists = response["device_lists"] {
+            let changed = lists["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let left = lists["left"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            if !changed.isEmpty { try await store.markDirty(changed) }
+            if !left.isEmpty { try await store.forget(left) }
+        }
+        try await replenishKeys(response, device: device, client: client)
+    }
+
+    /// Tops up the server's one-time keys and replaces a used fallback key.
+    private func replenishKeys(_ response: JSONValue, device: Device, client: MatrixClient) async throws {
+        var changed = false
+        if let counts = response["device_one_time_keys_count"] {
+            let count = Int(counts[MatrixDeviceKeys.oneTimeKeyAlgorithm]?.intValue ?? 0)
+            let needed = MatrixDeviceKeys.oneTimeKeysToGenerate(serverCount: count, unpublished: try device.account.oneTimeKeys().count,
+                                                               maxOneTimeKeys: device.account.maxNumberOfOneTimeKeys)
+            if needed > 0 {
+                try device.account.generateOneTimeKeys(count: needed)
+                changed = true
+            }
+        }
+        if let unused = response["device_unused_fallback_key_types"]?.arrayValue,
+           !unused.contains(.string(MatrixDeviceKeys.oneTimeKeyAlgorithm)), try device.account.unpublishedFallbackKey().isEmpty {
+            try device.account.generateFallbackKey()
+            changed = true
+        }
+        guard changed else { return }
+        try await store.storeAccount(device.account, userID: device.userID, deviceID: device.deviceID)
+        try await device.keys.publish(through: client, includeDeviceKeys: false)
+        try await store.storeAccount(device.account, userID: device.userID, deviceID: device.deviceID)
+    }
+
+    /// A member left `room`: its outbound session is retired, the next message starts another.
+    public func membersLeft(room: String) async {
+        outbound[room] = nil
+        do { try await store.discardOutboundGroupSession(roomID: room) } catch {
+            log("retiring the Megolm session of \(room) failed: \(error)")
+        }
+    }
+}
