@@ -154,6 +154,19 @@ extension MatrixClient {
         return (answer["joined"]?.objectValue?.keys).map { $0.sorted() } ?? []
     }
 
+    /// `GET /rooms/{roomId}/members?not_membership=leave`: the users joined or invited (or
+    /// banned: left out), sorted. An encrypted room's key goes to the invited too, so a message
+    /// sent right after an invite (a new direct room) can be read once they join.
+    public func joinedAndInvitedMembers(room: String) async throws -> [String] {
+        let answer = try await request("GET", Self.clientPath("rooms", room, "members"), query: [("not_membership", "leave")])
+        let members = (answer["chunk"]?.arrayValue ?? []).compactMap { event -> String? in
+            let membership = event["content"]?["membership"]?.stringValue
+            guard membership == "join" || membership == "invite" else { return nil }
+            return event["state_key"]?.stringValue
+        }
+        return Set(members).sorted()
+    }
+
     /// `GET /profile/{userId}`.
     public func profile(userID: String) async throws -> JSONValue {
         try await request("GET", Self.clientPath("profile", userID))

@@ -161,7 +161,7 @@ extension MatrixTransport {
 
     private func members(of room: String) async throws -> [String] {
         if let known = roomMembers[room] { return known }
-        let members = try await client.joinedMembers(room: room)
+        let members = try await client.joinedAndInvitedMembers(room: room)
         roomMembers[room] = members
         return members
     }

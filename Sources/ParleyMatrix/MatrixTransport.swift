@@ -46,7 +46,7 @@ public actor MatrixTransport: Transport {
     var encryptedRooms: [String: Bool] = [:]
     /// The `m.room.encryption` content of encrypted rooms (rotation settings).
     var encryptionSettings: [String: JSONValue] = [:]
-    /// Joined members of encrypted rooms, for key sharing; dropped on any membership change.
+    /// Joined and invited members of encrypted rooms, for key sharing; dropped on any membership change.
     var roomMembers: [String: [String]] = [:]
     /// Encrypted events whose room key has not arrived yet, oldest first.
     var heldEvents: [HeldEvent] = []

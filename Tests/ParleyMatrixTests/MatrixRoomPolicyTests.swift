@@ -82,21 +82,3 @@ import Testing
         await bot.disconnect()
     }
 }
-
-/// Log lines collected from a transport (its `log` closure runs on any thread).
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    func append(_ line: String) {
-        lock.lock()
-        lines.append(line)
-        lock.unlock()
-    }
-
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return lines
-    }
-}

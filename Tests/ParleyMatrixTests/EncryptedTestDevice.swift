@@ -1,0 +1,67 @@
+import Foundation
+import ParleyCore
+import ParleyCrypto
+import ParleyMatrix
+import ParleyMatrixCrypto
+import Synchronization
+@testable import ParleyMatrix
+
+/// Transports with end-to-end encryption for the tests, and what they log, to wait on.
+enum EncryptedTestDevice {
+    static let pickleKey = "a-test-pickle-key-0123456789"
+
+    /// A transport of `user` with `mode`, its crypto store beside its database.
+    static func transport(_ user: TestHomeserver.User, mode: MatrixEncryptionMode = .default, log: LogLines? = nil,
+                          databasePath: String? = nil) throws -> MatrixTransport {
+        let database = databasePath ?? TestHomeserver.freshDatabasePath()
+        try FileManager.default.createDirectory(atPath: (database as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let store = try MatrixCryptoStore(path: database + ".crypto", pickleKey: PickleKey(pickleKey))
+        let encryption = MatrixE2EE(store: store, log: { line in log?.append(line) })
+        return try TestHomeserver.transport(user, databasePath: database) {
+            $0.encryptionMode = mode
+            $0.encryption = encryption
+            $0.log = { line in log?.append(line) }
+        }
+    }
+
+    /// The room's events as the server holds them (newest first), read without decrypting.
+    static func rawEvents(_ user: TestHomeserver.User, room: String) async throws -> [JSONValue] {
+        try await user.client.messages(room: room, from: nil, direction: "b", limit: 100)["chunk"]?.arrayValue ?? []
+    }
+}
+
+/// Log lines collected from a transport (its `log` closure runs on any thread), with a wait
+/// for one that contains a text.
+final class LogLines: Sendable {
+    private struct State {
+        var lines: [String] = []
+        var waiters: [(text: String, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let state = Mutex(State())
+
+    var all: [String] { state.withLock { $0.lines } }
+
+    func append(_ line: String) {
+        let ready = state.withLock { state in
+            state.lines.append(line)
+            let ready = state.waiters.filter { line.contains($0.text) }.map(\.continuation)
+            state.waiters.removeAll { line.contains($0.text) }
+            return ready
+        }
+        for waiter in ready { waiter.resume() }
+    }
+
+    /// Returns once a line containing `text` was logged (bound it with `withTimeout`).
+    func waitFor(_ text: String) async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state in
+                if state.lines.contains(where: { $0.contains(text) }) { return true }
+                state.waiters.append((text, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+}
