@@ -23,7 +23,8 @@ with it. Checks, in order, one line each (`ok - …` or `FAIL - …: why`):
   6. hand-off into the encrypted #agents: /refund (👀, the quoted reply, the question), the
      ticket card decrypted by nina, her /take and /reply (relayed to alice, decrypted),
      /resolve and the survey.
-  7. the store: no Megolm session key the test's devices received from the bot or shared with
+  7. a plain (unencrypted) direct room with the announcer: /ping is answered, in clear.
+  8. the store: no Megolm session key the test's devices received from the bot or shared with
      it (base64 as sent, or the raw bytes of its ratchet at its index and the next 100) is in any
      file of the bot's storage folder (crypto-support.db and its -wal among them) or in parley's
      logs, while it runs and after it stopped.
@@ -51,6 +52,7 @@ from parley_synapse import BotView, CheckFailed, Parley, Person, SetupFailed, bo
 
 SERVER = "localhost"
 SUPPORT = f"@support:{SERVER}"
+ANNOUNCER = f"@announcer:{SERVER}"
 MEGOLM = "m.megolm.v1.aes-sha2"
 ENCRYPTED = {"type": "m.room.encryption", "state_key": "", "content": {"algorithm": MEGOLM}}
 IN_CLEAR = "parley.test.in_clear"  # marks a timeline event's JSON that came unencrypted
@@ -465,6 +467,19 @@ class Scenario:
         self.agents = agents
 
     # -- 7
+    async def plain_room(self):
+        alice = self.alice
+        room = await alice.create_room(is_direct=True, preset=RoomPreset.trusted_private_chat, invite=[ANNOUNCER])
+        view = BotView(alice, room, ANNOUNCER, "alice's plain room with announcer")
+        await view.wait_joined()
+        await alice.say(room, "/ping")
+        await view.next("pong", is_text("pong"))
+        sent = bot_raw_events(self.homeserver, alice.client.access_token, room, ANNOUNCER)
+        kinds = sorted({e.get("type") for e in sent})
+        expect(kinds == ["m.room.message"], f"the announcer's events in the plain room are {kinds}, expected m.room.message")
+        self.passed("plain room: with mode default the announcer still answers /ping in an unencrypted room, in clear")
+
+    # -- 8
     def store_files(self):
         """Every file of the bot's storage folder (.parley/, crypto-support.db in it), and parley's logs."""
         folder = os.path.join(self.args.workdir, ".parley")
@@ -577,14 +592,15 @@ class Scenario:
             if await self.step("6. hand-off into the encrypted #agents", self.handoff):
                 await self.step("2b. raw events in #agents: the bot's are encrypted",
                                 lambda: self.raw_check(self.agents, "#agents"))
+            await self.step("7. a plain room is answered in clear", self.plain_room)
             await self.step("2c. raw events: the bot's are still all encrypted",
                             lambda: self.raw_check(self.dm, "alice's room, to the end"))
-            await self.step("7. no session key in the bot's files", lambda: self.store("while parley runs"))
+            await self.step("8. no session key in the bot's files", lambda: self.store("while parley runs"))
             code = self.parley.stop()
             self.stopped = True
             if code != 0:
                 self.failed("parley run stops on SIGTERM", f"exit code {code}")
-            await self.step("7b. no session key in the bot's files, stopped", lambda: self.store("after parley stopped"))
+            await self.step("8b. no session key in the bot's files, stopped", lambda: self.store("after parley stopped"))
         except CheckFailed:
             pass  # printed: the checks after an essential one are skipped
         except Interrupted:
