@@ -167,7 +167,7 @@ class EncryptedView(BotView):
         events = self.new_undecryptable()
         if not events:
             return ""
-        return (f" ({len(events)} event(s) from the bot {self.person.user_id} (device {self.person.client.device_id}) "
+        return (f" ({len(events)} event(s) of the bot's that {self.person.user_id}'s device {self.person.client.device_id} "
                 f"cannot decrypt, Megolm session(s) {sorted({e.session_id for e in events})})")
 
 
