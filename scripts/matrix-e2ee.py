@@ -27,7 +27,7 @@ with it. Checks, in order, one line each (`ok - …` or `FAIL - …: why`):
   8. the store: no Megolm session key the test's devices received from the bot or shared with
      it (base64 as sent, or the raw bytes of its ratchet at its index and the next 100) is in any
      file of the bot's storage folder (crypto-support.db and its -wal among them) or in parley's
-     logs, while it runs and after it stopped.
+     logs, while it runs and after it stopped; nor is the pickle key.
 Every wait is bounded. Exit 0 = all checks passed, 1 = a check failed (the tail of parley's
 log on stderr), 2 = setup failed. Run with the venv's python of scripts/synapse.
 """
@@ -490,8 +490,10 @@ class Scenario:
         return files + logs
 
     def leaks(self, keys):
-        """(file, what) for every key (base64 as shared, or its ratchet's bytes) found in the bot's files."""
+        """(file, what) for every key (base64 as shared, or its ratchet's bytes) found in the bot's
+        files, and the pickle key (the wrapper's PARLEY_PICKLE_KEY) itself."""
         secrets = {session_id: (origin, key, ratchets(key)) for session_id, (origin, key) in keys.items()}
+        pickle_key = os.environ.get("PARLEY_PICKLE_KEY", "").encode()
         found = []
         for path in self.store_files():
             try:
@@ -499,6 +501,8 @@ class Scenario:
                     data = f.read()
             except OSError:
                 continue  # the WAL went at a checkpoint
+            if pickle_key and pickle_key in data:
+                found.append((os.path.basename(path), "the pickle key (PARLEY_PICKLE_KEY)"))
             for session_id, (origin, key, states) in secrets.items():
                 if key.encode() in data:
                     found.append((os.path.basename(path), f"{origin}'s session key {session_id[:10]}… in base64"))
@@ -543,8 +547,9 @@ class Scenario:
         leaks = self.leaks(keys)
         expect(not leaks, "; ".join(f"{what} in {path}" for path, what in leaks[:6])
                + (f" (and {len(leaks) - 6} more)" if len(leaks) > 6 else ""))
+        names = ", ".join(os.path.basename(f) for f in files)
         self.passed(f"store {when}: none of {len(keys)} Megolm session keys ({len(from_bot)} of the bot's, the rest "
-                    f"shared with it) in the bot's {len(files)} files ({', '.join(os.path.basename(f) for f in files)})")
+                    f"shared with it) nor the pickle key in the bot's {len(files)} files ({names})")
 
     async def step(self, what, check, essential=False):
         """Runs one check; a failure is printed and the next check runs (unless `essential`)."""
