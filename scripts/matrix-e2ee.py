@@ -38,6 +38,7 @@ import hmac
 import json
 import logging
 import os
+import signal
 import sys
 import time
 import urllib.parse
@@ -580,6 +581,9 @@ class Scenario:
             print(f"matrix-e2ee: setup failed: {error}", file=sys.stderr)
             return 2
         started = time.monotonic()
+        # SIGTERM (the driver's time cap) from here on cancels the run: the check under way ends,
+        # the run says so, parley is stopped and the clients closed.
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, asyncio.current_task().cancel)
         try:
             try:
                 self.parley.start()
@@ -608,7 +612,7 @@ class Scenario:
             await self.step("8b. no session key in the bot's files, stopped", lambda: self.store("after parley stopped"))
         except CheckFailed:
             pass  # printed: the checks after an essential one are skipped
-        except Interrupted:
+        except asyncio.CancelledError:
             self.failed("the run", "interrupted by SIGTERM (the driver's time cap)")
         finally:
             self.parley.stop()
@@ -623,12 +627,9 @@ class Scenario:
         return 0
 
 
-class Interrupted(BaseException):
-    """SIGTERM (the driver's time cap): past every check's `except Exception`, parley is stopped."""
-
-
 def interrupted(*_):
-    raise Interrupted()
+    """SIGTERM during the setup: nothing of parley's to stop yet."""
+    sys.exit(1)
 
 
 if __name__ == "__main__":

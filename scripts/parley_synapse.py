@@ -205,8 +205,11 @@ class Parley:
 
     def stop(self):
         """SIGTERM, up to 15 s for a clean stop, then SIGKILL. Returns the exit code."""
-        if self.process is None or self.process.poll() is not None:
-            return None if self.process is None else self.process.returncode
+        if self.process is None:
+            return None
+        if self.process.poll() is not None:
+            self.ended()  # gone already (the driver's process group got the SIGTERM too): no id left to kill
+            return self.process.returncode
         self.process.send_signal(signal.SIGTERM)
         try:
             return self.process.wait(timeout=15)
