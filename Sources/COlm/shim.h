@@ -4,6 +4,8 @@
 #include <stdint.h>
 // olm.h also includes the Megolm (group session) headers and error.h.
 #include <olm/olm.h>
+// Cross-signing keys (ed25519 signing) and the sealed store of their seeds.
+#include <olm/pk.h>
 
 /// Overwrites `length` bytes at `memory` with zeros through a volatile pointer, so the stores
 /// are not dropped as dead before the memory is freed: how ParleyCrypto wipes olm objects,

@@ -19,6 +19,9 @@ protocol CryptoBackend: Sendable {
     /// An inbound Megolm session from another inbound session's export.
     func importInboundGroupSession(exportedKey: String) throws -> any InboundGroupBackend
     func unpickleInboundGroupSession(_ pickle: String, key: PickleKey) throws -> any InboundGroupBackend
+    /// A new ed25519 signing key (a cross-signing key), and one stored by its pickle.
+    func createSigningKey() throws -> any SigningKeyBackend
+    func unpickleSigningKey(_ pickle: String, key: PickleKey) throws -> any SigningKeyBackend
     /// SHA-256 of `input`, unpadded base64.
     func sha256(_ input: [UInt8]) throws -> String
     /// True when `signature` is `key`'s ed25519 signature of `message`; false when it is not;
@@ -76,5 +79,13 @@ protocol InboundGroupBackend: AnyObject {
     func decrypt(_ body: String) throws -> (plaintext: [UInt8], messageIndex: UInt32)
     /// The session from `messageIndex` on, to import elsewhere.
     func export(at messageIndex: UInt32) throws -> String
+    func pickle(key: PickleKey) throws -> String
+}
+
+/// An ed25519 key pair that only signs (Matrix cross-signing: master, self-signing, user-signing).
+protocol SigningKeyBackend: AnyObject {
+    /// Unpadded base64.
+    var publicKey: String { get }
+    func sign(_ message: [UInt8]) throws -> String
     func pickle(key: PickleKey) throws -> String
 }

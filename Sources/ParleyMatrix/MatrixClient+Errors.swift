@@ -16,6 +16,8 @@ extension MatrixClient {
         let text = body?["error"]?.stringValue ?? HTTPURLResponse.localizedString(forStatusCode: status)
         var context = ["status": String(status), "path": path]
         if !errcode.isEmpty { context["errcode"] = errcode }
+        // User-interactive auth: the session to answer with (see `uploadCrossSigningKeys`).
+        if status == 401, let session = body?["session"]?.stringValue { context["uia_session"] = session }
         let message = errcode.isEmpty ? text : "\(errcode): \(text)"
         let code: ParleyError.Code
         var retryAfter: Duration?

@@ -57,3 +57,28 @@ extension MatrixClient {
         try await request("PUT", Self.clientPath("sendToDevice", type, txnID), body: body)
     }
 }
+
+extension MatrixClient {
+    /// `POST /keys/device_signing/upload`: the account's cross-signing keys (each a signed
+    /// `CrossSigningKey` object). The homeserver may ask for user-interactive auth; with a
+    /// `password` the request is repeated with `m.login.password` for that session.
+    public func uploadCrossSigningKeys(_ keys: [String: JSONValue], userID: String, password: String?) async throws {
+        do {
+            try await request("POST", Self.clientPath("keys", "device_signing", "upload"), body: .object(keys))
+        } catch let error as ParleyError where error.code == .unauthorized && error.context["uia_session"] != nil {
+            guard let password, let session = error.context["uia_session"] else { throw error }
+            var body = keys
+            body["auth"] = ["type": "m.login.password", "identifier": ["type": "m.id.user", "user": .string(userID)],
+                            "password": .string(password), "session": .string(session)]
+            try await request("POST", Self.clientPath("keys", "device_signing", "upload"), body: .object(body))
+        }
+    }
+
+    /// `POST /keys/signatures/upload`: signed objects (user → key id or device id → object).
+    /// Returns the `failures` the server reported (empty when all were accepted).
+    public func uploadSignatures(_ signed: [String: [String: JSONValue]]) async throws -> JSONValue {
+        let answer = try await request("POST", Self.clientPath("keys", "signatures", "upload"),
+                                       body: .object(signed.mapValues { .object($0) }))
+        return answer["failures"] ?? [:]
+    }
+}

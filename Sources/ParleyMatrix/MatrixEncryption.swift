@@ -19,8 +19,9 @@ public enum MatrixEncryptionMode: String, Sendable, CaseIterable {
 /// `ParleyMatrixCrypto` so this module (and every host without encryption) links no crypto.
 ///
 /// The transport calls it from its one sync loop and its per-room send queues:
-/// - ``start(client:userID:deviceID:)`` once the session is established, before the first
-///   sync (publishes the device's keys);
+/// - ``start(client:userID:deviceID:password:)`` once the session is established, before the
+///   first sync (publishes the device's keys; the password answers the homeserver's
+///   user-interactive auth when cross-signing keys are uploaded);
 /// - ``handleSync(_:client:)`` with each `/sync` answer before its rooms, so room keys that
 ///   came as to-device messages are stored before the events they open, and before the
 ///   sync position that acknowledges them is saved;
@@ -30,7 +31,7 @@ public enum MatrixEncryptionMode: String, Sendable, CaseIterable {
 /// - ``membersLeft(room:)`` when someone leaves an encrypted room (the next message must use
 ///   a new session the leaver never had).
 public protocol MatrixEncryption: Sendable {
-    func start(client: MatrixClient, userID: String, deviceID: String) async throws
+    func start(client: MatrixClient, userID: String, deviceID: String, password: String?) async throws
     func handleSync(_ response: JSONValue, client: MatrixClient) async throws
     /// The event with its decrypted `type` and `content` (other fields kept), or `.missingKey`
     /// when the room key has not arrived (hold it and try again), or `.failed` with why.

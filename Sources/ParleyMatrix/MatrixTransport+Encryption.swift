@@ -30,7 +30,9 @@ extension MatrixTransport {
             throw ParleyError(.unauthorized, "the homeserver did not say which device \(userID)'s access token belongs to; "
                               + "end-to-end encryption needs a device (log in with a password instead)", context: ["user": userID])
         }
-        try await encryption.start(client: client, userID: userID, deviceID: deviceID)
+        var password: String?
+        if case .password(let secret) = config.credentials { password = secret }
+        try await encryption.start(client: client, userID: userID, deviceID: deviceID, password: password)
     }
 
     /// Notes that `room` is encrypted, with its `m.room.encryption` content when known.

@@ -62,5 +62,17 @@ extension MatrixCryptoStore {
             PRIMARY KEY (room_id, session_id, user_id, device_id)
         );
         """,
+        """
+        -- The account's cross-signing keys (usage: master, self_signing, user_signing), pickled.
+        CREATE TABLE crypto_cross_signing (
+            usage TEXT PRIMARY KEY,
+            pickle TEXT NOT NULL
+        );
+        -- Small facts about what the server holds: which keys were uploaded, which device signed.
+        CREATE TABLE crypto_state (
+            name TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """,
     ])
 }

@@ -13,7 +13,7 @@ import ParleyMatrix
 ///
 /// Not done yet: answering `m.room_key_request` (requests are ignored: only the bot's own
 /// verified devices may be answered, and it has no other device), asking for missing keys,
-/// cross-signing, and Megolm replay checks (same session and index under another event id).
+/// and Megolm replay checks (same session and index under another event id).
 public actor MatrixE2EE: MatrixEncryption {
     let store: MatrixCryptoStore
     let log: @Sendable (String) -> Void
@@ -55,8 +55,9 @@ public actor MatrixE2EE: MatrixEncryption {
     }
 
     /// Loads the device's account (a new one when the store has none or holds another
-    /// device's), then uploads its device keys and any unpublished one-time and fallback keys.
-    public func start(client: MatrixClient, userID: String, deviceID: String) async throws {
+    /// device's), uploads its device keys and any unpublished one-time and fallback keys, and
+    /// cross-signs the device (see `MatrixE2EE+CrossSigning.swift`).
+    public func start(client: MatrixClient, userID: String, deviceID: String, password: String?) async throws {
         let account: OlmAccount
         if let stored = await store.account(), stored.userID == userID, stored.deviceID == deviceID {
             account = stored.account
@@ -80,6 +81,13 @@ public actor MatrixE2EE: MatrixEncryption {
         try await device.keys.publish(through: client, includeDeviceKeys: true)
         try await store.storeAccount(account, userID: userID, deviceID: deviceID)
         self.device = device
+        do {
+            try await crossSign(device, client: client, password: password)
+        } catch let error as ParleyError where !error.isTransient {
+            // The bot still works unverified; an access-token account cannot answer the
+            // password prompt a homeserver may put before replacing cross-signing keys.
+            log("cross-signing \(userID)'s device \(deviceID) failed (clients will show it unverified): \(error)")
+        }
     }
 
     /// The started device, or an error naming the missing step.

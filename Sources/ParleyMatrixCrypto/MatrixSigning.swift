@@ -16,11 +16,21 @@ public enum MatrixSigning {
     /// `object` with this device's signature added (`userID`, `ed25519:<deviceID>`).
     public static func sign(_ object: [String: JSONValue], account: OlmAccount, userID: String,
                             deviceID: String) throws -> [String: JSONValue] {
-        let signature = try account.sign(signedText(object))
+        try sign(object, userID: userID, keyName: deviceID, with: account.sign)
+    }
+
+    /// `object` with a cross-signing key's signature added (`ed25519:<its public key>`).
+    public static func sign(_ object: [String: JSONValue], with key: SigningKey, userID: String) throws -> [String: JSONValue] {
+        try sign(object, userID: userID, keyName: key.publicKey, with: key.sign)
+    }
+
+    private static func sign(_ object: [String: JSONValue], userID: String, keyName: String,
+                             with signer: (String) throws -> String) throws -> [String: JSONValue] {
+        let signature = try signer(signedText(object))
         var signed = object
         var signatures = object["signatures"]?.objectValue ?? [:]
         var mine = signatures[userID]?.objectValue ?? [:]
-        mine["ed25519:\(deviceID)"] = .string(signature)
+        mine["ed25519:\(keyName)"] = .string(signature)
         signatures[userID] = .object(mine)
         signed["signatures"] = .object(signatures)
         return signed

@@ -64,6 +64,15 @@ extension UnknownKeyCase {
                              accounts: { t: { user: "@t:localhost", password: x, bogus_key: 1 } }
                            """,
                        error: "config.yaml:4:55: error: unknown key 'bogus_key'"),
+        UnknownKeyCase(source: "ParleyHosting/Matrix/MatrixSettings.swift", type: "MatrixEncryptionSettings", file: "config.yaml",
+                       text: """
+                           transport:
+                             kind: matrix
+                             homeserver: http://127.0.0.1:8008
+                             accounts: { t: { user: "@t:localhost", password: x } }
+                             encryption: { mode: off, bogus_key: 1 }
+                           """,
+                       error: "config.yaml:5:28: error: unknown key 'bogus_key'"),
     ]
 
     static let bot: [UnknownKeyCase] = [

@@ -11,14 +11,14 @@ enum EncryptedTestDevice {
     static let pickleKey = "a-test-pickle-key-0123456789"
 
     /// A transport of `user` with `mode`, its crypto store beside its database.
-    static func transport(_ user: TestHomeserver.User, mode: MatrixEncryptionMode = .default, log: LogLines? = nil,
-                          databasePath: String? = nil) throws -> MatrixTransport {
+    static func transport(_ user: TestHomeserver.User, mode: MatrixEncryptionMode = .default, password: Bool = false,
+                          log: LogLines? = nil, databasePath: String? = nil) throws -> MatrixTransport {
         let database = databasePath ?? TestHomeserver.freshDatabasePath()
         try FileManager.default.createDirectory(atPath: (database as NSString).deletingLastPathComponent,
                                                 withIntermediateDirectories: true)
         let store = try MatrixCryptoStore(path: database + ".crypto", pickleKey: PickleKey(pickleKey))
         let encryption = MatrixE2EE(store: store, log: { line in log?.append(line) })
-        return try TestHomeserver.transport(user, databasePath: database) {
+        return try TestHomeserver.transport(user, password: password, databasePath: database) {
             $0.encryptionMode = mode
             $0.encryption = encryption
             $0.log = { line in log?.append(line) }

@@ -56,6 +56,14 @@ struct LibOlmBackend: CryptoBackend {
         return session
     }
 
+    func createSigningKey() throws -> any SigningKeyBackend {
+        try LibOlmSigningKey()
+    }
+
+    func unpickleSigningKey(_ pickle: String, key: PickleKey) throws -> any SigningKeyBackend {
+        try LibOlmSigningKey.unpickle(pickle, key: key)
+    }
+
     func sha256(_ input: [UInt8]) throws -> String {
         try LibOlmUtility().sha256(input)
     }

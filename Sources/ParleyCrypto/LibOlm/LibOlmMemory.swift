@@ -49,7 +49,9 @@ enum LibOlmMemory {
 
     /// Calls `fill` with a buffer of `capacity` bytes; returns olm's result and, unless it is
     /// the failure value, the first `result` bytes written. The buffer is wiped and freed.
-    static func output(capacity: Int, _ fill: (UnsafeMutableRawPointer, Int) -> Int) -> (result: Int, bytes: [UInt8]) {
+    /// With `whole`, all `capacity` bytes are returned: for the calls that fill a fixed-size
+    /// buffer and return 0 (libolm's pk functions).
+    static func output(capacity: Int, whole: Bool = false, _ fill: (UnsafeMutableRawPointer, Int) -> Int) -> (result: Int, bytes: [UInt8]) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(capacity, 1), alignment: 16)
         defer {
             parley_olm_wipe(buffer.baseAddress, buffer.count)
@@ -59,7 +61,7 @@ enum LibOlmMemory {
         // A result over `capacity` breaks olm's contract; copying nothing keeps it from
         // reading past the buffer.
         guard result != failure, result <= capacity else { return (result, []) }
-        return (result, Array(buffer[0..<result]))
+        return (result, Array(buffer[0..<(whole ? capacity : result)]))
     }
 
     /// The bytes as text (olm's outputs are ASCII base64 or JSON), then wiped.
