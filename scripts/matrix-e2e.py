@@ -37,7 +37,8 @@ import uuid
 from nio import RoomPreset
 
 import parley_synapse as synapse
-from parley_synapse import BotView, CheckFailed, Parley, Person, SetupFailed, body, check_card, download, expect, is_card, is_text
+from parley_synapse import (BotView, CheckFailed, Parley, Person, SetupFailed, body, check_card, download, expect, is_card,
+                            is_text)
 
 SERVER = "localhost"
 SUPPORT = f"@support:{SERVER}"

@@ -49,7 +49,8 @@ from nio import (AsyncClient, AsyncClientConfig, JoinResponse, KeysUploadRespons
 from nio.crypto.attachments import decrypt_attachment
 
 import parley_synapse as synapse
-from parley_synapse import BotView, CheckFailed, Parley, Person, SetupFailed, body, expect, is_card, is_text, msgtype
+from parley_synapse import (BotView, CheckFailed, Parley, Person, SetupFailed, body, expect, is_card, is_text,
+                            msgtype)
 
 SERVER = "localhost"
 SUPPORT = f"@support:{SERVER}"
