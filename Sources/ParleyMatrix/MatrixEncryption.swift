@@ -42,6 +42,23 @@ public protocol MatrixEncryption: Sendable {
     func encrypt(type: String, content: JSONValue, room: String, members: [String], settings: JSONValue,
                  client: MatrixClient) async throws -> JSONValue
     func membersLeft(room: String) async
+    /// Shares the sessions of many rooms at once (a broadcast's batch), so the sends after it
+    /// find every key already shared.
+    func share(rooms: [MatrixRoomKeyShare], client: MatrixClient) async throws
+}
+
+/// A room whose session ``MatrixEncryption/share(rooms:client:)`` shares: its members and its
+/// `m.room.encryption` content.
+public struct MatrixRoomKeyShare: Sendable {
+    public let room: String
+    public let members: [String]
+    public let settings: JSONValue
+
+    public init(room: String, members: [String], settings: JSONValue) {
+        self.room = room
+        self.members = members
+        self.settings = settings
+    }
 }
 
 /// What ``MatrixEncryption/decrypt(_:room:)`` made of an event.

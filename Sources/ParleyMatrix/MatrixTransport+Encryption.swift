@@ -161,6 +161,50 @@ extension MatrixTransport {
         return ("m.room.encrypted", sealed)
     }
 
+    /// Before a batch goes out: the rooms of its channels (direct rooms created when missing,
+    /// each in its channel's queue) and, for the encrypted ones, their keys shared in one pass
+    /// (see `MatrixEncryption.share(rooms:client:)`). Best effort: what fails here is done, or
+    /// fails clearly, by each send.
+    func shareRoomKeys(for messages: [OutgoingEnvelope]) async {
+        guard config.encryptionMode.servesEncrypted, let encryption = config.encryption else { return }
+        var channels: [Channel] = []
+        for message in messages where !channels.contains(message.channel) { channels.append(message.channel) }
+        guard channels.count > 1 else { return }
+        var shares: [MatrixRoomKeyShare] = []
+        await withTaskGroup(of: MatrixRoomKeyShare?.self) { group in
+            var next = 0
+            func startNext() {
+                guard next < channels.count else { return }
+                let channel = channels[next]
+                next += 1
+                group.addTask {
+                    do { return try await self.queues.run(channel.target) { try await self.roomKeyShare(for: channel) } } catch {
+                        self.config.log("preparing the room of \(channel.target) for its key failed (its send tries again): \(error)")
+                        return nil
+                    }
+                }
+            }
+            for _ in 0..<min(concurrentSends, channels.count) { startNext() }
+            while let share = await group.next() {
+                if let share { shares.append(share) }
+                startNext()
+            }
+        }
+        guard !shares.isEmpty else { return }
+        do {
+            try await encryption.share(rooms: shares, client: client)
+        } catch {
+            config.log("sharing the room keys of \(shares.count) rooms at once failed (each send shares its own): \(error)")
+        }
+    }
+
+    /// The channel's room with what sharing its key needs, or nil for a plain room.
+    private func roomKeyShare(for channel: Channel) async throws -> MatrixRoomKeyShare? {
+        let room = try await roomID(for: channel, create: true)
+        guard try await isEncrypted(room) else { return nil }
+        return MatrixRoomKeyShare(room: room, members: try await members(of: room), settings: encryptionSettings[room] ?? [:])
+    }
+
     private func members(of room: String) async throws -> [String] {
         if let known = roomMembers[room] { return known }
         let members = try await client.joinedAndInvitedMembers(room: room)

@@ -14,7 +14,8 @@ extension MatrixTransport {
     /// Sends a batch room by room, up to `concurrentRooms` rooms at once, each in order
     /// (after a transient failure in a room, its later messages are `notSent`).
     public func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
-        await sendBatchByChannel(messages, concurrentChannels: config.concurrentRooms)
+        await shareRoomKeys(for: messages)
+        return await sendBatchByChannel(messages, concurrentChannels: config.concurrentRooms)
     }
 
     private func sendNow(_ message: OutgoingEnvelope) async throws -> SendReceipt {
@@ -119,6 +120,7 @@ extension MatrixTransport {
             ])
             joinedRooms.insert(room)
             if let encryption = initialState.first { markEncrypted(room, settings: encryption["content"]) } else { encryptedRooms[room] = false }
+            roomMembers[room] = [userID, channel.id].sorted()
             try await addDirectRoom(room, with: channel.id)
             return room
         default:

@@ -218,8 +218,14 @@ extension MatrixTransport {
     }
 
     /// Adds `room` to this account's `m.direct` under `user` (read fresh, so other clients'
-    /// entries survive).
+    /// entries survive). One update at a time: the read-modify-write of concurrent sends to new
+    /// users (a broadcast) would otherwise lose rooms, and a lost room is created again.
     func addDirectRoom(_ room: String, with user: String) async throws {
+        ownDirectRooms[room] = user
+        try await queues.run("m.direct") { try await self.writeDirectRoom(room, with: user) }
+    }
+
+    private func writeDirectRoom(_ room: String, with user: String) async throws {
         var content = try await client.accountData(userID: userID, type: "m.direct")?.objectValue ?? [:]
         var rooms = content[user]?.arrayValue ?? []
         guard !rooms.contains(.string(room)) else { return applyDirect(.object(content)) }

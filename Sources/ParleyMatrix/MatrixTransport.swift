@@ -40,6 +40,8 @@ public actor MatrixTransport: Transport {
     var filterID: String?
     /// Direct rooms from `m.direct`: room id → the other user.
     var directRooms: [String: String] = [:]
+    /// The direct rooms this process added to `m.direct` (room id → user).
+    var ownDirectRooms: [String: String] = [:]
     var joinedRooms: Set<String> = []
     var joinedRoomsLoaded = false
     /// Known encryption state per room (absent: not checked yet).
@@ -230,7 +232,10 @@ public actor MatrixTransport: Transport {
     /// Rebuilds the room → user map from an `m.direct` content (user id → room ids), keeping
     /// the rooms this account is in: `m.direct` keeps every direct room it was ever in.
     func applyDirect(_ content: JSONValue) {
-        directRooms = Self.directMap(content).filter { joinedRooms.contains($0.key) }
+        var map = Self.directMap(content)
+        // A sync's copy can predate this process's own last update: its rooms are kept.
+        for (room, user) in ownDirectRooms where map[room] == nil { map[room] = user }
+        directRooms = map.filter { joinedRooms.contains($0.key) }
     }
 
     /// The direct rooms of an `m.direct` content: room id → the other user.
@@ -247,6 +252,7 @@ public actor MatrixTransport: Transport {
     func forget(_ room: String) {
         joinedRooms.remove(room)
         directRooms[room] = nil
+        ownDirectRooms[room] = nil
         encryptedRooms[room] = nil
         encryptionSettings[room] = nil
         roomMembers[room] = nil

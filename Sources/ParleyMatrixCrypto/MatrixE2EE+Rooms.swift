@@ -43,7 +43,7 @@ extension MatrixE2EE {
                         client: MatrixClient) async throws -> JSONValue {
         let device = try started()
         let session = try await outboundSession(room: room, settings: settings, device: device)
-        try await share(session, room: room, members: members, device: device, client: client)
+        try await share([RoomShare(room: room, session: session, members: members)], device: device, client: client)
         let payload: JSONValue = ["type": .string(type), "content": content, "room_id": .string(room)]
         let ciphertext = try session.encrypt(payload.jsonString())
         // Stored with its new index before the message leaves: no index is used twice.
@@ -79,57 +79,103 @@ extension MatrixE2EE {
         return session
     }
 
-    /// Sends the session's key to every device of `members` that does not have it yet, over
-    /// Olm, claiming one-time keys (in batches) for devices without a session.
-    private func share(_ session: MegolmOutboundSession, room: String, members: [String], device: Device,
-                       client: MatrixClient) async throws {
-        let shared = try await store.sharedDevices(roomID: room, sessionID: session.sessionID)
-        let targets = try await devices(of: members, client: client).filter {
-            !($0.userID == device.userID && $0.deviceID == device.deviceID)
-                && !shared.contains(MatrixDeviceID(userID: $0.userID, deviceID: $0.deviceID))
+    /// One room's session and the members whose devices must hold its key.
+    struct RoomShare {
+        let room: String
+        let session: MegolmOutboundSession
+        let members: [String]
+    }
+
+    /// Shares the current session of each room (made when missing) with the devices that lack
+    /// it: one device query and one claim for all rooms together, so a broadcast into a batch
+    /// of encrypted direct rooms costs a few requests, not some per recipient.
+    public func share(rooms: [MatrixRoomKeyShare], client: MatrixClient) async throws {
+        let device = try started()
+        var shares: [RoomShare] = []
+        for room in rooms {
+            shares.append(RoomShare(room: room.room, session: try await outboundSession(room: room.room, settings: room.settings, device: device),
+                                    members: room.members))
         }
-        guard !targets.isEmpty else { return }
+        try await share(shares, device: device, client: client)
+    }
+
+    /// Sends each room's session key to every device of its members that does not have it
+    /// yet, over Olm, claiming one-time keys (in batches) for devices without a session.
+    func share(_ rooms: [RoomShare], device: Device, client: MatrixClient) async throws {
+        let devices = Dictionary(grouping: try await devices(of: rooms.flatMap(\.members), client: client), by: \.userID)
+        var pending: [(share: RoomShare, targets: [MatrixDevice])] = []
+        for share in rooms {
+            let shared = try await store.sharedDevices(roomID: share.room, sessionID: share.session.sessionID)
+            let targets = Set(share.members).sorted().flatMap { devices[$0] ?? [] }.filter {
+                !($0.userID == device.userID && $0.deviceID == device.deviceID)
+                    && !shared.contains(MatrixDeviceID(userID: $0.userID, deviceID: $0.deviceID))
+            }
+            if !targets.isEmpty { pending.append((share, targets)) }
+        }
+        guard !pending.isEmpty else { return }
+        let sessionFor = try await olmSessions(for: pending.flatMap(\.targets), device: device, client: client)
+        // A request carries one message per device: a device in several rooms waits for the next.
+        var requests: [[(share: RoomShare, target: MatrixDevice)]] = []
+        for (share, targets) in pending {
+            for target in targets where sessionFor[target.curve25519] != nil {
+                let slot = requests.firstIndex { request in
+                    request.count < Self.toDevicePerRequest && !request.contains { $0.target == target }
+                }
+                if let slot { requests[slot].append((share, target)) } else { requests.append([(share, target)]) }
+            }
+        }
+        for request in requests {
+            var messages: [String: [String: JSONValue]] = [:]
+            for (share, target) in request {
+                let roomKey: JSONValue = [
+                    "algorithm": .string(Self.megolmAlgorithm), "room_id": .string(share.room),
+                    "session_id": .string(share.session.sessionID), "session_key": .string(try share.session.sessionKey()),
+                ]
+                messages[target.userID, default: [:]][target.deviceID] = try await olmContent(
+                    type: "m.room_key", content: roomKey, to: target, with: sessionFor[target.curve25519]!, device: device)
+            }
+            try await client.sendToDevice(type: "m.room.encrypted", messages: messages, txnID: UUID().uuidString)
+            for (room, entries) in Dictionary(grouping: request, by: \.share.room) {
+                try await store.markShared(roomID: room, sessionID: entries[0].share.session.sessionID, with: entries.map(\.target))
+            }
+        }
+    }
+
+    /// To-device messages per `/sendToDevice` request (each an Olm message of about 1 KiB).
+    static let toDevicePerRequest = 200
+
+    /// An Olm session with each of `targets`: the live one, else one from a claimed one-time
+    /// key (all claimed together, in batches). Devices left without one are logged.
+    private func olmSessions(for targets: [MatrixDevice], device: Device, client: MatrixClient) async throws -> [String: OlmSession] {
         var sessionFor: [String: OlmSession] = [:]
         var unclaimed: [MatrixDevice] = []
-        for target in targets {
+        for target in Set(targets).sorted(by: { $0.curve25519 < $1.curve25519 }) {
             if let session = try await sessions(with: target.curve25519).first { sessionFor[target.curve25519] = session } else {
                 unclaimed.append(target)
             }
         }
-        if !unclaimed.isEmpty {
-            let claimed = try await MatrixKeyDirectory.claim(unclaimed, through: client)
-            for key in claimed.keys {
-                let olm = try OlmSession(outboundFrom: device.account, theirIdentityKey: key.device.curve25519, theirOneTimeKey: key.key)
-                try await used(olm, with: key.device.curve25519)
-                sessionFor[key.device.curve25519] = olm
-            }
-            for missing in claimed.missing + claimed.unclaimed {
-                log("no one-time key for device \(missing.deviceID) of \(missing.userID): it cannot read \(room) for now")
-            }
-            for rejected in claimed.rejected {
-                log("device \(rejected.deviceID) of \(rejected.userID) is left out of \(room): \(rejected.reason.rawValue)")
-            }
+        guard !unclaimed.isEmpty else { return sessionFor }
+        let claimed = try await MatrixKeyDirectory.claim(unclaimed, through: client)
+        for key in claimed.keys {
+            let olm = try OlmSession(outboundFrom: device.account, theirIdentityKey: key.device.curve25519, theirOneTimeKey: key.key)
+            try await used(olm, with: key.device.curve25519)
+            sessionFor[key.device.curve25519] = olm
         }
-        let roomKey: JSONValue = [
-            "algorithm": .string(Self.megolmAlgorithm), "room_id": .string(room),
-            "session_id": .string(session.sessionID), "session_key": .string(try session.sessionKey()),
-        ]
-        var messages: [String: [String: JSONValue]] = [:]
-        var reached: [MatrixDevice] = []
-        for target in targets {
-            guard let olm = sessionFor[target.curve25519] else { continue }
-            messages[target.userID, default: [:]][target.deviceID] = try await olmContent(
-                type: "m.room_key", content: roomKey, to: target, with: olm, device: device)
-            reached.append(target)
+        for missing in claimed.missing + claimed.unclaimed {
+            log("no one-time key for device \(missing.deviceID) of \(missing.userID): it cannot read the bot's messages for now")
         }
-        guard !reached.isEmpty else { return }
-        try await client.sendToDevice(type: "m.room.encrypted", messages: messages, txnID: UUID().uuidString)
-        try await store.markShared(roomID: room, sessionID: session.sessionID, with: reached)
+        for rejected in claimed.rejected {
+            log("device \(rejected.deviceID) of \(rejected.userID) is left out: \(rejected.reason.rawValue)")
+        }
+        return sessionFor
     }
 
-    /// The verified devices of `users`, querying those not tracked yet or changed.
+    /// The verified devices of `users`, querying those not tracked yet or changed — and with
+    /// them every other changed user, so the changes a broadcast's invites announce for many
+    /// users (`device_lists.changed`) cost one query, not one per room.
     private func devices(of users: [String], client: MatrixClient) async throws -> [MatrixDevice] {
-        let stale = try await store.usersToQuery(among: users)
+        var stale = try await store.usersToQuery(among: users)
+        if !stale.isEmpty { stale = Array(Set(stale).union(try await store.dirtyUsers())).sorted() }
         if !stale.isEmpty {
             let result = try await MatrixKeyDirectory.query(stale, through: client)
             for rejected in result.rejected {

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTesting
 import ParleyHosting
 import ParleyMatrix
 

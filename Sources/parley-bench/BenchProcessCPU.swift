@@ -32,24 +32,3 @@ struct ProcessCPU {
         benchLine(String(format: "matrix synapse cpu, %@: %.1f ms per event", what, value))
     }
 }
-
-/// Synapse's access log (`PARLEY_SYNAPSE_ACCESS_LOG`, one line per finished request naming its
-/// user as `{@user:server}`): requests per answer, counted the same way for every bot.
-struct SynapseAccessLog {
-    let path = ProcessInfo.processInfo.environment["PARLEY_SYNAPSE_ACCESS_LOG"]
-
-    /// Where the log ends now.
-    func mark() -> UInt64? {
-        guard let path, let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        return (attributes[.size] as? NSNumber)?.uint64Value
-    }
-
-    /// Requests by `user` logged after `mark`.
-    func requests(by user: String, since mark: UInt64?) -> Int? {
-        guard let path, let mark, let file = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? file.close() }
-        guard (try? file.seek(toOffset: mark)) != nil, let data = try? file.readToEnd() else { return nil }
-        let needle = " - {\(user)} Processed request"
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").count { $0.contains(needle) }
-    }
-}

@@ -39,6 +39,28 @@ import Testing
         await bot.disconnect()
     }
 
+    /// A batch to new users creates their direct rooms concurrently; each room must reach
+    /// `m.direct` (the read-modify-write of concurrent creations used to lose some), so the
+    /// next batch finds them instead of creating more.
+    @Test func aBatchToNewUsersKeepsOneDirectRoomEach() async throws {
+        let botUser = try await TestHomeserver.register("bot")
+        let bot = try TestHomeserver.transport(botUser)
+        var users: [String] = []
+        for _ in 0..<8 { users.append(try await TestHomeserver.register("reader").userID) }
+        for text in ["first", "second"] {
+            let results = await bot.sendBatch(users.map { OutgoingEnvelope(channel: .person($0), payload: ["type": 1, "text": .string(text)]) })
+            #expect(results.allSatisfy { (try? $0.get()) != nil })
+        }
+        let direct = try #require(try await botUser.client.accountData(userID: botUser.userID, type: "m.direct")?.objectValue)
+        #expect(direct.keys.sorted() == users.sorted())
+        #expect(direct.values.allSatisfy { $0.arrayValue?.count == 1 }, "\(direct)")
+        // A fresh process of the same bot reads the same rooms from m.direct.
+        let other = try TestHomeserver.transport(botUser)
+        for user in users {
+            #expect(try await other.roomID(for: .person(user)) == direct[user]?.arrayValue?.first?.stringValue)
+        }
+    }
+
     @Test func directInviteIsJoinedAndRecorded() async throws {
         let botUser = try await TestHomeserver.register("bot")
         let alice = try await TestHomeserver.register("alice")
