@@ -13,7 +13,8 @@ with it. Checks, in order, one line each (`ok - …` or `FAIL - …: why`):
      support bot, which joins; she decrypts its answers: the greeting card, /card bob (vCard
      card and its .vcf file, an encrypted attachment), /docs (link card), ❤️ on 'thanks!'.
   2. raw events: read over /messages without decryption, every event the bot sent in the room
-     after joining is m.room.encrypted (Megolm); none is a message or reaction in clear.
+     after joining is m.room.encrypted (Megolm), state events aside; none is a message or
+     reaction in clear.
   3. a second device of alice's, logged in mid-conversation, decrypts the bot's next answer.
   4. rotation: carol, invited by alice, joins (and decrypts the bot's answer meanwhile), then
      leaves; the bot's next answer is in another Megolm session.
@@ -28,6 +29,8 @@ with it. Checks, in order, one line each (`ok - …` or `FAIL - …: why`):
      it (base64 as sent, or the raw bytes of its ratchet at its index and the next 100) is in any
      file of the bot's storage folder (crypto-support.db and its -wal among them) or in parley's
      logs, while it runs and after it stopped; nor is the pickle key.
+  9. with parley run stopped, `parley broadcast` to carol (no room with the bot yet): the room
+     the bot creates holds m.room.encryption, its message is encrypted, and carol decrypts it.
 Every wait is bounded. Exit 0 = all checks passed, 1 = a check failed (the tail of parley's
 log on stderr), 2 = setup failed. Run with the venv's python of scripts/synapse.
 """
@@ -39,6 +42,7 @@ import json
 import logging
 import os
 import signal
+import subprocess
 import sys
 import time
 import urllib.parse
@@ -197,13 +201,13 @@ def raw_events(homeserver, token, room):
 
 
 def bot_raw_events(homeserver, token, room, bot):
-    """The events `bot` sent to `room` after its first join (its own membership events aside),
-    as the server holds them."""
+    """The events `bot` sent to `room` after its first join, as the server holds them; state
+    events aside (memberships, a created room's settings: Matrix has them in clear)."""
     events = raw_events(homeserver, token, room)
     joins = [i for i, e in enumerate(events) if e.get("type") == "m.room.member" and e.get("state_key") == bot
              and e.get("content", {}).get("membership") == "join"]
     expect(joins, f"no join of {bot} in the raw events of {room}")
-    return [e for e in events[joins[0] + 1:] if e.get("sender") == bot and e.get("type") != "m.room.member"]
+    return [e for e in events[joins[0] + 1:] if e.get("sender") == bot and "state_key" not in e]
 
 
 def bot_encrypted_events(homeserver, token, room, bot):
@@ -356,8 +360,8 @@ class Scenario:
         expect(sent, f"no event of the bot in {view.room}")
         check_all_encrypted(sent)
         sessions = {e["content"]["session_id"] for e in sent}
-        self.passed(f"raw events in {what}: all {len(sent)} of the bot's events after its join are m.room.encrypted "
-                    f"(Megolm, {len(sessions)} session(s))")
+        self.passed(f"raw events in {what}: all {len(sent)} of the bot's (non-state) events after its join are "
+                    f"m.room.encrypted (Megolm, {len(sessions)} session(s))")
 
     # -- 3
     async def second_device(self):
@@ -385,6 +389,7 @@ class Scenario:
     async def rotation(self):
         alice, dm = self.alice, self.dm
         carol = await self.person("carol")
+        self.carol = carol
         invited = await alice.client.room_invite(dm.room, carol.user_id)
         expect(isinstance(invited, RoomInviteResponse), f"alice cannot invite carol: {invited}")
         await carol.join(dm.room)
@@ -481,6 +486,36 @@ class Scenario:
         expect(kinds == ["m.room.message"], f"the announcer's events in the plain room are {kinds}, expected m.room.message")
         self.passed("plain room: with mode default the announcer still answers /ping in an unencrypted room, in clear")
 
+    # -- 9
+    async def broadcast(self):
+        """`parley broadcast` (parley run stopped: the store is its) to carol, who has no room with the bot."""
+        carol = getattr(self, "carol", None) or await self.person("carol")
+        known = set(carol.client.rooms) | set(carol.client.invited_rooms)
+        try:
+            result = subprocess.run([self.parley.binary, "broadcast", "--config", "matrix.yaml", "--bot", "support",
+                                     "--to", "user:carol", "--text", "Hello {{recipient.name}}", "--id", "e2ee"],
+                                    cwd=self.args.workdir, env=self.parley.env, stdin=subprocess.DEVNULL,
+                                    capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            raise CheckFailed("parley broadcast still running after 60 s")
+        expect(result.returncode == 0, f"parley broadcast exited with {result.returncode}: {result.stderr[-600:]}")
+        deadline = time.monotonic() + 30
+        while not set(carol.client.invited_rooms) - known:
+            expect(time.monotonic() < deadline, "carol got no invite to a new room with the bot within 30 s")
+            await carol.pump(300)
+        [room] = set(carol.client.invited_rooms) - known
+        await carol.join(room)
+        view = EncryptedView(carol, room, SUPPORT, "the bot's new direct room with carol")
+        self.created = view
+        await view.next("the broadcast's text", lambda e: body(e).startswith("Hello "))
+        raw = raw_events(self.homeserver, carol.client.access_token, room)
+        encryption = [e for e in raw if e.get("type") == "m.room.encryption" and e.get("state_key") == ""]
+        expect(encryption and encryption[0]["content"].get("algorithm") == MEGOLM,
+               f"the room the bot created has no m.room.encryption (Megolm) state: {[e.get('type') for e in raw]}")
+        check_all_encrypted(bot_raw_events(self.homeserver, carol.client.access_token, room, SUPPORT))
+        self.passed("mode default: `parley broadcast` to carol creates an encrypted direct room (m.room.encryption), "
+                    "its message encrypted, and carol, invited, decrypts it after joining")
+
     # -- 8
     def store_files(self):
         """Every file of the bot's storage folder (.parley/, crypto-support.db in it), and parley's logs."""
@@ -518,7 +553,7 @@ class Scenario:
         """Every Megolm session key the test's devices hold, by session id: the bot's (received in
         m.room_key) and their own (shared with the bot)."""
         bot_sessions = set()
-        for view in (self.dm, getattr(self, "agents", None)):
+        for view in (self.dm, getattr(self, "agents", None), getattr(self, "created", None)):
             if view is not None:
                 raw = bot_encrypted_events(self.homeserver, view.person.client.access_token, view.room, SUPPORT)
                 bot_sessions |= {e["content"]["session_id"] for e in raw}
@@ -610,6 +645,7 @@ class Scenario:
             self.stopped = True
             if code != 0:
                 self.failed("parley run stops on SIGTERM", f"exit code {code}")
+            await self.step("9. a room the bot creates is encrypted", self.broadcast)
             await self.step("8b. no session key in the bot's files, stopped", lambda: self.store("after parley stopped"))
         except CheckFailed:
             pass  # printed: the checks after an essential one are skipped
