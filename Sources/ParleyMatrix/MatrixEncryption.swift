@@ -42,6 +42,9 @@ public protocol MatrixEncryption: Sendable {
     func encrypt(type: String, content: JSONValue, room: String, members: [String], settings: JSONValue,
                  client: MatrixClient) async throws -> JSONValue
     func membersLeft(room: String) async
+    /// Asks the sender's device for the key of an event ``decrypt(_:room:)`` found no session
+    /// for (`m.room_key_request`; once per session).
+    func requestKey(for event: JSONValue, room: String, client: MatrixClient) async
     /// Shares the sessions of many rooms at once (a broadcast's batch), so the sends after it
     /// find every key already shared.
     func share(rooms: [MatrixRoomKeyShare], client: MatrixClient) async throws

@@ -78,6 +78,7 @@ extension MatrixTransport {
             return decrypted
         case .missingKey(let session):
             hold(HeldEvent(room: room, id: id, event: event, heldAt: config.clock.now()), session: session)
+            await encryption.requestKey(for: event, room: room, client: client)
         case .failed(let why):
             config.log("cannot decrypt event \(id) in \(room): \(why); skipped")
             markHandled([id], room: room)

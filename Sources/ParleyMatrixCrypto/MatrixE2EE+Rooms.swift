@@ -16,17 +16,46 @@ extension MatrixE2EE {
         let key = InboundKey(room: room, senderKey: senderKey, sessionID: sessionID)
         do {
             guard let session = try await inboundSession(key) else { return .missingKey(sessionID: sessionID) }
-            let plaintext = try JSONValue.parse(try session.decrypt(ciphertext).plaintext)
+            let decrypted = try session.decrypt(ciphertext)
+            let plaintext = try JSONValue.parse(decrypted.plaintext)
+            if let id = event["event_id"]?.stringValue {
+                let index = MessageIndexKey(session: key, index: decrypted.messageIndex)
+                if let first = decryptedIndexes[index], first != id {
+                    return .failed("message index \(decrypted.messageIndex) of session \(sessionID) was event \(first): a replay")
+                }
+                if decryptedIndexes.count >= Self.decryptedIndexLimit { decryptedIndexes = [:] }
+                decryptedIndexes[index] = id
+            }
             // The room is inside the ciphertext: an event replayed into another room is refused.
             guard plaintext["room_id"]?.stringValue == room, let type = plaintext["type"]?.stringValue else {
                 return .failed("its payload names another room or no type")
             }
-            var decrypted = event.objectValue ?? [:]
-            decrypted["type"] = .string(type)
-            decrypted["content"] = plaintext["content"] ?? [:]
-            return .decrypted(.object(decrypted))
+            var opened = event.objectValue ?? [:]
+            opened["type"] = .string(type)
+            opened["content"] = plaintext["content"] ?? [:]
+            return .decrypted(.object(opened))
         } catch {
             return .failed("\(error)")
+        }
+    }
+
+    public func requestKey(for event: JSONValue, room: String, client: MatrixClient) async {
+        let content = event["content"] ?? [:]
+        guard let device, let sender = event["sender"]?.stringValue, let senderKey = content["sender_key"]?.stringValue,
+              let sessionID = content["session_id"]?.stringValue,
+              requestedKeys.insert(InboundKey(room: room, senderKey: senderKey, sessionID: sessionID)).inserted
+        else { return }
+        // The sender's device if the event names it (deprecated, still sent), else all of them.
+        let target = content["device_id"]?.stringValue ?? "*"
+        let request: JSONValue = [
+            "action": "request", "request_id": .string(UUID().uuidString), "requesting_device_id": .string(device.deviceID),
+            "body": ["algorithm": .string(Self.megolmAlgorithm), "room_id": .string(room), "sender_key": .string(senderKey),
+                     "session_id": .string(sessionID)],
+        ]
+        do {
+            try await client.sendToDevice(type: "m.room_key_request", messages: [sender: [target: request]], txnID: UUID().uuidString)
+        } catch {
+            log("asking \(sender) for the key of session \(sessionID) failed: \(error)")
         }
     }
 

@@ -11,9 +11,9 @@ import ParleyMatrix
 /// taken on a stale copy; every change is written to the store before what it produced leaves
 /// the process (see the store's methods for the order).
 ///
-/// Not done yet: answering `m.room_key_request` (requests are ignored: only the bot's own
-/// verified devices may be answered, and it has no other device), asking for missing keys,
-/// and Megolm replay checks (same session and index under another event id).
+/// Key requests from other devices are not answered: only the bot's own verified devices
+/// could be, and a bot has no other device. Its own requests (for a held event's key) go to
+/// the sender's device, which re-shares a key it meant the bot to have.
 public actor MatrixE2EE: MatrixEncryption {
     let store: MatrixCryptoStore
     let log: @Sendable (String) -> Void
@@ -27,6 +27,12 @@ public actor MatrixE2EE: MatrixEncryption {
     /// Inbound Megolm sessions read so far (room, sender key, session id); cleared when large.
     var inbound: [InboundKey: MegolmInboundSession] = [:]
     static let inboundCacheLimit = 4_096
+    /// The event each (session, message index) decrypted: the same index under another event
+    /// id is a replay and refused. In memory, bounded (cleared when full).
+    var decryptedIndexes: [MessageIndexKey: String] = [:]
+    static let decryptedIndexLimit = 100_000
+    /// Sessions whose key was asked for (each once per process).
+    var requestedKeys: Set<InboundKey> = []
 
     struct Device {
         let account: OlmAccount
@@ -44,6 +50,11 @@ public actor MatrixE2EE: MatrixEncryption {
         let room: String
         let senderKey: String
         let sessionID: String
+    }
+
+    struct MessageIndexKey: Hashable {
+        let session: InboundKey
+        let index: UInt32
     }
 
     /// Encryption over `store` (opened by the caller, so a wrong pickle key fails at start).

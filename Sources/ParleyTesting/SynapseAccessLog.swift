@@ -14,12 +14,13 @@ public struct SynapseAccessLog: Sendable {
         return (attributes[.size] as? NSNumber)?.uint64Value
     }
 
-    /// Requests by `user` logged after `mark` (those whose line contains `matching`, when given).
-    public func requests(by user: String, since mark: UInt64?, matching: String? = nil) -> Int? {
+    /// Requests by `user` (anyone's, for nil) logged after `mark` (those whose line contains
+    /// `matching`, when given).
+    public func requests(by user: String?, since mark: UInt64?, matching: String? = nil) -> Int? {
         guard let path, let mark, let file = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? file.close() }
         guard (try? file.seek(toOffset: mark)) != nil, let data = try? file.readToEnd() else { return nil }
-        let needle = " - {\(user)} Processed request"
+        let needle = user.map { " - {\($0)} Processed request" } ?? " Processed request"
         return String(decoding: data, as: UTF8.self).split(separator: "\n").count {
             $0.contains(needle) && (matching.map($0.contains) ?? true)
         }

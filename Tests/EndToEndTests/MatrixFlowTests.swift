@@ -71,6 +71,28 @@ extension MatrixSerialTests {
         #expect(report.contains("skip  "), "\(report)")
     }
 
+    /// The same flow tests with `transport.encryption.mode: default`: every account has an
+    /// encrypting device, the groups and direct rooms are encrypted, and the stories pass the
+    /// same — greeting, cards, reactions, quotes, the refund flow, hand-off and the agents'
+    /// commands, the restarts — while the server carries only `m.room.encrypted` messages.
+    @Test func exampleFlowTestsPassInEncryptedRooms() async throws {
+        let catalog = try MatrixBotServer.catalog()
+        let files = catalog.testFiles.map { TestDiscovery.Found(file: $0.file, path: $0.path) }
+        var stage = try MatrixFlowTests.stage()
+        stage.encryptionMode = .default
+        let log = SynapseAccessLog()
+        let mark = log.mark()
+        let results = await TestSuite(bots: catalog.bots, host: InProcessBotHost(), stage: stage, jobs: 4).run(files)
+        let summary = TestSummary(results)
+        #expect(summary.failed == 0 && summary.passed >= 8, "\(TextReport.text(for: results))")
+        if log.path != nil {
+            #expect((log.requests(by: nil, since: mark, matching: "/send/m.room.encrypted/") ?? 0) >= 50)
+            #expect(log.requests(by: nil, since: mark, matching: "/send/m.room.message/") == 0)
+        } else {
+            Issue.record("PARLEY_SYNAPSE_ACCESS_LOG is not set: what the server carried is not checked")
+        }
+    }
+
     /// Users' reactions (`m.reaction` annotations) to the bot's messages answer its `ask` and
     /// its `reaction:` triggers; another user's too, in their own direct room.
     @Test func reactionsAreRoutedOverMatrix() async throws {

@@ -88,6 +88,28 @@ import Testing
         }
     }
 
+    @Test func theRoomsRotationSettingsStartANewSession() async throws {
+        try await withTimeout("rotation by count", seconds: 60) {
+            let botUser = try await TestHomeserver.register("bot")
+            let aliceUser = try await TestHomeserver.register("alice")
+            let room = try await TestHomeserver.createRoom(aliceUser, inviting: [botUser.userID], extra: [
+                "initial_state": [["type": "m.room.encryption", "state_key": "",
+                                   "content": ["algorithm": "m.megolm.v1.aes-sha2", "rotation_period_msgs": 2]]],
+            ])
+            let bot = try EncryptedTestDevice.transport(botUser, mode: .allow)
+            let inbox = Inbox.start(try await bot.connect())
+            let invited = MembershipEvent(channel: .group(room), user: botUser.userID, change: .invited, by: aliceUser.userID)
+            #expect(await inbox.wait { $0.contains(.membership(invited)) })
+            for text in ["1", "2", "3"] { _ = try await bot.send(Self.text(text, to: .group(room))) }
+            let sessions = try await EncryptedTestDevice.rawEvents(aliceUser, room: room)
+                .filter { $0["sender"]?.stringValue == botUser.userID && $0["type"] == "m.room.encrypted" }
+                .compactMap { $0["content"]?["session_id"]?.stringValue }
+            // Newest first: the third message starts a new session; the first two share one.
+            #expect(sessions.count == 3 && sessions[1] == sessions[2] && sessions[0] != sessions[1])
+            await bot.disconnect()
+        }
+    }
+
     @Test func aPlainRoomIsRefusedUnderRequireAndAnEncryptedOneUnderOff() async throws {
         try await withTimeout("the refusals", seconds: 60) {
             let botUser = try await TestHomeserver.register("bot")

@@ -39,6 +39,12 @@ import Testing
             ])
             await log.waitFor("waits for the key of Megolm session \(session.sessionID)")
             #expect(await inbox.texts.isEmpty)
+            // The bot asked Carol's device for the key.
+            let toDevice = try await carol.client.sync(filterID: nil, since: nil, timeout: .zero)["to_device"]?["events"]?.arrayValue ?? []
+            let request = try #require(toDevice.first { $0["type"] == "m.room_key_request" })
+            #expect(request["content"]?["action"] == "request")
+            #expect(request["content"]?["body"]?["session_id"]?.stringValue == session.sessionID)
+            #expect(request["content"]?["body"]?["room_id"]?.stringValue == room)
 
             // Now the key, over a fresh Olm session from one of the bot's one-time keys.
             let botDevice = try #require(try await MatrixKeyDirectory.query([botUser.userID], through: carol.client).devices.first)
@@ -59,14 +65,20 @@ import Testing
 
             #expect(await inbox.waitForText("sent before its key"))
             // Once: a later message in the same session does not bring the held one again.
-            let later: JSONValue = ["type": "m.room.message", "room_id": .string(room),
-                                    "content": ["msgtype": "m.text", "body": "and after"]]
-            _ = try await carol.client.send(room: room, type: "m.room.encrypted", txnID: UUID().uuidString, content: [
-                "algorithm": "m.megolm.v1.aes-sha2", "sender_key": .string(curve), "session_id": .string(session.sessionID),
-                "device_id": .string(carolDevice), "ciphertext": .string(try session.encrypt(later.jsonString())),
-            ])
+            func encrypted(_ text: String) throws -> JSONValue {
+                let payload: JSONValue = ["type": "m.room.message", "room_id": .string(room), "content": ["msgtype": "m.text", "body": .string(text)]]
+                return ["algorithm": "m.megolm.v1.aes-sha2", "sender_key": .string(curve), "session_id": .string(session.sessionID),
+                        "device_id": .string(carolDevice), "ciphertext": .string(try session.encrypt(payload.jsonString()))]
+            }
+            let later = try encrypted("and after")
+            _ = try await carol.client.send(room: room, type: "m.room.encrypted", txnID: UUID().uuidString, content: later)
             #expect(await inbox.waitForText("and after"))
-            #expect(await inbox.texts == ["sent before its key", "and after"])
+            // The same ciphertext again, as a new event: a replay, refused.
+            _ = try await carol.client.send(room: room, type: "m.room.encrypted", txnID: UUID().uuidString, content: later)
+            _ = try await carol.client.send(room: room, type: "m.room.encrypted", txnID: UUID().uuidString, content: try encrypted("last"))
+            #expect(await inbox.waitForText("last"))
+            #expect(await inbox.texts == ["sent before its key", "and after", "last"])
+            #expect(log.all.contains { $0.contains("a replay") })
             await bot.disconnect()
         }
     }

@@ -13,7 +13,7 @@ extension MatrixTestStage {
         var groups: [String: String] = [:]
         for group in run.cast.groups {
             groups[group] = try await MatrixClient(homeserver: homeserver, accessToken: user.accessToken).createRoom([
-                "preset": "private_chat", "name": .string(group), "invite": [.string(target)],
+                "preset": "private_chat", "name": .string(group), "invite": [.string(target)], "initial_state": .array(groupInitialState),
             ])
         }
         let names = RenamingTransport.Names(users: [run.userID: user.userID, run.bot.id: target], groups: groups)

@@ -2,6 +2,8 @@ import Foundation
 import ParleyCore
 import ParleyFlowTest
 import ParleyMatrix
+import ParleyMatrixCrypto
+import ParleyCrypto
 
 /// Runs flow tests against a live Matrix homeserver (`parley test` with a `kind: matrix`
 /// config). Each test gets fresh accounts, registered with the server's shared secret: the
@@ -53,6 +55,13 @@ public struct MatrixTestStage: TestStage {
     public let quietPeriod: Duration
     /// With a `target`: how long to wait for any answer to the user's last message.
     public let patience: Duration
+    /// The config's `transport.encryption.mode`: with any but `off`, every test account has an
+    /// encrypting device (its crypto store beside its database, under a key made for this
+    /// stage), and the test's groups are created encrypted under `default` and `require`, so
+    /// flow tests run in encrypted rooms as the bot would be met there.
+    public var encryptionMode = MatrixEncryptionMode.off
+    /// The throw-away pickle key of the test accounts' crypto stores.
+    let pickleKey = UUID().uuidString + UUID().uuidString
 
     /// A stage on `homeserver`, registering accounts with `sharedSecret`; with `target`, the
     /// tests talk to that account instead of a bot started here (use `MatrixTargetBotHost`).
@@ -119,6 +128,7 @@ public struct MatrixTestStage: TestStage {
             let invited = (run.cast.members[group] ?? []).compactMap { everyone[$0]?.userID }.filter { $0 != user.userID }
             let room = try await MatrixClient(homeserver: homeserver, accessToken: user.accessToken).createRoom([
                 "preset": "private_chat", "name": .string(group), "invite": .array(Set(invited + [bot.userID]).sorted().map { .string($0) }),
+                "initial_state": .array(groupInitialState),
             ])
             // As in the hub, the test's groups exist with their members before the bot starts:
             // joined now, the bot's first sync takes the joins as history, not as live `joined`
@@ -200,7 +210,17 @@ public struct MatrixTestStage: TestStage {
                                          credentials: .accessToken(account.accessToken), databasePath: database)
         config.invitePolicy = invitePolicy
         config.reconnectBackoff = (.milliseconds(100), .seconds(2))
+        if encryptionMode.servesEncrypted {
+            config.encryptionMode = encryptionMode
+            config.encryption = MatrixE2EE(store: try MatrixCryptoStore(path: database + ".crypto", pickleKey: PickleKey(pickleKey)))
+        }
         return try MatrixTransport(configuration: config)
+    }
+
+    /// The initial state of the groups a test creates: encrypted when new rooms are.
+    var groupInitialState: [JSONValue] {
+        guard encryptionMode == .default || encryptionMode == .require else { return [] }
+        return [["type": "m.room.encryption", "state_key": "", "content": ["algorithm": "m.megolm.v1.aes-sha2"]]]
     }
 
     /// A Matrix localpart for a test id: lower case, characters Matrix allows, plus the tag.

@@ -95,7 +95,7 @@ public struct MatrixTransportProvider: TransportProvider {
             throw ParleyError(.invalidArgument, "option '--target' needs a Matrix user id like @bot:server, got '\(target)'")
         }
         let homeserver = try MatrixBotAccounts.homeserver(settings)
-        let stage: MatrixTestStage
+        var stage: MatrixTestStage
         if let secret = environment["PARLEY_MATRIX_SHARED_SECRET"], !secret.isEmpty {
             stage = MatrixTestStage(homeserver: homeserver, sharedSecret: secret, target: target)
         } else {
@@ -111,6 +111,7 @@ public struct MatrixTransportProvider: TransportProvider {
             }
             stage = MatrixTestStage(homeserver: homeserver, accounts: configured, target: target)
         }
+        stage.encryptionMode = settings.encryption?.parsedMode ?? .off
         return TestSetup(stage: stage, host: target == nil ? InProcessBotHost() : MatrixTargetBotHost())
     }
 }
