@@ -8,10 +8,11 @@ a customer (alice) on two devices, a passer-by (carol) and an agent (nina).
 
 DIR holds a copy of the repository's config files and bots/ with encryption switched on
 (scripts/matrix-e2ee makes it); parley runs there, so its state (.parley/) is thrown away
-with it. Checks, in order, one line each (`ok - …` or `FAIL - …: why`):
+with it. Checks, one line each (`ok - …` or `FAIL - …: why`; a failed one names its number):
   1. alice creates an encrypted direct room (m.room.encryption in its initial state) with the
      support bot, which joins; she decrypts its answers: the greeting card, /card bob (vCard
-     card and its .vcf file, an encrypted attachment), /docs (link card), ❤️ on 'thanks!'.
+     card; the .vcf file may be left out, as the bot does in encrypted rooms for now, but if it
+     comes it must be an encrypted attachment), /docs (link card), ❤️ on 'thanks!'.
   2. raw events: read over /messages without decryption, every event the bot sent in the room
      after joining is m.room.encrypted (Megolm), state events aside; none is a message or
      reaction in clear.
@@ -32,6 +33,8 @@ with it. Checks, in order, one line each (`ok - …` or `FAIL - …: why`):
      logs, while it runs and after it stopped; nor is the pickle key.
   9. with parley run stopped, `parley broadcast` to carol (no room with the bot yet): the room
      the bot creates holds m.room.encryption, its message is encrypted, and carol decrypts it.
+  10. (after the restart) the bot's device, as /keys/query shows it to alice, is signed by the
+     bot's self-signing key, which its master key signs (signedjson checks the signatures).
 Every wait is bounded. Exit 0 = all checks passed, 1 = a check failed (the tail of parley's
 log on stderr), 2 = setup failed. Run with the venv's python of scripts/synapse.
 """
@@ -456,6 +459,29 @@ class Scenario:
         self.passed(f"restart: after a SIGKILL the bot answers, both of alice's devices decrypt it, nothing new is "
                     f"undecryptable, and its device ({devices[0]}) is the same")
 
+    # -- 10
+    def cross_signing(self):
+        """The bot's device as a customer's client sees it in /keys/query: signed by the bot's
+        self-signing key, itself signed by its master key (signatures checked with signedjson)."""
+        answer = synapse.http(self.homeserver, "POST", "/_matrix/client/v3/keys/query", {"device_keys": {SUPPORT: []}},
+                              token=self.alice.client.access_token)
+        master = answer.get("master_keys", {}).get(SUPPORT)
+        self_signing = answer.get("self_signing_keys", {}).get(SUPPORT)
+        expect(master and self_signing, f"no cross-signing keys of the bot's in /keys/query: {sorted(answer)}")
+        expect("master" in master.get("usage", []) and "self_signing" in self_signing.get("usage", []),
+               f"the cross-signing keys' usages are {master.get('usage')} and {self_signing.get('usage')}")
+        [(master_id, master_key)] = master["keys"].items()
+        [(signing_id, signing_key)] = self_signing["keys"].items()
+        expect(synapse.signed_by(self_signing, SUPPORT, master_id, master_key),
+               "the bot's self-signing key is not signed by its master key")
+        devices = answer.get("device_keys", {}).get(SUPPORT, {})
+        expect(len(devices) == 1, f"the bot has {len(devices)} devices: {sorted(devices)}")
+        [(device_id, device)] = devices.items()
+        expect(synapse.signed_by(device, SUPPORT, signing_id, signing_key),
+               f"the bot's device {device_id} is not signed by its self-signing key: {device.get('signatures')}")
+        self.passed(f"cross-signing: the bot's device {device_id} is signed by its self-signing key, which its master "
+                    "key signs")
+
     # -- 6
     async def handoff(self):
         alice, dm, nina = self.alice, self.dm, self.nina
@@ -642,6 +668,7 @@ class Scenario:
             await self.step("3. a second device decrypts the next answer", self.second_device)
             await self.step("4. rotation when a member leaves", self.rotation)
             await self.step("5. restart after SIGKILL", self.restart)
+            await self.step("10. the bot's device is cross-signed", self.cross_signing)
             if await self.step("6. hand-off into the encrypted #agents", self.handoff):
                 await self.step("2b. raw events in #agents: the bot's are encrypted",
                                 lambda: self.raw_check(self.agents, "#agents"))

@@ -136,6 +136,20 @@ async def nio_login(client, password):
     return answer
 
 
+def signed_by(obj, user, key_id, public_key):
+    """Whether `obj` carries a valid ed25519 signature of `user`'s by `key_id` ("ed25519:…")
+    whose public key is `public_key` (unpadded base64), checked with Synapse's own signedjson
+    (imported here: it is in the venv of scripts/synapse only)."""
+    from signedjson.key import decode_verify_key_bytes
+    from signedjson.sign import SignatureVerifyException, verify_signed_json
+    from unpaddedbase64 import decode_base64
+    try:
+        verify_signed_json(obj, user, decode_verify_key_bytes(key_id, decode_base64(public_key)))
+        return True
+    except (SignatureVerifyException, ValueError, KeyError, TypeError):
+        return False
+
+
 def media_download_url(homeserver, mxc):
     """The authenticated download URL (Matrix v1.11) of an mxc:// URI; ValueError if it is none."""
     parsed = urllib.parse.urlparse(mxc)
