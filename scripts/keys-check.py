@@ -17,9 +17,7 @@ import json
 import sys
 import urllib.request
 
-from signedjson.key import decode_verify_key_bytes
-from signedjson.sign import SignatureVerifyException, verify_signed_json
-from unpaddedbase64 import decode_base64
+import parley_synapse as synapse
 
 
 def post(args, path, body):
@@ -31,12 +29,7 @@ def post(args, path, body):
 
 
 def verified(obj, user, device, ed25519):
-    try:
-        key = decode_verify_key_bytes("ed25519:" + device, decode_base64(ed25519))
-        verify_signed_json(obj, user, key)
-        return True
-    except (SignatureVerifyException, ValueError, KeyError, TypeError):
-        return False
+    return synapse.signed_by(obj, user, "ed25519:" + device, ed25519)
 
 
 def main():

@@ -24,23 +24,21 @@ makes it); parley runs there, so its state (.parley/) is thrown away with it. Ch
 Every wait is bounded. Exit 0 = all checks passed, 1 = a check failed (which one, and the tail
 of parley's log, on stderr), 2 = setup failed. Run with the venv's python of scripts/synapse.
 """
-import argparse
 import asyncio
 import json
 import os
-import signal
 import sqlite3
-import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
 import uuid
 
-from nio import AsyncClient, RoomCreateResponse, RoomPreset, RoomSendResponse, SyncResponse
+from nio import RoomPreset
 
 import parley_synapse as synapse
-from parley_synapse import CheckFailed, SetupFailed, expect
+from parley_synapse import (BotView, CheckFailed, Parley, Person, SetupFailed, body, check_card, download, expect, is_card,
+                            is_text)
 
 SERVER = "localhost"
 SUPPORT = f"@support:{SERVER}"
@@ -60,213 +58,6 @@ def set_rate_limit(homeserver, admin_token, user, per_second, burst):
     got = synapse.rate_limit(homeserver, admin_token, user)
     expect(got.get("messages_per_second", 0) == per_second and got.get("burst_count", 0) == burst,
            f"rate limit override of {user} not in place: {got}")
-
-
-# ---- The parley process
-
-class Parley:
-    """`parley run --config matrix.yaml` in the work folder, its output in a log file per start."""
-
-    def __init__(self, binary, workdir, env):
-        self.binary = binary
-        self.workdir = workdir
-        self.env = env
-        self.process = None
-        self.log_path = None
-        self.starts = 0
-
-    def start(self):
-        self.starts += 1
-        self.log_path = os.path.join(self.workdir, f"parley-run{self.starts}.log")
-        out = open(self.log_path, "wb")
-        self.process = subprocess.Popen([self.binary, "run", "--config", "matrix.yaml"], cwd=self.workdir, env=self.env,
-                                        stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
-        out.close()
-        # The shell driver kills it by this id if we are killed ourselves.
-        with open(os.path.join(self.workdir, "parley.pid"), "w") as f:
-            f.write(str(self.process.pid))
-
-    def lines(self):
-        try:
-            with open(self.log_path, encoding="utf-8", errors="replace") as f:
-                return f.read().splitlines()
-        except OSError:
-            return []
-
-    async def wait_for_line(self, predicate, what, seconds):
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            found = [line for line in self.lines() if predicate(line)]
-            if found:
-                return found
-            if self.process.poll() is not None:
-                raise CheckFailed(f"parley exited with {self.process.returncode} while waiting for {what}")
-            await asyncio.sleep(0.2)
-        raise CheckFailed(f"no {what} in parley's log within {seconds} s")
-
-    async def wait_started(self):
-        await self.wait_for_line(lambda line: " info host started" in line, "'host started' line", 60)
-
-    def ended(self):
-        """The process is gone: the driver has nothing left to kill."""
-        try:
-            os.remove(os.path.join(self.workdir, "parley.pid"))
-        except OSError:
-            pass
-
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
-        self.ended()
-
-    def stop(self):
-        """SIGTERM, up to 15 s for a clean stop, then SIGKILL. Returns the exit code."""
-        if self.process is None or self.process.poll() is not None:
-            return None if self.process is None else self.process.returncode
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-            return None
-        finally:
-            self.ended()
-
-    def tail(self, count=40):
-        return "\n".join(self.lines()[-count:])
-
-
-# ---- Matrix clients
-
-class Person:
-    """One account's matrix-nio client; collects every room's timeline events."""
-
-    def __init__(self, homeserver, user_id, password):
-        self.client = AsyncClient(homeserver, user_id)
-        self.user_id = user_id
-        self.password = password
-        self.since = None
-        self.events = {}  # room id → raw events in arrival order
-
-    async def login(self):
-        await synapse.nio_login(self.client, self.password)
-        await self.pump(0)
-
-    async def pump(self, timeout_ms=500):
-        response = await self.client.sync(timeout=timeout_ms, since=self.since,
-                                          sync_filter={"room": {"timeline": {"limit": 200}}, "presence": {"types": []}})
-        if not isinstance(response, SyncResponse):
-            await asyncio.sleep(0.3)
-            return
-        self.since = response.next_batch
-        for room, info in response.rooms.join.items():
-            if info.timeline.limited and self.events.get(room):
-                raise CheckFailed(f"{self.user_id}'s own sync of {room} was limited; raise its timeline limit")
-            self.events.setdefault(room, []).extend(event.source for event in info.timeline.events)
-
-    async def say(self, room, text):
-        response = await self.client.room_send(room, "m.room.message", {"msgtype": "m.text", "body": text},
-                                               tx_id=str(uuid.uuid4()))
-        if not isinstance(response, RoomSendResponse):
-            raise CheckFailed(f"{self.user_id} cannot send {text!r}: {response}")
-        return response.event_id
-
-    async def create_room(self, **options):
-        created = await self.client.room_create(**options)
-        if not isinstance(created, RoomCreateResponse):
-            raise SetupFailed(f"{self.user_id} cannot create a room {options}: {created}")
-        return created.room_id
-
-    async def close(self):
-        await self.client.close()
-
-
-class BotView:
-    """What `bot` posts in one room as `person` sees it: messages and reactions, in order."""
-
-    def __init__(self, person, room, bot, name):
-        self.person = person
-        self.room = room
-        self.bot = bot
-        self.name = name
-        self.taken = 0
-
-    def bot_events(self):
-        return [e for e in self.person.events.get(self.room, [])
-                if e.get("sender") == self.bot and e.get("type") in ("m.room.message", "m.reaction")]
-
-    async def next(self, what, predicate=lambda e: True, seconds=30, skip=lambda e: False):
-        """The next bot event not taken yet; it must satisfy `predicate` (events `skip` accepts are passed over)."""
-        deadline = time.monotonic() + seconds
-        while True:
-            events = self.bot_events()
-            while self.taken < len(events):
-                event = events[self.taken]
-                self.taken += 1
-                if skip(event):
-                    continue
-                if not predicate(event):
-                    raise CheckFailed(f"{self.name}: expected {what}, got {json.dumps(event['content'], ensure_ascii=False)}")
-                return event
-            if time.monotonic() > deadline:
-                raise CheckFailed(f"{self.name}: expected {what}: nothing within {seconds} s")
-            await self.person.pump(500)
-
-    async def nothing_new(self, why, seconds=2.0):
-        """No bot event arrives within `seconds`."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            await self.person.pump(300)
-        events = self.bot_events()[self.taken:]
-        expect(not events, f"{self.name}: expected nothing ({why}), got "
-                           + "; ".join(json.dumps(e["content"], ensure_ascii=False) for e in events))
-
-    async def wait_joined(self, seconds=30):
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            for event in self.person.events.get(self.room, []):
-                if (event.get("type") == "m.room.member" and event.get("state_key") == self.bot
-                        and event["content"].get("membership") == "join"):
-                    return
-            await self.person.pump(500)
-        raise CheckFailed(f"{self.name}: {self.bot} did not join within {seconds} s")
-
-
-def body(event):
-    return event.get("content", {}).get("body", "")
-
-
-def msgtype(event):
-    return event.get("content", {}).get("msgtype")
-
-
-def is_card(name):
-    return lambda e: msgtype(e) == f"chat.parley.card.{name}"
-
-
-def is_text(text):
-    return lambda e: msgtype(e) in ("m.text", "m.notice") and body(e) == text
-
-
-def is_reaction(key, on):
-    return lambda e: e.get("type") == "m.reaction" and e["content"].get("m.relates_to") == {
-        "rel_type": "m.annotation", "event_id": on, "key": key}
-
-
-def check_card(event, name, fields, fallback):
-    content = event["content"]
-    payload = content.get("chat.parley.card") or {}
-    for key, value in fields.items():
-        expect(payload.get(key) == value, f"{name} card field {key} is {payload.get(key)!r}, expected {value!r}")
-    expect(fallback in content.get("body", ""), f"{name} card body {content.get('body')!r} lacks {fallback!r}")
-
-
-def download(homeserver, token, mxc):
-    request = urllib.request.Request(synapse.media_download_url(homeserver, mxc))
-    request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=synapse.TIMEOUT) as answer:
-        return answer.read().decode("utf-8", errors="replace")
 
 
 # ---- The scenario
@@ -290,18 +81,7 @@ class Scenario:
         log(f"ok: {what}")
 
     async def setup(self):
-        try:
-            for name in ("support", "announcer", "alice", "nina", "mallory", "overseer"):
-                synapse.register(self.homeserver, self.args.secret, name, self.passwords[name], admin=name == "overseer")
-            self.admin_token = synapse.login(self.homeserver, "overseer", self.passwords["overseer"])
-        except urllib.error.HTTPError as error:
-            detail = error.read().decode(errors="replace")
-            if "M_USER_IN_USE" in detail:
-                raise SetupFailed("the accounts exist already on this homeserver: the test needs a fresh one "
-                                  "(scripts/synapse start, or leave PARLEY_MATRIX_HOMESERVER unset)")
-            raise SetupFailed(f"registering the accounts: {error}: {detail}")
-        except (urllib.error.URLError, KeyError) as error:
-            raise SetupFailed(f"registering the accounts: {error}")
+        self.admin_token = synapse.register_accounts(self.homeserver, self.args.secret, self.passwords, "overseer")
         # Synapse's default (0.2/s, burst 10) would make this run wait on 429s; the crash
         # check sets a tight limit on the support bot on purpose.
         for name in ("support", "announcer", "alice", "nina", "mallory"):
@@ -332,36 +112,20 @@ class Scenario:
         self.dm = dm
         self.passed("the support bot joined alice's direct room")
 
-        await alice.say(dm.room, "/card bob")
-        greeting = await dm.next("the greeting card", is_card("greeting"))
-        check_card(greeting, "greeting", {"summary": "Welcome"}, "Hi Alice Liddell! I'm Support. Type /help.")
-        vcard = await dm.next("bob's vCard card", is_card("vcard"))
-        check_card(vcard, "vcard", {"name": "Bob Stone"}, "Bob Stone")
-        file = await dm.next("bob's .vcf file", lambda e: msgtype(e) == "m.file")
-        info = file["content"].get("info", {})
-        expect(info.get("mimetype") == "text/vcard", f"vCard file mimetype is {info.get('mimetype')!r}")
-        expect(body(file).endswith(".vcf"), f"vCard file name is {body(file)!r}")
+        file = await synapse.card_bob(alice, dm)
         url = file["content"].get("url", "")
         expect(url.startswith("mxc://"), f"vCard file url is {url!r}")
         text = download(self.homeserver, alice.client.access_token, url)
         expect("BEGIN:VCARD" in text and "Bob Stone" in text, f"the .vcf file holds {text!r}")
         self.passed("greeting card; /card bob: vCard card and its .vcf file (text/vcard)")
 
-        await alice.say(dm.room, "/docs")
-        link = await dm.next("the link card", is_card("link"))
-        check_card(link, "link", {"url": "https://example.com/docs", "text": "Parley docs"}, "Parley docs")
+        await synapse.docs_link(alice, dm)
         self.passed("/docs: link card")
 
-        thanks = await alice.say(dm.room, "thanks!")
-        await dm.next("❤️ on 'thanks!'", is_reaction("❤️", thanks))
+        await synapse.thanks_heart(alice, dm)
         self.passed("thanks!: ❤️ on her message")
 
-        refund = await alice.say(dm.room, "/refund")
-        await dm.next("👀 on '/refund'", is_reaction("👀", refund))
-        reply = await dm.next("the quoted reply", is_text("Let's sort this out."))
-        relation = reply["content"].get("m.relates_to", {}).get("m.in_reply_to", {}).get("event_id")
-        expect(relation == refund, f"the reply's m.in_reply_to is {relation!r}, expected {refund}")
-        await dm.next("the order question", is_text("What is your order number?"))
+        await synapse.refund_opening(alice, dm)
         await alice.say(dm.room, "12")
         await dm.next("the retry", is_text("Please send the 6-digit order number."))
         await alice.say(dm.room, "123456")
@@ -369,10 +133,7 @@ class Scenario:
         check_card(order, "order", {"order_id": "123456", "status": "refund requested"}, "Order 123456: refund requested")
         self.passed("/refund: 👀, quoted reply, question, retry on '12', order card on '123456'")
 
-        # In #agents the bot greeted the room when it joined: that card is passed over.
-        ticket = await agents.next("the ticket card", is_card("ticket"), skip=is_card("greeting"))
-        check_card(ticket, "ticket", {"number": 1, "note": "Refund for order 123456 from alice"},
-                   "Ticket #1 from Alice Liddell: Refund for order 123456 from alice")
+        ticket = await synapse.ticket_card(agents, 1, "123456")
         expect("> Alice Liddell: 123456" in body(ticket), f"the ticket card lacks the recent lines: {body(ticket)!r}")
         # handoff.queues.agents assigns in turn: nina is first.
         await agents.next("'assigned to nina'", is_text("Ticket #1 assigned to nina."))
@@ -430,10 +191,7 @@ class Scenario:
 
     async def console(self):
         alice, dm = self.people["alice"], self.dm
-        refund = await alice.say(dm.room, "/refund")
-        await dm.next("👀 on '/refund'", is_reaction("👀", refund))
-        await dm.next("the quoted reply", is_text("Let's sort this out."))
-        await dm.next("the order question", is_text("What is your order number?"))
+        await synapse.refund_opening(alice, dm)
         await alice.say(dm.room, "654321")
         await dm.next("the order card", is_card("order"))
         path = "/console/api/tickets/agents/2"
@@ -564,16 +322,5 @@ def interrupted(*_):
     raise CheckFailed("interrupted by SIGTERM (the driver's time cap)")
 
 
-async def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--parley", required=True, help="the parley binary")
-    parser.add_argument("--workdir", required=True, help="a folder with matrix.yaml, profiles.yaml and bots/")
-    synapse.add_homeserver_arguments(parser)
-    args = parser.parse_args()
-    return await Scenario(args).run()
-
-
 if __name__ == "__main__":
-    synapse.unblock_signals()
-    signal.signal(signal.SIGTERM, interrupted)
-    sys.exit(asyncio.run(main()))
+    synapse.scenario_main(__doc__, Scenario, interrupted)
