@@ -60,9 +60,12 @@ private func startSupportBot(account: MatrixRegistrar.Account, homeserver: URL, 
     }
     try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
     try bot.write(to: URL(fileURLWithPath: folder + "/bots/support.yaml"))
-    // The hand-off queue's room (no order of the drive is handed off; the config needs it).
-    let agents = try await MatrixClient(homeserver: homeserver, accessToken: account.accessToken)
-        .createRoom(["preset": "private_chat"])
+    // A room per hand-off queue of the bot (no order of the drive is handed off; the config needs them).
+    let client = MatrixClient(homeserver: homeserver, accessToken: account.accessToken)
+    var queueRooms: [String] = []
+    for queue in ["agents", "phone", "supervisors"] {
+        queueRooms.append("    \(queue): \"\(try await client.createRoom(["preset": "private_chat"]))\"")
+    }
     let configFile = folder + "/config.yaml"
     try Data("""
         transport:
@@ -71,7 +74,7 @@ private func startSupportBot(account: MatrixRegistrar.Account, homeserver: URL, 
           accounts:
             support: { user: "\(account.userID)", access_token: "\(account.accessToken)" }
           rooms:
-            agents: "\(agents)"
+        \(queueRooms.joined(separator: "\n"))
         storage:
           path: "\(environment["PARLEY_BENCH_MATRIX_STORAGE"] == "memory" ? ":memory:" : folder + "/parley.db")"
         bots: \(folder)/bots
