@@ -46,10 +46,16 @@ struct SynapseAccessLog {
 
     /// Requests by `user` logged after `mark`.
     func requests(by user: String, since mark: UInt64?) -> Int? {
+        lines(by: user, since: mark)?.count
+    }
+
+    /// The log lines of `user`'s requests after `mark` (each ends with the method, path and
+    /// status, e.g. `200 "PUT /_matrix/client/v3/sendToDevice/m.room.encrypted/… HTTP/1.1"`).
+    func lines(by user: String, since mark: UInt64?) -> [Substring]? {
         guard let path, let mark, let file = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? file.close() }
         guard (try? file.seek(toOffset: mark)) != nil, let data = try? file.readToEnd() else { return nil }
         let needle = " - {\(user)} Processed request"
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").count { $0.contains(needle) }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.contains(needle) }
     }
 }
