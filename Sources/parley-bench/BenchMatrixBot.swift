@@ -154,7 +154,14 @@ struct MatrixBotSummary {
                 + String(format: " (%@–%@)", String(format: format, values[0]), String(format: format, values[values.count - 1]))
         }
         let ratio = theirs[theirs.count / 2] == 0 ? Double.nan : ours[ours.count / 2] / theirs[theirs.count / 2]
-        let target = targets[key].map { String(format: " (target ≤ %.2f×: %@)", $0, ratio <= $0 ? "met" : "NOT met") } ?? ""
+        var target = targets[key].map { String(format: " (target ≤ %.2f×: %@)", $0, ratio <= $0 ? "met" : "NOT met") } ?? ""
+        // Where a target is set, also each drive against the one right before it (same minutes
+        // of the shared machine): the medians of the two sides may come from different drives.
+        if targets[key] != nil, zip(self.ours, self.theirs).allSatisfy({ $0.0[key] != nil && $0.1[key] != nil }) {
+            let pairs = zip(self.ours, self.theirs).compactMap { pair in pair.0[key].flatMap { a in pair.1[key].map { a / $0 } } }
+            target += "; drive by drive " + pairs.map { String(format: "%.2f×", $0) }.joined(separator: ", ")
+                + String(format: ", median %.2f×", pairs.sorted()[pairs.count / 2])
+        }
         benchLine("\(area) \(name), median of \(ours.count) (spread): \(names.ours) \(text(ours)) vs \(names.theirs) \(text(theirs)): "
                   + String(format: "%.2f×", ratio) + target)
     }
