@@ -27,6 +27,9 @@ public actor MatrixE2EE: MatrixEncryption {
     /// Inbound Megolm sessions read so far (room, sender key, session id); cleared when large.
     var inbound: [InboundKey: MegolmInboundSession] = [:]
     static let inboundCacheLimit = 4_096
+    /// The `/keys/query` in flight for each user: a send in another room that finds the same
+    /// user stale waits for it rather than asking the server the same question again.
+    var keyQueries: [String: Task<Void, any Error>] = [:]
 
     struct Device {
         let account: OlmAccount
