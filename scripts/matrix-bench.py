@@ -2,13 +2,18 @@
 """The client side of `parley-bench matrix`: a matrix-nio user drives a Parley bot, or a bare
 HTTP client measures how fast Synapse itself creates events (the ceiling).
 
-    matrix-bench.py bot     --homeserver URL --secret S --admin-token T --bot @support:localhost [--result-file F]
+    matrix-bench.py bot     --homeserver URL --secret S --admin-token T --bot @support:localhost [--result-file F] [--encrypted]
     matrix-bench.py reference --homeserver URL --user @ref:localhost --token T [--seconds 900] [--ready-file F]
     matrix-bench.py ceiling --homeserver URL --token T --rooms-file FILE --count 5000 [--result-file F]
 
 `bot` prints one line per figure: command round trip p50/p99 one at a time, a 300-command burst
 in one room (all answered, time to last reply), 20 rooms x 30 commands at once (replies/s).
-The bot must run bots/support.yaml (its order trigger answers "Looking up order N ...").
+The bot must run bots/support.yaml (its order trigger answers "Looking up order N for you, NAME."):
+every answer's text is compared with that, NAME the driver's display name.
+With --encrypted the driver is a matrix-nio client with end-to-end encryption (vodozemac, its
+store in a temporary folder) and every room it creates is encrypted (m.megolm.v1.aes-sha2):
+it waits for the bot to join before its first message there (so the room key reaches the bot's
+device), and an answer it cannot decrypt by the end of the drive is a failure.
 `reference` is the yardstick bot: matrix-nio, answering the order trigger one at a time.
 `ceiling` sends COUNT plain messages round-robin over the rooms with 16 requests in flight.
 Every wait is bounded. Run with the venv's python of scripts/synapse.
@@ -17,27 +22,38 @@ import argparse
 import asyncio
 import json
 import re
+import shutil
 import statistics
+import tempfile
 import time
 import urllib.parse
 import uuid
 
 import aiohttp
-from nio import AsyncClient, RoomCreateResponse, RoomPreset, SyncResponse
+from nio import AsyncClient, AsyncClientConfig, MegolmEvent, RoomCreateResponse, RoomPreset, SyncResponse
+from nio.exceptions import EncryptionError
 
 import parley_synapse as synapse
 
 ORDER = re.compile(r"Looking up order ([0-9]{6}) ")
+ENCRYPTION = {"type": "m.room.encryption", "state_key": "", "content": {"algorithm": "m.megolm.v1.aes-sha2"}}
 
 
 class Driver:
-    """One nio user; a background sync resolves a future per awaited order number."""
+    """One nio user; a background sync resolves a future per awaited order number. With
+    `encrypted`, nio decrypts the bot's answers as they come (an answer whose room key has not
+    arrived yet is tried again after each later sync) and keeps its device keys up."""
 
-    def __init__(self, client, bot):
+    def __init__(self, client, bot, name, encrypted=False):
         self.client = client
         self.bot = bot
+        self.name = name  # the display name the bot greets and answers with
+        self.encrypted = encrypted
         self.waiting = {}  # order number -> future
         self.answers = {}  # order number -> count
+        self.wrong = []  # answers whose text is not the expected one
+        self.undecrypted = []  # (room id, MegolmEvent) from the bot, not decryptable yet
+        self.joined = set()  # rooms the bot has joined
         self.since = None
         self.task = None
 
@@ -50,30 +66,80 @@ class Driver:
                 continue
             self.since = response.next_batch
             now = time.monotonic()
-            for room in response.rooms.join.values():
-                for event in room.timeline.events:
-                    source = event.source
-                    if source.get("sender") != self.bot or source.get("type") != "m.room.message":
+            for room_id, room in response.rooms.join.items():
+                for event in list(room.state) + list(room.timeline.events):
+                    if isinstance(event, MegolmEvent):
+                        if event.sender == self.bot:
+                            self.undecrypted.append((room_id, event))
                         continue
-                    match = ORDER.search(source.get("content", {}).get("body", ""))
-                    if not match:
-                        continue
-                    number = match.group(1)
-                    self.answers[number] = self.answers.get(number, 0) + 1
-                    future = self.waiting.pop(number, None)
-                    if future and not future.done():
-                        future.set_result(now)
+                    self.handle(room_id, event.source, now)
+            if self.encrypted:
+                self.retry_undecrypted(now)
+                await self.keep_keys()
+
+    def handle(self, room_id, source, now):
+        if source.get("sender") != self.bot:
+            return
+        if source.get("type") == "m.room.member" and source.get("state_key") == self.bot \
+                and source.get("content", {}).get("membership") == "join":
+            self.joined.add(room_id)
+        if source.get("type") != "m.room.message":
+            return
+        body = source.get("content", {}).get("body", "")
+        match = ORDER.search(body)
+        if not match:
+            return
+        number = match.group(1)
+        if body != f"Looking up order {number} for you, {self.name}.":
+            self.wrong.append(body)
+        self.answers[number] = self.answers.get(number, 0) + 1
+        future = self.waiting.pop(number, None)
+        if future and not future.done():
+            future.set_result(now)
+
+    def retry_undecrypted(self, now):
+        """Answers whose key came in a later sync (their round trip ends now)."""
+        pending, self.undecrypted = self.undecrypted, []
+        for room_id, event in pending:
+            try:
+                decrypted = self.client.decrypt_event(event)
+            except EncryptionError:
+                self.undecrypted.append((room_id, event))
+                continue
+            self.handle(room_id, decrypted.source, now)
+
+    async def keep_keys(self):
+        """One-time keys topped up, and the devices of the rooms' members queried (as
+        sync_forever would)."""
+        if self.client.should_upload_keys:
+            await self.client.keys_upload()
+        if self.client.should_query_keys:
+            await self.client.keys_query()
 
     async def start(self):
         first = await self.client.sync(timeout=0)
         self.since = first.next_batch
+        if self.encrypted:
+            await self.keep_keys()
         self.task = asyncio.create_task(self.sync_loop())
 
     async def room(self, direct):
         kwargs = {"is_direct": True, "preset": RoomPreset.trusted_private_chat} if direct else {"preset": RoomPreset.private_chat}
+        if self.encrypted:
+            kwargs["initial_state"] = [ENCRYPTION]
         created = await self.client.room_create(invite=[self.bot], **kwargs)
         if not isinstance(created, RoomCreateResponse):
             raise RuntimeError(f"cannot create a room: {created}")
+        if self.encrypted:
+            # The room key goes to the members' devices nio knows when it first sends: wait
+            # for the bot's join (bounded), then make sure its devices are queried.
+            deadline = time.monotonic() + 60
+            while created.room_id not in self.joined:
+                if time.monotonic() > deadline:
+                    raise synapse.SetupFailed(f"{self.bot} did not join {created.room_id} within 60 s")
+                await asyncio.sleep(0.05)
+            if self.client.should_query_keys:
+                await self.client.keys_query()
         return created.room_id
 
     def expect(self, number):
@@ -83,17 +149,23 @@ class Driver:
 
     async def order(self, room, number):
         await self.client.room_send(room, "m.room.message", {"msgtype": "m.text", "body": f"where is order {number}?"},
-                                    tx_id=str(uuid.uuid4()))
+                                    tx_id=str(uuid.uuid4()), ignore_unverified_devices=True)
 
 
 async def bot_figures(args):
     name, password = synapse.new_account("bench-", digits=8)
     user = synapse.register(args.homeserver, args.secret, name, password)
     synapse.set_rate_limit(args.homeserver, args.admin_token, user)
-    client = AsyncClient(args.homeserver, user)
+    store = tempfile.mkdtemp(prefix="matrix-bench-nio-") if args.encrypted else None
+    config = AsyncClientConfig(encryption_enabled=True, store_sync_tokens=True) if args.encrypted else None
+    client = AsyncClient(args.homeserver, user, store_path=store or "", config=config)
     await synapse.nio_login(client, password)
-    driver = Driver(client, args.bot)
+    if args.encrypted and client.should_upload_keys:
+        await client.keys_upload()
+    profile = await client.get_displayname(user)
+    driver = Driver(client, args.bot, getattr(profile, "displayname", None) or user, encrypted=args.encrypted)
     await driver.start()
+    cpu = time.process_time()  # the driver's own CPU (nio, and with --encrypted its crypto)
     counter = iter(range(100000, 999999))
     try:
         # Warm up: the bot joins, greets, answers once.
@@ -154,17 +226,24 @@ async def bot_figures(args):
         print(f"{args.label} multi-room: {len(done)}/{len(futures)} answered in {args.rooms} rooms x {args.per_room}, "
               f"{len(done) / max(last - began, 1e-9):.1f} replies/s (last after {last - began:.1f} s)", flush=True)
 
-        await asyncio.sleep(2)  # late duplicates would show up here
+        await asyncio.sleep(2)  # late duplicates (and late room keys) would show up here
         twice = sum(1 for c in driver.answers.values() if c > 1)
-        print(f"{args.label} answers: {len(driver.answers)} orders answered, {twice} answered more than once", flush=True)
+        wrong, undecrypted = len(driver.wrong), len(driver.undecrypted)
+        print(f"{args.label} answers: {len(driver.answers)} orders answered, {twice} answered more than once, "
+              f"{wrong} with a wrong text{f' (first: {driver.wrong[0]!r})' if wrong else ''}"
+              f"{f', {undecrypted} not decryptable' if args.encrypted else ''}", flush=True)
         if args.result_file:
             with open(args.result_file, "w") as f:
-                json.dump({"answered": len(driver.answers), "twice": twice, "lost": lost, "p50": p50, "p99": p99,
-                           "burst": burst, "multi_room": multi_room}, f)
-        return 0 if twice == 0 and lost == 0 else 1
+                json.dump({"answered": len(driver.answers), "twice": twice, "lost": lost, "wrong": wrong,
+                           "undecrypted": undecrypted, "p50": p50, "p99": p99, "burst": burst,
+                           "multi_room": multi_room,
+                           "driver_cpu_ms": (time.process_time() - cpu) / max(len(driver.answers), 1) * 1000}, f)
+        return 0 if twice == 0 and lost == 0 and wrong == 0 and undecrypted == 0 else 1
     finally:
         driver.task and driver.task.cancel()
         await client.close()
+        if store:
+            shutil.rmtree(store, ignore_errors=True)
 
 
 async def ceiling(args):
@@ -259,6 +338,7 @@ async def main():
     parser.add_argument("--count", type=int, default=5000)
     parser.add_argument("--result-file", help="also write the figures to this file (ceiling: events/s; bot: JSON)")
     parser.add_argument("--label", default="matrix", help="bot: the first word of each line")
+    parser.add_argument("--encrypted", action="store_true", help="bot: encrypted rooms, a nio client with E2EE")
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--latency-count", type=int, default=100)
     parser.add_argument("--burst", type=int, default=300)

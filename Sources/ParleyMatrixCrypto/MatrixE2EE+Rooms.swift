@@ -201,22 +201,42 @@ extension MatrixE2EE {
 
     /// The verified devices of `users`, querying those not tracked yet or changed — and with
     /// them every other changed user, so the changes a broadcast's invites announce for many
-    /// users (`device_lists.changed`) cost one query, not one per room.
+    /// users (`device_lists.changed`) cost one query, not one per room. A user whose query is
+    /// already in flight (a send in another room asked) is not asked again: this waits for
+    /// that query, and fails with it.
     private func devices(of users: [String], client: MatrixClient) async throws -> [MatrixDevice] {
         var stale = try await store.usersToQuery(among: users)
         if !stale.isEmpty { stale = Array(Set(stale).union(try await store.dirtyUsers())).sorted() }
         if !stale.isEmpty {
-            let result = try await MatrixKeyDirectory.query(stale, through: client)
-            for rejected in result.rejected {
-                log("device \(rejected.deviceID) of \(rejected.userID) is not trusted: \(rejected.reason.rawValue)")
+            // No suspension from the store's answer to here: the in-flight table is current.
+            let others = Set(stale.compactMap { keyQueries[$0] })
+            let mine = stale.filter { keyQueries[$0] == nil }
+            var task: Task<Void, any Error>?
+            if !mine.isEmpty {
+                let query = Task { try await self.query(mine, client: client) }
+                for user in mine { keyQueries[user] = query }
+                task = query
             }
-            let byUser = Dictionary(grouping: result.devices, by: \.userID)
-            for user in stale {
-                try await store.storeDevices(byUser[user] ?? [], of: user)
-            }
+            // Its own query is awaited (and unlisted) first, whatever the others' outcome.
+            let result = await task?.result
+            for user in mine where keyQueries[user] == task { keyQueries[user] = nil }
+            for other in others { try await other.value }
+            try result?.get()
         }
         var devices: [MatrixDevice] = []
         for user in Set(users).sorted() { devices += try await store.devices(of: user) }
         return devices
+    }
+
+    /// Queries `stale`'s devices and stores them (each user tracked and clean afterwards).
+    private func query(_ stale: [String], client: MatrixClient) async throws {
+        let result = try await MatrixKeyDirectory.query(stale, through: client)
+        for rejected in result.rejected {
+            log("device \(rejected.deviceID) of \(rejected.userID) is not trusted: \(rejected.reason.rawValue)")
+        }
+        let byUser = Dictionary(grouping: result.devices, by: \.userID)
+        for user in stale {
+            try await store.storeDevices(byUser[user] ?? [], of: user)
+        }
     }
 }

@@ -33,6 +33,9 @@ public actor MatrixE2EE: MatrixEncryption {
     static let decryptedIndexLimit = 100_000
     /// Sessions whose key was asked for (each once per process).
     var requestedKeys: Set<InboundKey> = []
+    /// The `/keys/query` in flight for each user: a send in another room that finds the same
+    /// user stale waits for it rather than asking the server the same question again.
+    var keyQueries: [String: Task<Void, any Error>] = [:]
 
     struct Device {
         let account: OlmAccount

@@ -24,26 +24,42 @@ func benchMatrixBroadcastOnly() async throws {
 }
 
 private func benchMatrix(bot: Bool, broadcast: Bool) async throws {
-    let environment = ProcessInfo.processInfo.environment
-    guard let text = environment["PARLEY_MATRIX_HOMESERVER"], let homeserver = URL(string: text),
-          let secret = environment["PARLEY_MATRIX_SHARED_SECRET"]
-    else {
-        benchLine("matrix: skipped (start Synapse first: eval \"$(scripts/synapse start)\")")
-        return
-    }
-    let python = environment["PARLEY_MATRIX_PYTHON"]
-        ?? (environment["PARLEY_SYNAPSE_HOME"] ?? NSHomeDirectory() + "/.cache/parley/synapse") + "/venv/bin/python"
-    let registrar = MatrixRegistrar(homeserver: homeserver, sharedSecret: secret)
-    let tag = String(UUID().uuidString.lowercased().prefix(8))
-    let admin = try await registrar.register("bench-admin-\(tag)", password: "pw-\(tag)", admin: true)
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-matrix-\(tag)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    guard let bench = try await MatrixBench.start("matrix") else { return }
     if bot {
-        try await benchMatrixBot(registrar: registrar, secret: secret, adminToken: admin.accessToken, python: python,
-                                 folder: folder, tag: tag, environment: environment)
+        try await benchMatrixBot(registrar: bench.registrar, secret: bench.secret, adminToken: bench.adminToken, python: bench.python,
+                                 folder: bench.folder, tag: bench.tag, environment: bench.environment)
     }
     if broadcast {
-        try await benchMatrixBroadcast(registrar: registrar, adminToken: admin.accessToken, python: python, folder: folder, tag: tag)
+        try await benchMatrixBroadcast(registrar: bench.registrar, adminToken: bench.adminToken, python: bench.python,
+                                       folder: bench.folder, tag: bench.tag)
+    }
+}
+
+/// What every Matrix bench starts from: the Synapse of `scripts/synapse start` (from the
+/// environment it exports), an admin account, the matrix-nio venv's python, a fresh temporary
+/// folder and a tag that makes the run's account names unique.
+struct MatrixBench {
+    let registrar: MatrixRegistrar, secret: String, adminToken: String, python: String, folder: String, tag: String
+    let environment: [String: String]
+
+    /// Nil (with a line saying `area` is skipped) when no Synapse is configured.
+    static func start(_ area: String) async throws -> MatrixBench? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let text = environment["PARLEY_MATRIX_HOMESERVER"], let homeserver = URL(string: text),
+              let secret = environment["PARLEY_MATRIX_SHARED_SECRET"]
+        else {
+            benchLine("\(area): skipped (start Synapse first: eval \"$(scripts/synapse start)\")")
+            return nil
+        }
+        let python = environment["PARLEY_MATRIX_PYTHON"]
+            ?? (environment["PARLEY_SYNAPSE_HOME"] ?? NSHomeDirectory() + "/.cache/parley/synapse") + "/venv/bin/python"
+        let registrar = MatrixRegistrar(homeserver: homeserver, sharedSecret: secret)
+        let tag = String(UUID().uuidString.lowercased().prefix(8))
+        let admin = try await registrar.register("bench-admin-\(tag)", password: "pw-\(tag)", admin: true)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-\(area)-\(tag)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return MatrixBench(registrar: registrar, secret: secret, adminToken: admin.accessToken, python: python, folder: folder,
+                           tag: tag, environment: environment)
     }
 }
 

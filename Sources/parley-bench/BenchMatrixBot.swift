@@ -46,24 +46,29 @@ func benchMatrixBot(registrar: MatrixRegistrar, secret: String, adminToken: Stri
                                              cpu: ProcessCPU(pid: String(yardstick.processIdentifier))))
     }
     await host.shutdown()
-    MatrixBotSummary(parley: ours, nio: theirs).print()
+    MatrixBotSummary(area: "matrix", names: ("parley", "nio"), ours: ours, theirs: theirs).print()
 }
 
 /// Writes a config of the matrix transport with the support bot alone and starts it as
 /// `parley run` would; nil (with a line saying why) when run outside the repository root.
 /// `PARLEY_BENCH_MATRIX_STORAGE=memory` keeps nothing on disk: what the stores cost per
-/// answer, by difference (an experiment; the quoted figures are with SQLite).
-private func startSupportBot(account: MatrixRegistrar.Account, homeserver: URL, folder: String,
-                             environment: [String: String]) async throws -> RunningHost? {
+/// answer, by difference (an experiment; the quoted figures are with SQLite). With a
+/// `pickleKey`, end-to-end encryption is on (`transport.encryption`, mode `allow`: plain and
+/// encrypted rooms alike; the crypto store beside the account's database in `folder`).
+func startSupportBot(account: MatrixRegistrar.Account, homeserver: URL, folder: String,
+                     environment: [String: String], pickleKey: String? = nil) async throws -> RunningHost? {
     guard let bot = FileManager.default.contents(atPath: "bots/support.yaml") else {
         benchLine("matrix: skipped (run from the repository root: bots/support.yaml not found)")
         return nil
     }
     try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
     try bot.write(to: URL(fileURLWithPath: folder + "/bots/support.yaml"))
-    // The hand-off queue's room (no order of the drive is handed off; the config needs it).
-    let agents = try await MatrixClient(homeserver: homeserver, accessToken: account.accessToken)
-        .createRoom(["preset": "private_chat"])
+    // A room per hand-off queue of the bot (no order of the drive is handed off; the config needs them).
+    let client = MatrixClient(homeserver: homeserver, accessToken: account.accessToken)
+    var queueRooms: [String] = []
+    for queue in ["agents", "phone", "supervisors"] {
+        queueRooms.append("    \(queue): \"\(try await client.createRoom(["preset": "private_chat"]))\"")
+    }
     let configFile = folder + "/config.yaml"
     try Data("""
         transport:
@@ -72,7 +77,8 @@ private func startSupportBot(account: MatrixRegistrar.Account, homeserver: URL, 
           accounts:
             support: { user: "\(account.userID)", access_token: "\(account.accessToken)" }
           rooms:
-            agents: "\(agents)"
+        \(queueRooms.joined(separator: "\n"))
+        \(pickleKey.map { "  encryption: { mode: allow, pickle_key: \"\($0)\" }" } ?? "")
         storage:
           path: "\(environment["PARLEY_BENCH_MATRIX_STORAGE"] == "memory" ? ":memory:" : folder + "/parley.db")"
         bots: \(folder)/bots
@@ -88,24 +94,28 @@ private func startSupportBot(account: MatrixRegistrar.Account, homeserver: URL, 
 }
 
 /// Runs `scripts/matrix-bench.py bot` against one bot and measures around it.
-private struct BotDriver {
+struct BotDriver {
     let python: String, homeserver: String, secret: String, adminToken: String, folder: String
 
-    /// One drive; its figures (the driver's, plus `cpu_ms`, `synapse_ms`, `requests`, per answer).
-    /// Throws when an order went unanswered or was answered twice.
-    func drive(_ bot: String, label: String, cpu: ProcessCPU) async throws -> [String: Double] {
+    /// One drive (`encrypted`: by a matrix-nio client with end-to-end encryption, in encrypted
+    /// rooms); its figures (the driver's, plus `cpu_ms`, `synapse_ms`, `requests`, per answer).
+    /// Throws when an order went unanswered, was answered twice or with a wrong text, or (encrypted)
+    /// an answer could not be decrypted.
+    func drive(_ bot: String, label: String, cpu: ProcessCPU, encrypted: Bool = false) async throws -> [String: Double] {
         let resultFile = folder + "/\(label.replacingOccurrences(of: " ", with: "-")).json"
         let log = SynapseAccessLog()
         let (mark, botStart, synapseStart) = (log.mark(), cpu.seconds(), ProcessCPU.synapse.seconds())
         let status = try await runBenchScript([python, "scripts/matrix-bench.py", "bot", "--homeserver", homeserver,
                                                "--secret", secret, "--admin-token", adminToken, "--bot", bot,
-                                               "--result-file", resultFile, "--label", label], timeout: 900)
+                                               "--result-file", resultFile, "--label", label] + (encrypted ? ["--encrypted"] : []),
+                                              timeout: 900)
         guard let data = FileManager.default.contents(atPath: resultFile),
               var figures = try? JSONDecoder().decode([String: Double].self, from: data),
               let answered = figures["answered"].map(Int.init)
         else { throw BenchFailure("\(label): the driver wrote no figures (exit \(status))") }
         guard status == 0 else {
-            throw BenchFailure("\(label): \(Int(figures["lost"] ?? 0)) orders unanswered, \(Int(figures["twice"] ?? 0)) answered twice")
+            throw BenchFailure("\(label): \(Int(figures["lost"] ?? 0)) orders unanswered, \(Int(figures["twice"] ?? 0)) answered twice, "
+                               + "\(Int(figures["wrong"] ?? 0)) with a wrong text, \(Int(figures["undecrypted"] ?? 0)) not decryptable")
         }
         figures["cpu_ms"] = cpu.milliseconds(since: botStart, per: answered)
         figures["synapse_ms"] = ProcessCPU.synapse.milliseconds(since: synapseStart, per: answered)
@@ -116,9 +126,15 @@ private struct BotDriver {
     }
 }
 
-/// The three runs of each bot side by side: median and spread of every figure, and the ratio.
-private struct MatrixBotSummary {
-    let parley: [[String: Double]], nio: [[String: Double]]
+/// The three runs of each side (`names`: Parley and the yardstick, or encrypted and plain
+/// rooms) side by side: median and spread of every figure, and the ratio ours / theirs, checked
+/// against `targets` (figure key → the largest ratio allowed) where one is given.
+struct MatrixBotSummary {
+    let area: String, names: (ours: String, theirs: String)
+    let ours: [[String: Double]], theirs: [[String: Double]]
+    var targets: [String: Double] = [:]
+    /// Also the driver's own CPU per answer (matrix-nio in Python; with encryption, its crypto).
+    var showsDriver = false
 
     func print() {
         line("bot cpu per answer", "cpu_ms", "%.2f ms")
@@ -128,18 +144,27 @@ private struct MatrixBotSummary {
         line("20 rooms", "multi_room", "%.1f replies/s")
         line("synapse cpu per answer", "synapse_ms", "%.1f ms")
         line("bot requests per answer", "requests", "%.2f")
+        if showsDriver { line("driver (matrix-nio) cpu per answer", "driver_cpu_ms", "%.2f ms") }
     }
 
     private func line(_ name: String, _ key: String, _ format: String) {
-        let ours = parley.compactMap { $0[key] }.sorted(), theirs = nio.compactMap { $0[key] }.sorted()
-        guard !ours.isEmpty, !theirs.isEmpty else { return benchLine("matrix \(name): not measured") }
+        let ours = self.ours.compactMap { $0[key] }.sorted(), theirs = self.theirs.compactMap { $0[key] }.sorted()
+        guard !ours.isEmpty, !theirs.isEmpty else { return benchLine("\(area) \(name): not measured") }
         func text(_ values: [Double]) -> String {
             String(format: format, values[values.count / 2])
                 + String(format: " (%@–%@)", String(format: format, values[0]), String(format: format, values[values.count - 1]))
         }
         let ratio = theirs[theirs.count / 2] == 0 ? Double.nan : ours[ours.count / 2] / theirs[theirs.count / 2]
-        benchLine("matrix \(name), median of \(ours.count) (spread): parley \(text(ours)) vs nio \(text(theirs)): "
-                  + String(format: "%.2f×", ratio))
+        var target = targets[key].map { String(format: " (target ≤ %.2f×: %@)", $0, ratio <= $0 ? "met" : "NOT met") } ?? ""
+        // Where a target is set, also each drive against the one right before it (same minutes
+        // of the shared machine): the medians of the two sides may come from different drives.
+        if targets[key] != nil, zip(self.ours, self.theirs).allSatisfy({ $0.0[key] != nil && $0.1[key] != nil }) {
+            let pairs = zip(self.ours, self.theirs).compactMap { pair in pair.0[key].flatMap { a in pair.1[key].map { a / $0 } } }
+            target += "; drive by drive " + pairs.map { String(format: "%.2f×", $0) }.joined(separator: ", ")
+                + String(format: ", median %.2f×", pairs.sorted()[pairs.count / 2])
+        }
+        benchLine("\(area) \(name), median of \(ours.count) (spread): \(names.ours) \(text(ours)) vs \(names.theirs) \(text(theirs)): "
+                  + String(format: "%.2f×", ratio) + target)
     }
 }
 

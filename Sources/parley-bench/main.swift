@@ -22,6 +22,9 @@ let areas: KeyValuePairs<String, () async throws -> Void> = [
     "handoff": benchHandoff,
     // Needs a live Synapse (`eval "$(scripts/synapse start)"`); says "skipped" without one.
     "matrix": benchMatrix,
+    // End-to-end encryption: the support bot's drives in plain and encrypted rooms side by
+    // side, and a broadcast into 1,000 encrypted direct rooms (Synapse, as `matrix`).
+    "matrix-e2ee": benchMatrixE2EE,
 ]
 // Not part of a full run: one untimed pass of one YAML stage, for callgrind; parts of an area.
 let tools: KeyValuePairs<String, () async throws -> Void> = [
@@ -33,6 +36,9 @@ let tools: KeyValuePairs<String, () async throws -> Void> = [
     "matrix-broadcast": benchMatrixBroadcastOnly,
     // The support bot and the yardstick alone.
     "matrix-bot": benchMatrixBotOnly,
+    // The two parts of `matrix-e2ee` alone.
+    "matrix-e2ee-bot": benchMatrixE2EEBotOnly,
+    "matrix-e2ee-broadcast": benchMatrixE2EEBroadcastOnly,
 ]
 
 let requested = CommandLine.arguments.dropFirst().first
