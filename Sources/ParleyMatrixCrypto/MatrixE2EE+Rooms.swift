@@ -72,7 +72,8 @@ extension MatrixE2EE {
                         client: MatrixClient) async throws -> JSONValue {
         let device = try started()
         let session = try await outboundSession(room: room, settings: settings, device: device)
-        try await share([RoomShare(room: room, session: session, members: members)], device: device, client: client)
+        let roomShare = RoomShare(room: room, session: session, members: members)
+        if try await needsSharing(roomShare, device: device) { try await shareTogether(roomShare, device: device, client: client) }
         let payload: JSONValue = ["type": .string(type), "content": content, "room_id": .string(room)]
         let ciphertext = try session.encrypt(payload.jsonString())
         // Stored with its new index before the message leaves: no index is used twice.
@@ -134,11 +135,7 @@ extension MatrixE2EE {
         let devices = Dictionary(grouping: try await devices(of: rooms.flatMap(\.members), client: client), by: \.userID)
         var pending: [(share: RoomShare, targets: [MatrixDevice])] = []
         for share in rooms {
-            let shared = try await store.sharedDevices(roomID: share.room, sessionID: share.session.sessionID)
-            let targets = Set(share.members).sorted().flatMap { devices[$0] ?? [] }.filter {
-                !($0.userID == device.userID && $0.deviceID == device.deviceID)
-                    && !shared.contains(MatrixDeviceID(userID: $0.userID, deviceID: $0.deviceID))
-            }
+            let targets = try await unshared(share, among: devices, device: device)
             if !targets.isEmpty { pending.append((share, targets)) }
         }
         guard !pending.isEmpty else { return }
@@ -167,6 +164,15 @@ extension MatrixE2EE {
             for (room, entries) in Dictionary(grouping: request, by: \.share.room) {
                 try await store.markShared(roomID: room, sessionID: entries[0].share.session.sessionID, with: entries.map(\.target))
             }
+        }
+    }
+
+    /// The devices of `share`'s members (as `devices` lists them by user) that lack its session.
+    func unshared(_ share: RoomShare, among devices: [String: [MatrixDevice]], device: Device) async throws -> [MatrixDevice] {
+        let shared = try await store.sharedDevices(roomID: share.room, sessionID: share.session.sessionID)
+        return Set(share.members).sorted().flatMap { devices[$0] ?? [] }.filter {
+            !($0.userID == device.userID && $0.deviceID == device.deviceID)
+                && !shared.contains(MatrixDeviceID(userID: $0.userID, deviceID: $0.deviceID))
         }
     }
 

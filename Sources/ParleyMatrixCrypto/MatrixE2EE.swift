@@ -36,6 +36,10 @@ public actor MatrixE2EE: MatrixEncryption {
     /// The `/keys/query` in flight for each user: a send in another room that finds the same
     /// user stale waits for it rather than asking the server the same question again.
     var keyQueries: [String: Task<Void, any Error>] = [:]
+    /// Rooms whose key waits for the share in flight to end, to go out together with the
+    /// others that came meanwhile (see `shareTogether`), and whether a share is in flight.
+    var waitingShares: [(share: RoomShare, done: CheckedContinuation<Void, any Error>)] = []
+    var sharing = false
 
     struct Device {
         let account: OlmAccount

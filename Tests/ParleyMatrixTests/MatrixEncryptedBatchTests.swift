@@ -44,4 +44,48 @@ import Testing
             for transport in recipients { await transport.disconnect() }
         }
     }
+
+    /// The outbox sends to many rooms at once, one room per call: the keys of the rooms whose
+    /// sends meet while a share is in flight go out together (here: eight rooms, whose
+    /// direct rooms exist already, sent to at once cost at most three claims, not eight).
+    @Test func concurrentSendsShareTheirRoomKeysTogether() async throws {
+        try await withTimeout("the concurrent sends", seconds: 90) {
+            let botUser = try await TestHomeserver.register("bot")
+            let botLog = LogLines()
+            let bot = try EncryptedTestDevice.transport(botUser, mode: .default, log: botLog)
+            _ = try await bot.connect()
+            var inboxes: [String: Inbox] = [:]
+            var recipients: [MatrixTransport] = []
+            for _ in 0..<8 {
+                let user = try await TestHomeserver.register("reader")
+                let transport = try EncryptedTestDevice.transport(user, mode: .allow)
+                inboxes[user.userID] = Inbox.start(try await transport.connect())
+                recipients.append(transport)
+                _ = try await bot.roomID(for: .person(user.userID), create: true)
+            }
+            let log = SynapseAccessLog()
+            let mark = log.mark()
+            let sent = await withTaskGroup(of: Bool.self) { group in
+                for user in inboxes.keys {
+                    group.addTask {
+                        let message = OutgoingEnvelope(channel: .person(user), payload: ["type": 1, "text": "together"])
+                        return (try? await bot.send(message)) != nil
+                    }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(sent == 8, "\(botLog.all)")
+            for (user, inbox) in inboxes {
+                #expect(await inbox.waitForText("together"), "\(user) read it")
+            }
+            if log.path != nil {
+                let claims = log.requests(by: botUser.userID, since: mark, matching: "/keys/claim") ?? 0
+                #expect((1...3).contains(claims), "\(claims) claims for 8 rooms")
+            } else {
+                Issue.record("PARLEY_SYNAPSE_ACCESS_LOG is not set: the request counts are not checked")
+            }
+            await bot.disconnect()
+            for transport in recipients { await transport.disconnect() }
+        }
+    }
 }
