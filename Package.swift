@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub", "ParleyTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore", "ParleyTesting"]),
         .testTarget(name: "ParleyMatrixCryptoTests", dependencies: ["ParleyMatrixCrypto", "ParleyMatrix", "ParleyCrypto", "ParleyCore", "ParleyTesting"]),
-        .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyMatrix", "ParleyMatrixCrypto", "ParleyCrypto", "ParleyHub", "ParleyTesting"]),
+        .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyBots", "ParleyMatrix", "ParleyMatrixCrypto", "ParleyCrypto", "ParleyHub", "ParleyTesting"]),
         .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex", "SQLiteStore", "ParleyTesting"]),
         .testTarget(name: "ParleyFlowTestTests", dependencies: ["ParleyFlowTest", "ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyTesting"]),
         .testTarget(name: "ParleyHostingTests", dependencies: ["ParleyHosting", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyMatrixCrypto", "ParleyCrypto", "ParleyCore", "YAMLCoding", "ParleyTesting", "ParleyMetrics", "ParleyHTTP"]),

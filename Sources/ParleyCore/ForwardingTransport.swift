@@ -21,4 +21,5 @@ extension ForwardingTransport {
     }
     public func profiles(of userIDs: [String]) async throws -> [Profile] { try await base.profiles(of: userIDs) }
     public func members(of channel: Channel) async throws -> [String] { try await base.members(of: channel) }
+    public func prepareSends(to channels: [Channel]) async { await base.prepareSends(to: channels) }
 }

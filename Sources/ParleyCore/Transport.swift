@@ -99,6 +99,11 @@ public protocol Transport: Sendable {
     func profiles(of userIDs: [String]) async throws -> [Profile]
     /// Members of a group channel.
     func members(of channel: Channel) async throws -> [String]
+    /// Messages to `channels` follow (a broadcast's next page): a server that needs set-up per
+    /// channel may do it for all of them in one go (Matrix: direct rooms resolved, encrypted
+    /// rooms' keys shared with one key claim). A hint only: nothing is reported, and each send
+    /// still does what it lacks. No default, so a wrapper cannot silently drop it.
+    func prepareSends(to channels: [Channel]) async
 }
 
 extension Transport {

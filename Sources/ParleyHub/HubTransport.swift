@@ -62,6 +62,9 @@ public final class HubTransport: Transport, BatchedEventSource {
         await hub.sendBatch(messages, via: self)
     }
 
+    /// Nothing to set up: a hub channel needs no room made or key shared before a send.
+    public func prepareSends(to channels: [Channel]) async {}
+
     /// Adds or removes a reaction; members who can see the message get a reaction event.
     public func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
         try hub.setReaction(emoji, on: messageID, in: channel, added: added, via: self)

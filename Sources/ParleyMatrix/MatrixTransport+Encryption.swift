@@ -166,11 +166,8 @@ extension MatrixTransport {
     /// each in its channel's queue) and, for the encrypted ones, their keys shared in one pass
     /// (see `MatrixEncryption.share(rooms:client:)`). Best effort: what fails here is done, or
     /// fails clearly, by each send.
-    func shareRoomKeys(for messages: [OutgoingEnvelope]) async {
-        guard config.encryptionMode.servesEncrypted, let encryption = config.encryption else { return }
-        var channels: [Channel] = []
-        for message in messages where !channels.contains(message.channel) { channels.append(message.channel) }
-        guard channels.count > 1 else { return }
+    func shareRoomKeys(for channels: [Channel]) async {
+        guard config.encryptionMode.servesEncrypted, let encryption = config.encryption, !channels.isEmpty else { return }
         var shares: [MatrixRoomKeyShare] = []
         await withTaskGroup(of: MatrixRoomKeyShare?.self) { group in
             var next = 0

@@ -14,8 +14,16 @@ extension MatrixTransport {
     /// Sends a batch room by room, up to `concurrentRooms` rooms at once, each in order
     /// (after a transient failure in a room, its later messages are `notSent`).
     public func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] {
-        await shareRoomKeys(for: messages)
+        var channels: [Channel] = []
+        for message in messages where !channels.contains(message.channel) { channels.append(message.channel) }
+        if channels.count > 1 { await shareRoomKeys(for: channels) }
         return await sendBatchByChannel(messages, concurrentChannels: config.concurrentRooms)
+    }
+
+    /// A broadcast's next page: its rooms resolved (direct rooms made) and, in encrypted
+    /// rooms, their keys shared in one pass before the sends.
+    public func prepareSends(to channels: [Channel]) async {
+        await shareRoomKeys(for: Array(Set(channels)))
     }
 
     private func sendNow(_ message: OutgoingEnvelope) async throws -> SendReceipt {

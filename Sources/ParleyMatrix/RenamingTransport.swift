@@ -178,6 +178,10 @@ public final class RenamingTransport: Transport {
         await base.sendBatch(messages.map { long($0) })
     }
 
+    public func prepareSends(to channels: [Channel]) async {
+        await base.prepareSends(to: channels.map { long($0) })
+    }
+
     private func long(_ message: OutgoingEnvelope) -> OutgoingEnvelope {
         var renamed = message
         renamed.channel = long(message.channel)

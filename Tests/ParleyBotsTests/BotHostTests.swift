@@ -37,6 +37,7 @@ import YAMLCoding
         func send(_ message: OutgoingEnvelope) async throws -> SendReceipt { throw ParleyError(.networkUnavailable, "unreachable") }
         func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] { await sendEachInOrder(messages) }
         func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {}
+        func prepareSends(to channels: [Channel]) async {}
         func history(of channel: Channel, after seq: Int64, limit: Int) async throws -> [Envelope] { [] }
         func profiles(of userIDs: [String]) async throws -> [Profile] { [] }
         func members(of channel: Channel) async throws -> [String] { [] }

@@ -30,6 +30,7 @@ import ParleyTesting
         func send(_ message: OutgoingEnvelope) async throws -> SendReceipt { throw ParleyError(.notConnected, "fake") }
         func sendBatch(_ messages: [OutgoingEnvelope]) async -> [Result<SendReceipt, ParleyError>] { [] }
         func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {}
+        func prepareSends(to channels: [Channel]) async {}
         func history(of channel: Channel, after seq: Int64, limit: Int) async throws -> [Envelope] { [] }
         func profiles(of userIDs: [String]) async throws -> [Profile] { [] }
         func members(of channel: Channel) async throws -> [String] { [] }

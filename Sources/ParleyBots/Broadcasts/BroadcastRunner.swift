@@ -63,6 +63,8 @@ struct BroadcastRunner: Sendable {
                 guard let last = page.last else { break }
                 after = last.position
                 let names = job.message.needsNames ? await self.names(of: page.map(\.channel)) : [:]
+                // Encrypted Matrix rooms get the page's keys in one claim, not one per recipient.
+                await route.prepare(page.map(\.channel))
                 for recipient in page {
                     try Task.checkCancellation()
                     while inFlight >= configuration.concurrency, let finished = try await group.next() {

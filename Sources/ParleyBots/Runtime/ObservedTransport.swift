@@ -183,6 +183,8 @@ final class ObservedTransport: BatchedEventSource {
         await inner.sendBatch(messages)
     }
 
+    func prepareSends(to channels: [Channel]) async { await inner.prepareSends(to: channels) }
+
     func setReaction(_ emoji: String, on messageID: String, in channel: Channel, added: Bool) async throws {
         try await inner.setReaction(emoji, on: messageID, in: channel, added: added)
     }
