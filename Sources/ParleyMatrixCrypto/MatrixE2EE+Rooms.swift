@@ -244,5 +244,8 @@ extension MatrixE2EE {
         for user in stale {
             try await store.storeDevices(byUser[user] ?? [], of: user)
         }
+        // Storing marked them clean: one that changed meanwhile is asked again next time.
+        let again = stale.filter { changedDuringQuery.remove($0) != nil }
+        if !again.isEmpty { try await store.markDirty(again) }
     }
 }

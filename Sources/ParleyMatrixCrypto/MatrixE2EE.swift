@@ -36,6 +36,9 @@ public actor MatrixE2EE: MatrixEncryption {
     /// The `/keys/query` in flight for each user: a send in another room that finds the same
     /// user stale waits for it rather than asking the server the same question again.
     var keyQueries: [String: Task<Void, any Error>] = [:]
+    /// Users whose device list changed (`device_lists.changed`) while their query was in
+    /// flight: the answer may predate the change, so they are marked for querying again.
+    var changedDuringQuery: Set<String> = []
     /// Rooms whose key waits for the share in flight to end, to go out together with the
     /// others that came meanwhile (see `shareTogether`), and whether a share is in flight.
     var waitingShares: [(share: RoomShare, done: CheckedContinuation<Void, any Error>)] = []
@@ -124,6 +127,7 @@ public actor MatrixE2EE: MatrixEncryption {
             let changed = lists["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []
             let left = lists["left"]?.arrayValue?.compactMap(\.stringValue) ?? []
             if !changed.isEmpty { try await store.markDirty(changed) }
+            changedDuringQuery.formUnion(changed.filter { keyQueries[$0] != nil })
             if !left.isEmpty { try await store.forget(left) }
         }
         do {
