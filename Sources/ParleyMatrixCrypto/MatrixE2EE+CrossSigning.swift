@@ -22,12 +22,37 @@ extension MatrixE2EE {
         }
         let signedDevice = "\(device.deviceID) \(keys.selfSigning.publicKey)"
         guard try await store.state("device_signed") != signedDevice else { return }
-        let deviceKeys = try MatrixSigning.sign(try device.keys.deviceKeys(), with: keys.selfSigning, userID: device.userID)
-        let failures = try await client.uploadSignatures([device.userID: [device.deviceID: .object(deviceKeys)]])
-        guard failures.objectValue?.isEmpty ?? true else {
-            throw ParleyError(.serverError, "the homeserver refused the signature of device \(device.deviceID): \(failures.jsonString())")
-        }
+        try await sign(try device.keys.deviceKeys(), of: device.deviceID, with: keys, userID: device.userID, client: client)
         try await store.setState("device_signed", signedDevice)
+    }
+
+    /// Signs another device of the bot's account with its self-signing key (held here): that
+    /// device is then the bot's own to every client, and this one answers its key requests.
+    /// For an operator who runs the bot on a second device (a login of their own, a second
+    /// process). Throws `notFound` if the server lists no such device with valid keys, and
+    /// `permissionDenied` if this device holds no cross-signing keys.
+    public func signOwnDevice(_ deviceID: String, client: MatrixClient) async throws {
+        let device = try started()
+        guard let keys = try await store.crossSigningKeys() else {
+            throw ParleyError(.permissionDenied, "this device holds no cross-signing keys to sign device \(deviceID) with")
+        }
+        let listed = try await client.queryKeys(users: [device.userID])["device_keys"]?[device.userID]?[deviceID]
+        guard let listed, case .success = MatrixKeyDirectory.device(listed, userID: device.userID, deviceID: deviceID),
+              var object = listed.objectValue
+        else { throw ParleyError(.notFound, "\(device.userID) has no device \(deviceID) with valid keys") }
+        // Only the signed fields: the server's additions (`unsigned`) and other signatures go.
+        object["unsigned"] = nil
+        object["signatures"] = nil
+        try await sign(object, of: deviceID, with: keys, userID: device.userID, client: client)
+    }
+
+    private func sign(_ deviceKeys: [String: JSONValue], of deviceID: String, with keys: CrossSigningKeys, userID: String,
+                      client: MatrixClient) async throws {
+        let signed = try MatrixSigning.sign(deviceKeys, with: keys.selfSigning, userID: userID)
+        let failures = try await client.uploadSignatures([userID: [deviceID: .object(signed)]])
+        guard failures.objectValue?.isEmpty ?? true else {
+            throw ParleyError(.serverError, "the homeserver refused the signature of device \(deviceID): \(failures.jsonString())")
+        }
     }
 
     /// The `/keys/device_signing/upload` body: the master key, and the two keys it signs.

@@ -8,8 +8,8 @@ extension MatrixE2EE {
     static let olmAlgorithm = "m.olm.v1.curve25519-aes-sha2"
     static let megolmAlgorithm = "m.megolm.v1.aes-sha2"
 
-    /// One to-device event: an Olm-encrypted `m.room_key` is checked and its session stored;
-    /// anything else is ignored (key requests: see the type's documentation).
+    /// One to-device event: an Olm-encrypted `m.room_key` (or an own device's
+    /// `m.forwarded_room_key`) is checked and its session stored; anything else is ignored.
     func handleToDevice(_ event: JSONValue, device: Device) async throws {
         guard event["type"]?.stringValue == "m.room.encrypted", let sender = event["sender"]?.stringValue else { return }
         let content = event["content"] ?? [:]
@@ -28,6 +28,9 @@ extension MatrixE2EE {
         guard payload["sender"]?.stringValue == sender, payload["recipient"]?.stringValue == device.userID,
               payload["recipient_keys"]?["ed25519"]?.stringValue == device.account.identityKeys.ed25519
         else { return log("a to-device message from \(sender) names another sender or recipient; ignored") }
+        if payload["type"]?.stringValue == "m.forwarded_room_key" {
+            return try await takeForwardedKey(payload["content"] ?? [:], from: sender, device: device)
+        }
         guard payload["type"]?.stringValue == "m.room_key" else { return }
         let key = payload["content"] ?? [:]
         guard key["algorithm"]?.stringValue == Self.megolmAlgorithm, let room = key["room_id"]?.stringValue,

@@ -53,7 +53,10 @@ extension MatrixE2EE {
                      "session_id": .string(sessionID)],
         ]
         do {
-            try await client.sendToDevice(type: "m.room_key_request", messages: [sender: [target: request]], txnID: UUID().uuidString)
+            // The bot's other devices too: one that holds the key forwards it if it trusts this one.
+            var messages: [String: [String: JSONValue]] = [sender: [target: request]]
+            messages[device.userID, default: [:]]["*"] = request
+            try await client.sendToDevice(type: "m.room_key_request", messages: messages, txnID: UUID().uuidString)
         } catch {
             log("asking \(sender) for the key of session \(sessionID) failed: \(error)")
         }
@@ -181,7 +184,7 @@ extension MatrixE2EE {
 
     /// An Olm session with each of `targets`: the live one, else one from a claimed one-time
     /// key (all claimed together, in batches). Devices left without one are logged.
-    private func olmSessions(for targets: [MatrixDevice], device: Device, client: MatrixClient) async throws -> [String: OlmSession] {
+    func olmSessions(for targets: [MatrixDevice], device: Device, client: MatrixClient) async throws -> [String: OlmSession] {
         var sessionFor: [String: OlmSession] = [:]
         var unclaimed: [MatrixDevice] = []
         for target in Set(targets).sorted(by: { $0.curve25519 < $1.curve25519 }) {
@@ -210,7 +213,7 @@ extension MatrixE2EE {
     /// users (`device_lists.changed`) cost one query, not one per room. A user whose query is
     /// already in flight (a send in another room asked) is not asked again: this waits for
     /// that query, and fails with it.
-    private func devices(of users: [String], client: MatrixClient) async throws -> [MatrixDevice] {
+    func devices(of users: [String], client: MatrixClient) async throws -> [MatrixDevice] {
         var stale = try await store.usersToQuery(among: users)
         if !stale.isEmpty { stale = Array(Set(stale).union(try await store.dirtyUsers())).sorted() }
         if !stale.isEmpty {

@@ -39,6 +39,8 @@ public actor MatrixE2EE: MatrixEncryption {
     /// Users whose device list changed (`device_lists.changed`) while their query was in
     /// flight: the answer may predate the change, so they are marked for querying again.
     var changedDuringQuery: Set<String> = []
+    /// Key requests of own devices being answered (see `handleKeyRequest`).
+    var keyAnswers = 0
     /// Rooms whose key waits for the share in flight to end, to go out together with the
     /// others that came meanwhile (see `shareTogether`), and whether a share is in flight.
     var waitingShares: [(share: RoomShare, done: CheckedContinuation<Void, any Error>)] = []
@@ -121,7 +123,11 @@ public actor MatrixE2EE: MatrixEncryption {
     public func handleSync(_ response: JSONValue, client: MatrixClient) async throws {
         let device = try started()
         for event in response["to_device"]?["events"]?.arrayValue ?? [] {
-            try await handleToDevice(event, device: device)
+            if event["type"]?.stringValue == "m.room_key_request" {
+                handleKeyRequest(event, device: device, client: client)
+            } else {
+                try await handleToDevice(event, device: device)
+            }
         }
         if let lists = response["device_lists"] {
             let changed = lists["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []

@@ -34,9 +34,15 @@ enum EncryptedTestDevice {
 /// Log lines collected from a transport (its `log` closure runs on any thread), with a wait
 /// for one that contains a text.
 final class LogLines: Sendable {
+    private struct Waiter {
+        let id: UUID
+        let text: String
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
     private struct State {
         var lines: [String] = []
-        var waiters: [(text: String, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [Waiter] = []
     }
 
     private let state = Mutex(State())
@@ -50,18 +56,30 @@ final class LogLines: Sendable {
             state.waiters.removeAll { line.contains($0.text) }
             return ready
         }
-        for waiter in ready { waiter.resume() }
+        for waiter in ready { waiter.resume(returning: true) }
     }
 
-    /// Returns once a line containing `text` was logged (bound it with `withTimeout`).
-    func waitFor(_ text: String) async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state in
-                if state.lines.contains(where: { $0.contains(text) }) { return true }
-                state.waiters.append((text, continuation))
-                return false
+    /// Returns true once a line containing `text` was logged, false if the task is cancelled
+    /// first (so `withTimeout` can end a wait for a line that never comes).
+    @discardableResult
+    func waitFor(_ text: String) async -> Bool {
+        let id = UUID()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let answer: Bool? = state.withLock { state in
+                    if state.lines.contains(where: { $0.contains(text) }) { return true }
+                    if Task.isCancelled { return false }
+                    state.waiters.append(Waiter(id: id, text: text, continuation: continuation))
+                    return nil
+                }
+                if let answer { continuation.resume(returning: answer) }
             }
-            if now { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { state -> Waiter? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index)
+            }
+            waiter?.continuation.resume(returning: false)
         }
     }
 }
