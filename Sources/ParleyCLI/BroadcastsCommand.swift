@@ -11,6 +11,7 @@ enum BroadcastsCommand: Subcommand {
     static let options: [OptionSpec] = [
         .config,
         OptionSpec(long: "resume", short: nil, valueName: nil, help: "Resume unfinished jobs first and wait until they end."),
+        OptionSpec(long: "failed", short: nil, valueName: "job", help: "List the job's failed recipients: target, error code, message."),
     ]
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
@@ -22,16 +23,31 @@ enum BroadcastsCommand: Subcommand {
                 let reports = try await desk.service.runUnfinished { bot in try? desk.transport(for: bot) }
                 for report in reports { context.output.line(report.description) }
             }
-            let jobs = try desk.service.jobs()
-            if jobs.isEmpty { context.output.line("no broadcasts") }
-            for job in jobs { context.output.line(describe(job)) }
-            code = 0
+            if let id = arguments.values["failed"] {
+                code = try listFailures(of: id, desk: desk, output: context.output)
+            } else {
+                let jobs = try desk.service.jobs()
+                if jobs.isEmpty { context.output.line("no broadcasts") }
+                for job in jobs { context.output.line(describe(job)) }
+                code = 0
+            }
         } catch {
             context.output.errorLine("error: \(error.description)")
             code = 1
         }
         await desk.close()
         return code
+    }
+
+    /// `user:u7  notFound  no such user`, one failed recipient a line, then a count and how
+    /// to retry them.
+    private static func listFailures(of id: String, desk: BroadcastDesk, output: any OutputSink) throws(BroadcastError) -> Int32 {
+        guard try desk.service.store.job(id) != nil else { throw BroadcastError(.unknownJob, "no broadcast with id '\(id)'") }
+        let failures = try desk.service.store.failures(job: id)
+        for failure in failures { output.line("\(failure.channel.target)  \(failure.code)  \(failure.message)") }
+        output.line(failures.isEmpty ? "broadcast \(id): no failed recipients"
+                                     : "broadcast \(id): \(failures.count) failed (retry: parley broadcast --retry-failed \(id))")
+        return 0
     }
 
     /// `ID  bot news  running  1200 sent, 3 failed, 8797 pending of 10000 (12%)  cli  2026-…`;

@@ -125,6 +125,17 @@ extension BotHost {
         return resumed
     }
 
+    /// Starts a new job for the failed recipients of job `id` (see `BroadcastService.retryFailed`)
+    /// and sends it through its bot, which must be running.
+    public func retryFailedBroadcast(_ id: String, newID: String?) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
+        let service = try broadcastService()
+        guard let source = try service.store.job(id) else { throw BroadcastError(.unknownJob, "no broadcast with id '\(id)'") }
+        let runtime = try startedRuntime(sending: source.bot)
+        let (job, created) = try service.retryFailed(id, newID: newID ?? UUID().uuidString.lowercased())
+        if job.state == .running { launchBroadcast(job.id, through: runtime, service: service) }
+        return (job, created)
+    }
+
     private func broadcastService() throws(BroadcastError) -> BroadcastService {
         guard let service = options.broadcasts else { throw BroadcastError(.storage, "this host keeps no broadcast jobs") }
         return service

@@ -44,6 +44,28 @@ public final class BroadcastService: Sendable {
         }
         let created = try store.create(id: id, bot: bot, origin: origin, message: message, ratePerSecond: rate?.perSecond,
                                        recipients: recipients.channels, payloads: payloads, now: clock.now())
+        return try stored(id, created: created)
+    }
+
+    /// A new job (`origin` `retry:ID`) for exactly the recipients job `id` gave up on: the same
+    /// bot, message (each recipient's own payload, if the job had them) and rate, under a new
+    /// id with its own exactly-once guarantee; `run` sends it. Job `id` is left as it is. A job
+    /// `newID` that exists is returned, not repeated (a retry started again resumes).
+    public func retryFailed(_ id: String, newID: String = UUID().uuidString.lowercased()) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
+        guard !newID.isEmpty else { throw BroadcastError(.invalidMessage, "a broadcast id must not be empty") }
+        if let existing = try store.job(newID) { return (existing, false) }
+        guard let source = try store.job(id) else { throw BroadcastError(.unknownJob, "no broadcast with id '\(id)'") }
+        let failures = try store.failures(job: id)
+        guard !failures.isEmpty else { throw BroadcastError(.noRecipients, "broadcast '\(id)' has no failed recipients to retry") }
+        let payloads = failures.compactMap { $0.payload }
+        let created = try store.create(id: newID, bot: source.bot, origin: "retry:\(source.id)", message: source.message,
+                                       ratePerSecond: source.ratePerSecond, recipients: failures.map { $0.channel },
+                                       payloads: payloads.count == failures.count ? payloads : nil, now: clock.now())
+        return try stored(newID, created: created)
+    }
+
+    /// Job `id` just stored (or found); one created now is marked fresh for its first run.
+    private func stored(_ id: String, created: Bool) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
         guard let job = try store.job(id) else { throw BroadcastError(.storage, "broadcast '\(id)' vanished after it was stored") }
         if created { _ = fresh.withLock { $0.insert(id) } }
         return (job, created)

@@ -14,15 +14,34 @@ extension BroadcastStore {
             guard let position = row[0].int, let channel = row[1].string.flatMap(Channel.init(target:)) else {
                 throw BroadcastError(.storage, "a recipient of broadcast '\(job)' is damaged in storage")
             }
-            var payload: JSONValue?
-            if let text = row[3].string {
-                guard let parsed = try? JSONValue.parse(Data(text.utf8)) else {
-                    throw BroadcastError(.storage, "the payload of a recipient of broadcast '\(job)' is damaged in storage")
-                }
-                payload = parsed
-            }
-            return BroadcastRecipient(position: position, channel: channel, outcome: nil, attempts: row[2].int ?? 0, payload: payload)
+            return BroadcastRecipient(position: position, channel: channel, outcome: nil, attempts: row[2].int ?? 0,
+                                      payload: try Self.payload(row[3], job: job))
         }
+    }
+
+    /// The recipients `job` gave up on, in order, with their error and own payload.
+    public func failures(job: String) throws(BroadcastError) -> [BroadcastFailure] {
+        let rows = try access("read failed recipients of \(job)") { connection in
+            try connection.rows(
+                "SELECT position, target, reason, attempts, payload FROM broadcast_recipients WHERE job = ? AND state = ? ORDER BY position",
+                [.text(job), .integer(RecipientState.failed.rawValue)])
+        }
+        return try rows.map { row throws(BroadcastError) in
+            guard let position = row[0].int, let channel = row[1].string.flatMap(Channel.init(target:)) else {
+                throw BroadcastError(.storage, "a recipient of broadcast '\(job)' is damaged in storage")
+            }
+            return BroadcastFailure(position: position, channel: channel, reason: row[2].string ?? "", attempts: row[3].int ?? 0,
+                                    payload: try Self.payload(row[4], job: job))
+        }
+    }
+
+    /// A recipient's stored own payload (nil: none).
+    private static func payload(_ value: SQLiteValue, job: String) throws(BroadcastError) -> JSONValue? {
+        guard let text = value.string else { return nil }
+        guard let parsed = try? JSONValue.parse(Data(text.utf8)) else {
+            throw BroadcastError(.storage, "the payload of a recipient of broadcast '\(job)' is damaged in storage")
+        }
+        return parsed
     }
 
     /// Writes outcomes in one transaction and moves the job's counters with them.
