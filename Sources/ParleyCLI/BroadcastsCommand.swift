@@ -53,10 +53,12 @@ enum BroadcastsCommand: Subcommand {
     /// `ID  bot news  running  1200 sent, 3 failed, 8797 pending of 10000 (12%)  cli  2026-…`;
     /// a paused job says `paused`, a cancelled one counts its unsent recipients as `cancelled`.
     static func describe(_ job: BroadcastJob) -> String {
-        let done = job.sent + job.failed
+        let done = job.sent + job.failed + job.optedOut
         let percent = job.total > 0 ? done * 100 / job.total : 100
         let left = job.state == .cancelled ? "\(job.cancelled) cancelled" : "\(job.pending) pending"
-        return "\(job.id)  bot \(job.bot)  \(job.state.rawValue)  \(job.sent) sent, \(job.failed) failed, \(left) of \(job.total) (\(percent)%)  \(job.origin)  \(job.created.formatted(.iso8601))"
+        let optedOut = job.optedOut > 0 ? "\(job.optedOut) opted out, " : ""
+        let audience = job.audience.map { "  audience \($0)" } ?? ""
+        return "\(job.id)  bot \(job.bot)  \(job.state.rawValue)  \(job.sent) sent, \(job.failed) failed, \(optedOut)\(left) of \(job.total) (\(percent)%)  \(job.origin)\(audience)  \(job.created.formatted(.iso8601))"
     }
 
     /// The desk of `--config` (default config.yaml); its errors are printed (nil then).

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import Synchronization
 
 /// One run of one job: reads pending recipients page by page, renders each message, keeps
 /// up to `concurrency` sends in flight within the rate limits, retries transient failures,
@@ -47,7 +48,7 @@ struct BroadcastRunner: Sendable {
         }
         let reasons = progress.reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(5).map { (reason: $0.key, count: $0.value) }
         return BroadcastReport(job: job.id, bot: job.bot, total: current.total, sent: current.sent, failed: current.failed,
-                               pending: current.pending, sentThisRun: progress.sent,
+                               optedOut: current.optedOut, pending: current.pending, sentThisRun: progress.sent,
                                duration: .milliseconds(Int64((clock.now().timeIntervalSince(started) * 1000).rounded())),
                                failureReasons: Array(reasons))
     }
@@ -63,14 +64,25 @@ struct BroadcastRunner: Sendable {
                 guard let last = page.last else { break }
                 after = last.position
                 let names = job.message.needsNames ? await self.names(of: page.map(\.channel)) : [:]
+                var optOuts = try OptOuts(job: job, store: store, page: page)
                 for recipient in page {
                     try Task.checkCancellation()
                     while inFlight >= configuration.concurrency, let finished = try await group.next() {
                         inFlight -= 1
                         try collect(finished, into: &progress)
                     }
+                    // Checked before the wait for a token (one who left takes none) and after it
+                    // (one who leaves during the wait is skipped too).
+                    if try optOuts.contains(recipient.position) {
+                        try skip(recipient, into: &progress)
+                        continue
+                    }
                     // A pause or cancel lets the sends in flight end (and be recorded) and starts no other.
                     guard try await pace(&bucket) else { break pages }
+                    if try optOuts.contains(recipient.position) {
+                        try skip(recipient, into: &progress)
+                        continue
+                    }
                     var envelope = OutgoingEnvelope(
                         channel: recipient.channel, clientMessageID: BroadcastUUID.message(job: job.id, target: recipient.channel.target),
                         payload: recipient.payload ?? job.message.render(for: recipient.channel, name: names[recipient.channel]))
@@ -89,10 +101,18 @@ struct BroadcastRunner: Sendable {
         case .failed(let reason)?:
             progress.failed += 1
             progress.reasons[reason, default: 0] += 1
+        case .optedOut?: break
         case nil: return
         }
         progress.done.append(recipient)
         if progress.done.count >= configuration.recordBatch { try flush(&progress) }
+    }
+
+    /// Records that `recipient` left the job's audience before their turn.
+    private func skip(_ recipient: BroadcastRecipient, into progress: inout Progress) throws(BroadcastError) {
+        var skipped = recipient
+        skipped.outcome = .optedOut
+        try collect(skipped, into: &progress)
     }
 
     private func flush(_ progress: inout Progress) throws(BroadcastError) {
@@ -179,5 +199,36 @@ struct BroadcastRunner: Sendable {
             for profile in profiles { names[.person(profile.id)] = profile.displayName }
         }
         return names
+    }
+}
+
+/// The recipients of one page of a job to an audience who have opted out: read with the page,
+/// and read again for the page whenever an opt-out was recorded since (so one who opts out
+/// while the job runs is skipped from that moment). A job without an audience has none.
+struct OptOuts {
+    private let job: BroadcastJob
+    private let store: BroadcastStore
+    private let positions: ClosedRange<Int>?
+    private var generation: UInt64 = 0
+    private var skipped: Set<Int> = []
+
+    init(job: BroadcastJob, store: BroadcastStore, page: [BroadcastRecipient]) throws(BroadcastError) {
+        self.job = job
+        self.store = store
+        positions = job.audience == nil ? nil : page.first.flatMap { first in page.last.map { first.position...$0.position } }
+        try refresh()
+    }
+
+    mutating func contains(_ position: Int) throws(BroadcastError) -> Bool {
+        guard positions != nil else { return false }
+        if store.optOutGeneration.load(ordering: .sequentiallyConsistent) != generation { try refresh() }
+        return skipped.contains(position)
+    }
+
+    private mutating func refresh() throws(BroadcastError) {
+        guard let positions, let audience = job.audience else { return }
+        // Read before the query: an opt-out recorded during it moves the generation again.
+        generation = store.optOutGeneration.load(ordering: .sequentiallyConsistent)
+        skipped = try store.optedOut(job: job.id, bot: job.bot, audience: audience, positions: positions)
     }
 }

@@ -33,17 +33,18 @@ public final class BroadcastService: Sendable {
 
     /// Stores a job for `recipients` (all pending) unless job `id` exists already; returns
     /// the stored job and whether it was created now. Nothing is sent yet: call `run`.
-    /// `payloads`, when given, is each recipient's own payload (in `recipients` order).
+    /// `payloads`, when given, is each recipient's own payload (in `recipients` order). A job
+    /// to `audience` (its members, snapshot by the caller) skips those who opt out before their turn.
     public func create(id: String = UUID().uuidString.lowercased(), bot: String, origin: String, message: BroadcastMessage,
                        recipients: BroadcastRecipients, payloads: [JSONValue]? = nil,
-                       rate: Rate? = nil) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
+                       rate: Rate? = nil, audience: String? = nil) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
         guard !id.isEmpty else { throw BroadcastError(.invalidMessage, "a broadcast id must not be empty") }
         if let existing = try store.job(id) { return (existing, false) }
         guard !recipients.channels.isEmpty else {
             throw BroadcastError(.noRecipients, "broadcast '\(id)' has no recipients: give 'to' targets or a 'to_file' with at least one")
         }
         let created = try store.create(id: id, bot: bot, origin: origin, message: message, ratePerSecond: rate?.perSecond,
-                                       recipients: recipients.channels, payloads: payloads, now: clock.now())
+                                       recipients: recipients.channels, payloads: payloads, audience: audience, now: clock.now())
         return try stored(id, created: created)
     }
 

@@ -51,23 +51,22 @@ extension BroadcastStore {
             try connection.transaction {
                 let update = try connection.prepare(
                     "UPDATE broadcast_recipients SET state = ?, message_id = ?, reason = ?, attempts = ? WHERE job = ? AND position = ? AND state = 0")
-                var sent: Int64 = 0, failed: Int64 = 0
+                var counts: [RecipientState: Int64] = [:]
                 for result in results {
                     let (state, messageID, reason): (RecipientState, String?, String?)
                     switch result.outcome {
                     case .sent(let id)?: (state, messageID, reason) = (.sent, id, nil)
                     case .failed(let why)?: (state, messageID, reason) = (.failed, nil, why)
+                    case .optedOut?: (state, messageID, reason) = (.optedOut, nil, nil)
                     case nil: continue
                     }
                     try update.run([.integer(state.rawValue), SQLiteValue(messageID), SQLiteValue(reason),
                                     .integer(Int64(result.attempts)), .text(job), .integer(Int64(result.position))])
                     // Only rows that were still pending count (a repeated record changes nothing).
-                    if connection.changes > 0 {
-                        if state == .sent { sent += 1 } else { failed += 1 }
-                    }
+                    if connection.changes > 0 { counts[state, default: 0] += 1 }
                 }
-                try connection.run("UPDATE broadcast_jobs SET sent = sent + ?, failed = failed + ? WHERE id = ?",
-                                   [.integer(sent), .integer(failed), .text(job)])
+                try connection.run("UPDATE broadcast_jobs SET sent = sent + ?, failed = failed + ?, opted_out = opted_out + ? WHERE id = ?",
+                                   [.integer(counts[.sent] ?? 0), .integer(counts[.failed] ?? 0), .integer(counts[.optedOut] ?? 0), .text(job)])
             }
         }
     }
@@ -104,6 +103,7 @@ extension BroadcastStore {
             switch RecipientState(rawValue: row[2].int64 ?? 0) {
             case .sent?: outcome = .sent(messageID: row[3].string ?? "")
             case .failed?: outcome = .failed(reason: row[4].string ?? "")
+            case .optedOut?: outcome = .optedOut
             default: outcome = nil
             }
             return BroadcastRecipient(position: position, channel: channel, outcome: outcome, attempts: row[5].int ?? 0)

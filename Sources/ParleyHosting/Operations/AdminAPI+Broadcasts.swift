@@ -147,6 +147,10 @@ extension AdminAPI {
             "sent": .int(Int64(job.sent)), "failed": .int(Int64(job.failed)), "pending": .int(Int64(job.pending - job.cancelled)),
         ]
         if job.cancelled > 0 { fields["cancelled"] = .int(Int64(job.cancelled)) }
+        if let audience = job.audience {
+            fields["audience"] = .string(audience)
+            fields["opted_out"] = .int(Int64(job.optedOut))
+        }
         if let finished = job.finished { fields["finished"] = .string(finished.formatted(.iso8601)) }
         return .object(fields)
     }
