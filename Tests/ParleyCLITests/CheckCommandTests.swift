@@ -46,7 +46,7 @@ struct Run {
     @Test func examplesPass() async {
         let run = await Run(["check"], in: Run.repositoryRoot)
         #expect(run.stderr == "")
-        #expect(run.stdout == "ok: 2 bots, 8 commands, 5 triggers, 2 flows, 2 schedules, 28 tests\n")
+        #expect(run.stdout == "ok: 2 bots, 8 commands, 5 triggers, 2 flows, 2 schedules, 29 tests\n")
         #expect(run.status == 0)
     }
 

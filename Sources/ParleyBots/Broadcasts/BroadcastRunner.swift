@@ -17,6 +17,8 @@ struct BroadcastRunner: Sendable {
     let mayRepeat: Bool
     /// A pause or cancel: no new send starts once it is asked for.
     let control: BroadcastRunControl
+    /// Pause (stored) before the send after this many (see `BroadcastService.pauseNextRun`).
+    var pauseAfter: Int? = nil
 
     /// Tallies of this run.
     struct Progress {
@@ -56,7 +58,7 @@ struct BroadcastRunner: Sendable {
     private func send(_ progress: inout Progress) async throws {
         var bucket = job.ratePerSecond.map { TokenBucket(rate: BroadcastConfiguration.bucketRate(perSecond: $0)) }
         try await withThrowingTaskGroup(of: BroadcastRecipient.self) { group in
-            var inFlight = 0
+            var inFlight = 0, started = 0
             var after = -1
             // Bounded: each page moves `after` forward past at least one recipient.
             pages: while !control.isStopping {
@@ -77,6 +79,10 @@ struct BroadcastRunner: Sendable {
                         try skip(recipient, into: &progress)
                         continue
                     }
+                    if let pauseAfter, started >= pauseAfter {
+                        _ = try store.transition(job: job.id, from: [.running], to: .paused, now: clock.now())
+                        break pages
+                    }
                     // A pause or cancel lets the sends in flight end (and be recorded) and starts no other.
                     guard try await pace(&bucket) else { break pages }
                     if try optOuts.contains(recipient.position) {
@@ -89,6 +95,7 @@ struct BroadcastRunner: Sendable {
                     envelope.isResend = mayRepeat
                     group.addTask { await deliver(envelope, recipient) }
                     inFlight += 1
+                    started += 1
                 }
             }
             while let finished = try await group.next() { try collect(finished, into: &progress) }

@@ -21,6 +21,8 @@ public final class BroadcastService: Sendable {
     /// its sends need no look-up by the server; every other run may repeat what a run that
     /// died (or was stopped) sent without recording it.
     private let fresh = Mutex<Set<String>>([])
+    /// Pauses armed by `pauseNextRun(origin:afterSends:)`, by job origin.
+    private let armedPauses = Mutex<[String: Int]>([:])
 
     /// A service over `store`; `log` receives one line per job report and per problem.
     public init(store: BroadcastStore, clock: any ParleyClock = SystemClock(),
@@ -108,8 +110,9 @@ public final class BroadcastService: Sendable {
         // A finished job runs to a report of what it sent (nothing is pending).
         guard job.state != .paused && job.state != .cancelled else { throw Self.notRunning(job) }
         let firstRun = fresh.withLock { $0.remove(id) } != nil
+        let pauseAfter = armedPauses.withLock { $0.removeValue(forKey: job.origin) }
         let runner = BroadcastRunner(job: job, route: route, store: store, clock: clock, configuration: configuration,
-                                     mayRepeat: !firstRun, control: control)
+                                     mayRepeat: !firstRun, control: control, pauseAfter: pauseAfter)
         let report = try await runner.run()
         log(report.description)
         return report
@@ -156,6 +159,14 @@ public final class BroadcastService: Sendable {
     /// never sent to.
     public func cancel(_ id: String) async throws(BroadcastError) -> BroadcastJob {
         try await stop(id, to: .cancelled, from: [.running, .paused])
+    }
+
+    /// Makes the next run of a job started by `origin` (`schedule:NAME`, …) pause itself once
+    /// it has started `count` sends, exactly there: what a flow test's `pause_broadcast` step
+    /// needs to stop a job halfway at a known recipient (a pause from outside lands wherever
+    /// the job happens to be).
+    public func pauseNextRun(origin: String, afterSends count: Int) {
+        armedPauses.withLock { $0[origin] = max(0, count) }
     }
 
     /// Marks paused job `id` running again and returns it; `run` then sends the rest.
