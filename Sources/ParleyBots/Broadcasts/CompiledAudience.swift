@@ -56,4 +56,9 @@ extension CompiledBot {
     func audience(_ name: String) -> CompiledAudience? {
         audiences.first { $0.name == name }
     }
+
+    /// The bot's audiences as the admin API lists them: name and description, in file order.
+    public var audienceOutline: [(name: String, description: String?)] {
+        audiences.map { ($0.name, $0.description) }
+    }
 }

@@ -30,6 +30,8 @@ struct AdminAPI: Sendable {
         case ("broadcasts", 3) where Self.broadcastActions.contains(parts[2]):
             guard request.method == "POST" else { return OperationsRoutes.methodNotAllowed("POST") }
             return await broadcastAction(parts[2], job: parts[1])
+        case ("audiences", _):
+            return audiences(Array(parts.dropFirst()), method: request.method, body: request.body)
         case ("tickets", 1):
             guard OperationsRoutes.isRead(request.method) else { return OperationsRoutes.methodNotAllowed("GET") }
             return tickets(request.query)
