@@ -25,25 +25,15 @@ enum AudiencesCommand: Subcommand {
             if positionals.first == "export" { throw UsageError("'export' needs the audience's name: parley audiences export NAME") }
             throw UsageError("unexpected argument '\(positionals[0])'")
         }
-        guard let desk = BroadcastsCommand.openDesk(arguments, context: context) else { return 1 }
-        let code: Int32
-        do {
+        return await BroadcastsCommand.withDesk(arguments, context: context) { [export] desk throws(BroadcastError) in
             let store = desk.service.store
             let summaries = try store.audienceSummaries(bot: arguments.values["bot"],
                                                         since: desk.service.clock.now().addingTimeInterval(-growthWindow))
-            if let export {
-                code = try exportMembers(of: export, among: summaries, store: store, output: context.output)
-            } else {
-                if summaries.isEmpty { context.output.line("no audiences") }
-                for summary in summaries { context.output.line(describe(summary)) }
-                code = 0
-            }
-        } catch {
-            context.output.errorLine("error: \(error.description)")
-            code = 1
+            if let export { return try exportMembers(of: export, among: summaries, store: store, output: context.output) }
+            if summaries.isEmpty { context.output.line("no audiences") }
+            for summary in summaries { context.output.line(describe(summary)) }
+            return 0
         }
-        await desk.close()
-        return code
     }
 
     /// `announcer  news  120 members, 4 opted out  last 7 days: +12 joined, -3 left`

@@ -69,18 +69,10 @@ enum BroadcastCommand: Subcommand {
         for option in ["bot", "to", "to-file", "text", "rate"] where arguments.values[option] != nil {
             throw UsageError("option '--\(option)' does not go with '--retry-failed' (the job's own is used)")
         }
-        guard let desk = BroadcastsCommand.openDesk(arguments, context: context) else { return 1 }
-        let output = context.output
-        let code: Int32
-        do {
+        return await BroadcastsCommand.withDesk(arguments, context: context) { desk throws(BroadcastError) in
             let (job, created) = try desk.service.retryFailed(source, newID: arguments.values["id"] ?? UUID().uuidString.lowercased())
-            code = try await runJob(job, created: created, transport: try desk.transport(for: job.bot), desk: desk, output: output)
-        } catch {
-            output.errorLine("error: \(error.description)")
-            code = 1
+            return try await runJob(job, created: created, transport: try desk.transport(for: job.bot), desk: desk, output: context.output)
         }
-        await desk.close()
-        return code
     }
 
     /// Sends `job` and prints its start and report; 1 unless every recipient got it.

@@ -16,21 +16,27 @@ enum BroadcastsCommand: Subcommand {
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
-        guard let desk = openDesk(arguments, context: context) else { return 1 }
-        let code: Int32
-        do {
+        return await withDesk(arguments, context: context) { desk throws(BroadcastError) in
             if arguments.flags.contains("resume") {
                 let reports = try await desk.service.runUnfinished { bot in try? desk.transport(for: bot) }
                 for report in reports { context.output.line(report.description) }
             }
-            if let id = arguments.values["failed"] {
-                code = try listFailures(of: id, desk: desk, output: context.output)
-            } else {
-                let jobs = try desk.service.jobs()
-                if jobs.isEmpty { context.output.line("no broadcasts") }
-                for job in jobs { context.output.line(describe(job)) }
-                code = 0
-            }
+            if let id = arguments.values["failed"] { return try listFailures(of: id, desk: desk, output: context.output) }
+            let jobs = try desk.service.jobs()
+            if jobs.isEmpty { context.output.line("no broadcasts") }
+            for job in jobs { context.output.line(describe(job)) }
+            return 0
+        }
+    }
+
+    /// Runs `body` on the desk of `--config` and closes it; an error is printed (exit 1), as
+    /// is a desk that cannot open.
+    static func withDesk(_ arguments: ParsedArguments, context: CommandContext,
+                         _ body: (BroadcastDesk) async throws(BroadcastError) -> Int32) async -> Int32 {
+        guard let desk = openDesk(arguments, context: context) else { return 1 }
+        let code: Int32
+        do {
+            code = try await body(desk)
         } catch {
             context.output.errorLine("error: \(error.description)")
             code = 1
