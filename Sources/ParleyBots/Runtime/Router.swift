@@ -22,8 +22,9 @@ enum RouterInput: Sendable {
 
 /// The decision for an input: a pure function of (bot, conversation state, input, now) →
 /// (effects, new state). Order for a message: an audience's unsubscribe word, a flow waiting
-/// on `ask`, then commands (an audience's subscribe command first), then triggers, then `fallback`. For a reaction: a flow waiting on an `ask` that lists the emoji
-/// in `reactions`, then the `reaction` triggers; nothing else (no fallback).
+/// on `ask`, then commands (an audience's subscribe command first), then triggers, then
+/// `fallback`. For a reaction: a flow waiting on an `ask` that lists the emoji in
+/// `reactions`, then the `reaction` triggers; nothing else (no fallback).
 enum Router {
     /// The route of a reaction nothing answers.
     static let unansweredReaction = "reaction unanswered"
@@ -114,7 +115,9 @@ enum Router {
         _ body: Line, planner: inout Planner, isWhitespace: (Line.Element) -> Bool, string: (Line) -> String
     ) -> Bool where Line.SubSequence == Line {
         let name = body.prefix { !isWhitespace($0) }
-        if !name.isEmpty, let audience = planner.bot.subscribing(string(name)), let user = planner.context.user {
+        // Most bots have no audience: their command lines are not turned into a string twice.
+        if !name.isEmpty, !planner.bot.audiences.isEmpty, let audience = planner.bot.subscribing(string(name)),
+           let user = planner.context.user {
             planner.route = "subscribe \(audience.name)"
             planner.effects.append(.audience(audience.name, user: user.id, subscribed: true))
             planner.run(audience.onSubscribe, flow: nil)
