@@ -1,4 +1,5 @@
 import Foundation
+import ParleyBots
 import ParleyCore
 import ParleyHosting
 import ParleyTesting
@@ -33,5 +34,23 @@ import Testing
         #expect(try await Listener.get(api + "/desk/news/subscribe", token: Listener.token).status == 405)
         #expect(try await Listener.get(api, token: nil).status == 401)
         await Listener.close(running, alice, listener)
+    }
+}
+
+/// `parley_broadcast_recipients` of a job to an audience counts who opted out.
+@Suite struct AudienceMetricsTests {
+    @Test func aJobToAnAudienceCountsItsOptOuts() async throws {
+        let (running, alice) = try await HostMetricsTests.host()
+        // Outcomes recorded as a run records them (a run of the host's own would race this test's).
+        let store = try #require(running.host.options.broadcasts?.store)
+        #expect(try store.create(id: "daily", bot: "desk", origin: "test", message: try BroadcastMessage(text: "News"), ratePerSecond: nil,
+                                 recipients: [.person("alice"), .person("bob")], audience: "news", now: Date()))
+        try store.record(job: "daily", [BroadcastRecipient(position: 0, channel: .person("alice"), outcome: .sent(messageID: "m1")),
+                                        BroadcastRecipient(position: 1, channel: .person("bob"), outcome: .optedOut)])
+        let text = await running.metrics.registry.exposition()
+        #expect(HostMetricsTests.value(text, #"parley_broadcast_recipients{bot="desk",job="daily",state="opted_out"}"#) == 1)
+        #expect(HostMetricsTests.value(text, #"parley_broadcast_recipients{bot="desk",job="daily",state="sent"}"#) == 1)
+        await alice.close()
+        await running.shutdown()
     }
 }
