@@ -67,6 +67,34 @@ import Testing
         #expect(report.description.contains("2 sent, 0 failed, 2 opted out, 0 pending of 4"))
     }
 
+    /// A job created from members read after an opt-out mark skips the look-ups while nobody
+    /// opts out, and still skips whoever opts out after the mark: u1 between the snapshot and
+    /// the job's creation, u2 while the job waits for a token.
+    @Test func aJobFromACleanSnapshotStillSeesLaterOptOuts() async throws {
+        let clock = ManualClock()
+        let fixture = try BroadcastFixture(users: 3, clock: clock)
+        let store = fixture.store
+        for index in 0..<3 { try store.subscribe(bot: "news", audience: "daily", target: "user:u\(index)", source: .command, now: Self.start) }
+        let mark = store.optOutMark()
+        var members = BroadcastRecipients()
+        for member in try store.members(bot: "news", audience: "daily") { members.append(member) }
+        #expect(try store.unsubscribe(bot: "news", audience: "daily", target: "user:u1", source: .command, now: Self.start))
+        // Opting out again changes nothing and does not move the mark.
+        let moved = store.optOutMark()
+        #expect(try !store.unsubscribe(bot: "news", audience: "daily", target: "user:u1", source: .command, now: Self.start))
+        #expect(store.optOutMark() == moved && moved != mark)
+        let id = try fixture.service.create(bot: "news", origin: "test", message: try BroadcastMessage(text: "Hi"), recipients: members,
+                                            rate: Rate(count: 1, per: .seconds(1)), audience: "daily", optOutMark: mark).job.id
+        let service = fixture.service, transport = fixture.transport
+        let run = Task { try await service.run(id, transport: transport) }
+        try await withTimeout { await clock.waitForSleepers(1) }
+        try store.unsubscribe(bot: "news", audience: "daily", target: "user:u2", source: .command, now: Self.start)
+        await clock.advance(by: .seconds(2))
+        let report = try await withTimeout { try await run.value }
+        #expect(report.sent == 1 && report.optedOut == 2)
+        #expect(try (0..<3).map { try fixture.messages(to: "u\($0)").count } == [1, 0, 0])
+    }
+
     /// A store written before audiences (migrations 1 and 2) opens, keeps its jobs, and takes audiences.
     @Test func aStoreOfTheSecondSchemaIsMigrated() throws {
         let folder = try TemporaryFolder()

@@ -39,13 +39,15 @@ extension BotRuntime {
             guard let message = try await broadcastMessage(schedule.send, audience: audience) else { return }
             // A run fired again after a crash finds its job: who gets it is not read again.
             let exists = try service.store.job(fire.jobID) != nil
+            let mark = service.store.optOutMark()
             let recipients = exists ? BroadcastRecipients() : try self.recipients(of: schedule, audience: audience, store: service.store)
             if !exists, let audience, recipients.channels.isEmpty {
                 log(.info, "schedule fired: its audience has no members", ["schedule": fire.schedule, "audience": audience.name])
                 return
             }
             let job = try service.create(id: fire.jobID, bot: bot.id, origin: "schedule:\(fire.schedule)",
-                                         message: message, recipients: recipients, rate: schedule.rate, audience: audience?.name).job
+                                         message: message, recipients: recipients, rate: schedule.rate, audience: audience?.name,
+                                         optOutMark: mark).job
             log(.info, "schedule fired", ["schedule": fire.schedule, "job": job.id, "catch_up": String(fire.isCatchUp)])
             _ = try await service.run(job.id, route: .client(client))
         } catch {

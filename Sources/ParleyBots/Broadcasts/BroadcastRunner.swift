@@ -19,6 +19,10 @@ struct BroadcastRunner: Sendable {
     let control: BroadcastRunControl
     /// Pause (stored) before the send after this many (see `BroadcastService.pauseNextRun`).
     var pauseAfter: Int? = nil
+    /// For a job to an audience created by this process from members read after this opt-out
+    /// mark (`BroadcastStore.optOutMark`): nobody in it had opted out then, so its pages need
+    /// no look-up until an opt-out comes.
+    var cleanAsOf: UInt64? = nil
 
     /// Tallies of this run.
     struct Progress {
@@ -66,7 +70,7 @@ struct BroadcastRunner: Sendable {
                 guard let last = page.last else { break }
                 after = last.position
                 let names = job.message.needsNames ? await self.names(of: page.map(\.channel)) : [:]
-                var optOuts = try OptOuts(job: job, store: store, page: page)
+                var optOuts = try OptOuts(job: job, store: store, page: page, cleanAsOf: cleanAsOf)
                 for recipient in page {
                     try Task.checkCancellation()
                     while inFlight >= configuration.concurrency, let finished = try await group.next() {
@@ -219,11 +223,17 @@ struct OptOuts {
     private var generation: UInt64 = 0
     private var skipped: Set<Int> = []
 
-    init(job: BroadcastJob, store: BroadcastStore, page: [BroadcastRecipient]) throws(BroadcastError) {
+    /// `cleanAsOf`: the opt-out mark at which the page is known to hold nobody who opted out
+    /// (its look-up is skipped while the mark has not moved); nil: look them up.
+    init(job: BroadcastJob, store: BroadcastStore, page: [BroadcastRecipient], cleanAsOf: UInt64?) throws(BroadcastError) {
         self.job = job
         self.store = store
         positions = job.audience == nil ? nil : page.first.flatMap { first in page.last.map { first.position...$0.position } }
-        try refresh()
+        if let cleanAsOf {
+            generation = cleanAsOf
+        } else {
+            try refresh()
+        }
     }
 
     mutating func contains(_ position: Int) throws(BroadcastError) -> Bool {

@@ -23,6 +23,9 @@ public final class BroadcastService: Sendable {
     private let fresh = Mutex<Set<String>>([])
     /// Pauses armed by `pauseNextRun(origin:afterSends:)`, by job origin.
     private let armedPauses = Mutex<[String: Int]>([:])
+    /// Jobs to an audience created by this process and not run yet, with the opt-out mark
+    /// their members were read after (see `BroadcastStore.optOutMark`).
+    private let cleanMarks = Mutex<[String: UInt64]>([:])
 
     /// A service over `store`; `log` receives one line per job report and per problem.
     public init(store: BroadcastStore, clock: any ParleyClock = SystemClock(),
@@ -36,10 +39,12 @@ public final class BroadcastService: Sendable {
     /// Stores a job for `recipients` (all pending) unless job `id` exists already; returns
     /// the stored job and whether it was created now. Nothing is sent yet: call `run`.
     /// `payloads`, when given, is each recipient's own payload (in `recipients` order). A job
-    /// to `audience` (its members, snapshot by the caller) skips those who opt out before their turn.
+    /// to `audience` (its members, snapshot by the caller) skips those who opt out before their turn;
+    /// `optOutMark`, read before the members, spares its first run the look-ups while nobody opts out.
     public func create(id: String = UUID().uuidString.lowercased(), bot: String, origin: String, message: BroadcastMessage,
                        recipients: BroadcastRecipients, payloads: [JSONValue]? = nil,
-                       rate: Rate? = nil, audience: String? = nil) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
+                       rate: Rate? = nil, audience: String? = nil,
+                       optOutMark: UInt64? = nil) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
         guard !id.isEmpty else { throw BroadcastError(.invalidMessage, "a broadcast id must not be empty") }
         if let existing = try store.job(id) { return (existing, false) }
         guard !recipients.channels.isEmpty else {
@@ -47,6 +52,7 @@ public final class BroadcastService: Sendable {
         }
         let created = try store.create(id: id, bot: bot, origin: origin, message: message, ratePerSecond: rate?.perSecond,
                                        recipients: recipients.channels, payloads: payloads, audience: audience, now: clock.now())
+        if created, audience != nil, let optOutMark { cleanMarks.withLock { $0[id] = optOutMark } }
         return try stored(id, created: created)
     }
 
@@ -111,8 +117,11 @@ public final class BroadcastService: Sendable {
         guard job.state != .paused && job.state != .cancelled else { throw Self.notRunning(job) }
         let firstRun = fresh.withLock { $0.remove(id) } != nil
         let pauseAfter = armedPauses.withLock { $0.removeValue(forKey: job.origin) }
+        // Only a first run: after a stop or a restart, opt-outs may have come that this process did not see.
+        let cleanAsOf = cleanMarks.withLock { $0.removeValue(forKey: id) }
         let runner = BroadcastRunner(job: job, route: route, store: store, clock: clock, configuration: configuration,
-                                     mayRepeat: !firstRun, control: control, pauseAfter: pauseAfter)
+                                     mayRepeat: !firstRun, control: control, pauseAfter: pauseAfter,
+                                     cleanAsOf: firstRun ? cleanAsOf : nil)
         let report = try await runner.run()
         log(report.description)
         return report

@@ -39,7 +39,7 @@ extension BroadcastStore {
     @discardableResult
     public func unsubscribe(bot: String, audience: String, target: String, source: AudienceSource, now: Date) throws(BroadcastError) -> Bool {
         let changed = try setMembership(bot: bot, audience: audience, target: target, subscribed: false, source: source, now: now)
-        optOutGeneration.add(1, ordering: .sequentiallyConsistent)
+        if changed { optOutGeneration.add(1, ordering: .sequentiallyConsistent) }
         return changed
     }
 
@@ -78,6 +78,14 @@ extension BroadcastStore {
                 return added
             }
         }
+    }
+
+    /// Where the opt-outs recorded through this store stand: read before `members`, it lets a
+    /// job created from those members skip looking up opt-outs until one comes after it
+    /// (`BroadcastService.create(…optOutMark:)`). Opt-outs come through this store only: the
+    /// host that holds the store's lock records them.
+    public func optOutMark() -> UInt64 {
+        optOutGeneration.load(ordering: .sequentiallyConsistent)
     }
 
     /// The members of `audience` now, in target order (a job to it snapshots these).
