@@ -18,10 +18,13 @@ enum BroadcastCommand: Subcommand {
         OptionSpec(long: "text", short: "t", valueName: "text", help: "The message; may use {{recipient.id}} and {{recipient.name}} (required)."),
         OptionSpec(long: "rate", short: nil, valueName: "n/s", help: "At most this many messages a second (like 20/s)."),
         OptionSpec(long: "id", short: nil, valueName: "id", help: "The job id; an existing job with this id is resumed, not repeated."),
+        OptionSpec(long: "retry-failed", short: nil, valueName: "job",
+                   help: "Send job's message again to exactly its failed recipients, as a new job (--id names it)."),
     ]
 
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
+        if let source = arguments.values["retry-failed"] { return try await retry(source, arguments: arguments, context: context) }
         guard let bot = arguments.values["bot"], !bot.isEmpty else { throw UsageError("option '--bot' is required") }
         guard let text = arguments.values["text"], !text.isEmpty else { throw UsageError("option '--text' is required") }
         let targets = arguments.allValues["to"] ?? []
@@ -53,16 +56,36 @@ enum BroadcastCommand: Subcommand {
                 output.errorLine("error: broadcast '\(id)' exists and belongs to bot '\(job.bot)', not '\(bot)'")
                 return 1
             }
-            output.line(created ? "broadcast \(job.id): \(job.total) recipients"
-                                : "broadcast \(job.id) exists: resuming, \(job.pending) of \(job.total) pending")
-            let report = try await host.service.run(job.id, transport: transport)
-            output.line(report.description)
-            // A recipient that failed did not get the message: a script must be able to tell.
-            if report.failed > 0 { output.errorLine("error: \(report.failed) of \(report.total) recipients failed (see 'parley broadcasts')") }
-            return report.pending == 0 && report.failed == 0 ? 0 : 1
+            return try await runJob(job, created: created, transport: transport, desk: host, output: output)
         } catch {
             output.errorLine("error: \(error.description)")
             return 1
         }
+    }
+
+    /// `--retry-failed JOB`: a new job for JOB's failed recipients, sent now. Only `--id` and
+    /// `--config` go with it: bot, message and rate are JOB's.
+    private static func retry(_ source: String, arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
+        for option in ["bot", "to", "to-file", "text", "rate"] where arguments.values[option] != nil {
+            throw UsageError("option '--\(option)' does not go with '--retry-failed' (the job's own is used)")
+        }
+        return await BroadcastsCommand.withDesk(arguments, context: context) { desk throws(BroadcastError) in
+            let (job, created) = try desk.service.retryFailed(source, newID: arguments.values["id"] ?? UUID().uuidString.lowercased())
+            return try await runJob(job, created: created, transport: try desk.transport(for: job.bot), desk: desk, output: context.output)
+        }
+    }
+
+    /// Sends `job` and prints its start and report; 1 unless every recipient got it.
+    private static func runJob(_ job: BroadcastJob, created: Bool, transport: any Transport, desk: BroadcastDesk,
+                               output: any OutputSink) async throws(BroadcastError) -> Int32 {
+        output.line(created ? "broadcast \(job.id): \(job.total) recipients"
+                            : "broadcast \(job.id) exists: resuming, \(job.pending) of \(job.total) pending")
+        let report = try await desk.service.run(job.id, transport: transport)
+        output.line(report.description)
+        // A recipient that failed did not get the message: a script must be able to tell.
+        if report.failed > 0 {
+            output.errorLine("error: \(report.failed) of \(report.total) recipients failed (see 'parley broadcasts --failed \(job.id)')")
+        }
+        return report.pending == 0 && report.failed == 0 ? 0 : 1
     }
 }

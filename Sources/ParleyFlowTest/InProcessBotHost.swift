@@ -88,6 +88,24 @@ public final class InProcessBotHost: TestBotHost {
             storage.remove()
         }
 
+        func pauseNextBroadcast(schedule: String, afterSends count: Int) async throws {
+            try broadcasts().pauseNextRun(origin: "schedule:\(schedule)", afterSends: count)
+        }
+
+        func resumeBroadcasts() async throws -> Int {
+            let host = current
+            let paused = try broadcasts().store.jobs().filter { $0.state == .paused }
+            for job in paused { _ = try host.resumeBroadcast(job.id) }
+            return paused.count
+        }
+
+        private func broadcasts() throws -> BroadcastService {
+            guard let service = current.options.broadcasts else {
+                throw ParleyError(.invalidArgument, "the bot has no broadcasts")
+            }
+            return service
+        }
+
         func restart(reconnect: @Sendable () async throws -> any Transport) async throws {
             guard storage.folder != nil else {
                 throw ParleyError(.invalidArgument, "the bot keeps its state in memory: a test with `restart` keeps it in files")

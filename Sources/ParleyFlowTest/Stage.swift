@@ -156,6 +156,11 @@ public protocol TestBotSession: Sendable {
     /// The earliest deadline the bot keeps (a flow timeout, a `wait`, a schedule), if it
     /// knows; the runner moves the clock there next.
     func nextDeadline() async -> Date?
+    /// Makes the next job of broadcast schedule `schedule` pause itself after `count` sends
+    /// (`pause_broadcast`).
+    func pauseNextBroadcast(schedule: String, afterSends count: Int) async throws
+    /// Resumes every paused broadcast job of the bot; returns how many (`resume_broadcasts`).
+    func resumeBroadcasts() async throws -> Int
 }
 
 extension TestBotSession {
@@ -165,6 +170,15 @@ extension TestBotSession {
     /// A bot that cannot be restarted from here.
     public func restart(reconnect: @Sendable () async throws -> any Transport) async throws {
         throw ParleyError(.invalidArgument, "this bot cannot be restarted by the test runner")
+    }
+
+    /// A bot whose broadcasts the runner does not hold.
+    public func pauseNextBroadcast(schedule: String, afterSends count: Int) async throws {
+        throw ParleyError(.invalidArgument, "this bot's broadcasts are not run by the test runner")
+    }
+
+    public func resumeBroadcasts() async throws -> Int {
+        throw ParleyError(.invalidArgument, "this bot's broadcasts are not run by the test runner")
     }
 }
 

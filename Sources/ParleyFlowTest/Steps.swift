@@ -49,6 +49,16 @@ final class StepRunner {
             try await advance(duration.value)
         case .restart?:
             try await restart()
+        case .pauseBroadcast(let pause)?:
+            do { try await bot.pauseNextBroadcast(schedule: pause.schedule.value, afterSends: pause.after.value) } catch {
+                throw StepFailure("cannot pause a broadcast: \(error)")
+            }
+        case .resumeBroadcasts?:
+            try await idle()
+            knownIdle = false
+            let resumed: Int
+            do { resumed = try await bot.resumeBroadcasts() } catch { throw StepFailure("cannot resume broadcasts: \(error)") }
+            guard resumed > 0 else { throw StepFailure("no paused broadcast to resume") }
         case nil:
             throw StepFailure(step.issue ?? "invalid step")
         }

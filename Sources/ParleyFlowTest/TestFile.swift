@@ -44,6 +44,17 @@ public struct TestStep: Decodable, Sendable {
         /// Once the bot is idle, it stops and starts again on the same storage, as `parley
         /// run` after a crash or a restart: what the store keeps must carry the story on.
         case restart(Located<Bool>)
+        /// The next job of the schedule pauses itself once it has started `after` sends (a
+        /// job stopped halfway at a known recipient, as an operator's pause would).
+        case pauseBroadcast(PauseBroadcast)
+        /// Once the bot is idle, every paused broadcast job of the bot is resumed.
+        case resumeBroadcasts(Located<Bool>)
+    }
+
+    /// `pause_broadcast: {schedule: NAME, after: N}`.
+    public struct PauseBroadcast: Decodable, Sendable {
+        public var schedule: Located<String>
+        public var after: Located<Int>
     }
 
     /// The step's action; nil only for a step that failed validation.
@@ -68,7 +79,10 @@ public struct TestStep: Decodable, Sendable {
         return false
     }
 
-    enum CodingKeys: String, CodingKey { case send, react, expect, advance, restart, `in`, `as` }
+    enum CodingKeys: String, CodingKey {
+        case send, react, expect, advance, restart, `in`, `as`
+        case pauseBroadcast = "pause_broadcast", resumeBroadcasts = "resume_broadcasts"
+    }
 
     public init(from decoder: any Decoder) throws {
         mark = decoder.yamlMark ?? Mark(line: 0, column: 0)
@@ -99,9 +113,15 @@ public struct TestStep: Decodable, Sendable {
         if let restart = try container.decodeIfPresent(Located<Bool>.self, forKey: .restart) {
             kinds.append(("restart", .restart(restart)))
         }
+        if let pause = try container.decodeIfPresent(PauseBroadcast.self, forKey: .pauseBroadcast) {
+            kinds.append(("pause_broadcast", .pauseBroadcast(pause)))
+        }
+        if let resume = try container.decodeIfPresent(Located<Bool>.self, forKey: .resumeBroadcasts) {
+            kinds.append(("resume_broadcasts", .resumeBroadcasts(resume)))
+        }
         kind = kinds.first?.1
         switch kinds.count {
-        case 0: issue = "expected a step: send, react, expect, advance or restart"
+        case 0: issue = "expected a step: send, react, expect, advance, restart, pause_broadcast or resume_broadcasts"
         case 1:
             let speaks = kinds[0].0 == "send" || kinds[0].0 == "react"
             if !speaks, speakerIn != nil || speakerAs != nil {

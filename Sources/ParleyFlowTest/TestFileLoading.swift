@@ -72,6 +72,14 @@ public enum TestFileValidator {
                     if let error = ValueCheck.duration(duration, in: source) { errors.append(error) }
                 case .restart(let flag)? where !flag.value:
                     fail(flag.mark, "'restart: false' means nothing: write 'restart: true' or leave the step out")
+                case .resumeBroadcasts(let flag)? where !flag.value:
+                    fail(flag.mark, "'resume_broadcasts: false' means nothing: write 'resume_broadcasts: true' or leave the step out")
+                case .pauseBroadcast(let pause)?:
+                    // Without the bot (unknown, reported elsewhere) there is nothing to check against.
+                    if let bot, !bot.definition.schedules.contains(where: { $0.name.value == pause.schedule.value && $0.broadcast != nil }) {
+                        fail(pause.schedule.mark, "bot '\(file.bot.value)' has no broadcast schedule '\(pause.schedule.value)'")
+                    }
+                    if pause.after.value < 0 { fail(pause.after.mark, "'after' counts sends: expected 0 or more") }
                 case .expect(let expectation)?:
                     check(expectation, bot: bot, source: source, errors: &errors)
                 default:

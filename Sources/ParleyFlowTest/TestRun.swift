@@ -208,6 +208,10 @@ extension TestRun {
             "advance: \(duration.value)"
         case .restart?:
             "restart: true"
+        case .pauseBroadcast(let pause)?:
+            "pause_broadcast: \(pause.schedule.value) after \(pause.after.value)"
+        case .resumeBroadcasts?:
+            "resume_broadcasts: true"
         case nil:
             "an invalid step"
         }

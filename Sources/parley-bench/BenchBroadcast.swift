@@ -6,7 +6,8 @@ import ParleyHub
 /// `parley-bench broadcast [recipients]`: one broadcast without a rate limit to
 /// `recipients` users (default 100,000) on the embedded hub, hub and broadcast store in
 /// one SQLite file, as a host runs them. Prints recipients/s (create, send and record,
-/// end to end), the send phase alone, and the process's peak resident memory (VmHWM).
+/// end to end), the send phase alone, the same to an audience of as many members of whom a
+/// tenth opted out (see `AudienceBench`), and the process's peak resident memory (VmHWM).
 func benchBroadcast() async throws {
     let arguments = CommandLine.arguments
     let count = arguments.count > 2 ? Int(arguments[2]) ?? 100_000 : 100_000
@@ -32,7 +33,6 @@ func benchBroadcast() async throws {
     let report = try await service.run(job.id, transport: transport)
     let end = ContinuousClock.now
     let cpu = cpuSeconds() - cpuBefore
-    try hub.close()
     guard report.sent == count else {
         print("broadcast: FAILED: \(report)")
         return
@@ -42,6 +42,9 @@ func benchBroadcast() async throws {
     print("broadcast.send_phase_recipients_per_second \(Int(Double(count) / sending))")
     // On a shared machine the wall clock mostly measures the neighbours: CPU time says what it costs.
     print("broadcast.recipients_per_cpu_second \(Int(Double(count) / cpu)) (user+sys \(String(format: "%.2f", cpu)) s)")
+    let audience = AudienceBench(hub: hub, transport: transport, service: service, count: count)
+    try await audience.run()
+    try hub.close()
     print("broadcast.peak_memory_mb \(peakMemoryMegabytes().map(String.init) ?? "unknown") (VmHWM)")
 }
 
@@ -54,7 +57,7 @@ private func peakMemoryMegabytes() -> Int? {
 }
 
 /// User plus system CPU time of this process so far, in seconds.
-private func cpuSeconds() -> Double {
+func cpuSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }

@@ -33,7 +33,7 @@ import Testing
                                     "--text", "Hi {{recipient.id}}", "--id", "week-1"], in: folder)
         // A failed recipient fails the command: a script must be able to tell.
         #expect(first.status == 1)
-        #expect(first.stderr == "error: 1 of 2 recipients failed (see 'parley broadcasts')\n")
+        #expect(first.stderr == "error: 1 of 2 recipients failed (see 'parley broadcasts --failed week-1')\n")
         let lines = first.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "broadcast week-1: 2 recipients")
         #expect(lines.last?.hasPrefix("broadcast week-1 (news): 1 sent, 1 failed, 0 pending of 2 in ") == true)

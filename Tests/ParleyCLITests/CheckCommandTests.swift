@@ -46,7 +46,7 @@ struct Run {
     @Test func examplesPass() async {
         let run = await Run(["check"], in: Run.repositoryRoot)
         #expect(run.stderr == "")
-        #expect(run.stdout == "ok: 2 bots, 8 commands, 5 triggers, 2 flows, 1 schedule, 24 tests\n")
+        #expect(run.stdout == "ok: 2 bots, 8 commands, 5 triggers, 2 flows, 2 schedules, 29 tests\n")
         #expect(run.status == 0)
     }
 
@@ -76,13 +76,16 @@ struct Run {
             bots/news.yaml:11:16: error: cannot read recipients file 'bots/missing.txt': no such file
                   to_file: missing.txt
                            ^
+            bots/news.yaml:16:13: error: cannot read recipients file 'bots/gone.txt': no such file
+                import: gone.txt
+                        ^
             bots/subscribers.txt:5:1: error: invalid target 'alice': expected user:ID or group:ID
             alice
             ^
             bots/subscribers.txt:6:1: error: invalid target 'room:7': expected user:ID or group:ID
             room:7
             ^
-            check failed: 3 errors in 2 files
+            check failed: 4 errors in 2 files
 
             """)
     }

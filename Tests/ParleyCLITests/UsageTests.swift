@@ -46,6 +46,7 @@ import ParleyCLI
               test      Run the conversation-flow tests (*.test.yaml) of the bots folder or the paths given.
               broadcast Send a text to many targets now (stored, rate-limited, resumable with --id).
               broadcasts List broadcast jobs and their progress (--resume finishes unfinished ones).
+              audiences List audiences (members, opt-outs, growth); 'export NAME' prints one's members.
 
             See 'parley <subcommand> --help' for a subcommand's options.
 

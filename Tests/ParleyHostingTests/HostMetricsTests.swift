@@ -35,6 +35,8 @@ import Testing
                 number:
                   reply: Which order?
                   ask: { save: number }
+            audiences:
+              news: { description: Desk news, subscribe: [join], unsubscribe: [stop] }
             """.write(toFile: folder + "/bots/desk.yaml", atomically: true, encoding: .utf8)
         let resolve: @Sendable (String) -> String = { folder + "/" + $0 }
         let loaded = HostLoader.load(configFile: "config.yaml", resolve: resolve, environment: [:])

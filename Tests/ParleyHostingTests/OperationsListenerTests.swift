@@ -166,7 +166,7 @@ import YAMLCoding
         let refused = try await Self.get(url, token: Self.token, method: "POST")
         #expect(refused.status == 422)
         let errors = try Self.json(refused)["errors"]
-        #expect(errors?.arrayValue?.first?.stringValue?.hasPrefix("bots/desk.yaml:12:1: error: unknown key 'unknown_section'") == true,
+        #expect(errors?.arrayValue?.first?.stringValue?.hasPrefix("bots/desk.yaml:14:1: error: unknown key 'unknown_section'") == true,
                 "\(String(decoding: refused.body, as: UTF8.self))")
         try await HostMetricsTests.say("/ping", alice, running)
         try desk.replacingOccurrences(of: "reply: pong", with: "reply: pong!").write(toFile: file, atomically: true, encoding: .utf8)

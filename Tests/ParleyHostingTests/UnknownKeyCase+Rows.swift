@@ -94,6 +94,9 @@ extension UnknownKeyCase {
         UnknownKeyCase(source: "ParleyBots/Schema/Ask.swift", type: "Ask", file: "bots/t.yaml",
                        text: "flows:\n  f:\n    s: { ask: { save: x, bogus_key: 1 } }\n",
                        error: "bots/t.yaml:3:26: error: unknown key 'bogus_key'"),
+        UnknownKeyCase(source: "ParleyBots/Schema/Audience.swift", type: "Audience", file: "bots/t.yaml",
+                       text: "name: T\nfallback: [ { reply: hi } ]\naudiences:\n  news: { unsubscribe: [stop], bogus_key: 1 }\n",
+                       error: "bots/t.yaml:4:32: error: unknown key 'bogus_key'"),
         UnknownKeyCase(source: "ParleyBots/Schema/Schedule.swift", type: "Schedule", file: "bots/t.yaml",
                        text: """
                            schedules:
@@ -157,6 +160,9 @@ extension UnknownKeyCase {
         UnknownKeyCase(source: "ParleyFlowTest/TestFile.swift", type: "Spoken", file: "bots/t.test.yaml",
                        text: "bot: t\ntests:\n  - name: n\n    steps:\n      - react: { emoji: \"👍\", bogus_key: 1 }\n",
                        error: "bots/t.test.yaml:5:30: error: unknown key 'bogus_key'"),
+        UnknownKeyCase(source: "ParleyFlowTest/TestFile.swift", type: "PauseBroadcast", file: "bots/t.test.yaml",
+                       text: "bot: t\ntests:\n  - name: n\n    steps:\n      - pause_broadcast: { schedule: s, after: 1, bogus_key: 1 }\n",
+                       error: "bots/t.test.yaml:5:51: error: unknown key 'bogus_key'"),
         UnknownKeyCase(source: "ParleyFlowTest/TestFile.swift", type: "Expectation", file: "bots/t.test.yaml",
                        text: "bot: t\ntests:\n  - name: n\n    steps:\n      - expect: { none: true, bogus_key: 1 }\n",
                        error: "bots/t.test.yaml:5:31: error: unknown key 'bogus_key'"),

@@ -38,6 +38,7 @@ extension BotHost {
             return current
         }
         previous?.task.cancel()
+        if let service = options.broadcasts { importAudiences(bots.map(\.bot), into: service.store) }
         guard let service = options.broadcasts, let store = options.schedules else { return }
         let schedules = bots.flatMap { bot in bot.bot.broadcastSchedules.map { (bot.runtime, $0) } }
         guard !schedules.isEmpty else { return }
@@ -63,6 +64,27 @@ extension BotHost {
             }
         }
         cron.withLock { $0 = RunningCron(scheduler: scheduler, entries: schedules.map(\.1.entry), task: Task { await scheduler.run() }) }
+    }
+
+    /// Adds each audience's `import` file to its members, once per bot and audience (the
+    /// first start that has it, also by a reload): a file edited later is not read again, and
+    /// someone who opted out before stays out. A file that cannot be read is logged and
+    /// tried again at the next start.
+    private func importAudiences(_ bots: [CompiledBot], into store: BroadcastStore) {
+        for bot in bots {
+            for audience in bot.audiences {
+                guard let file = audience.importFile else { continue }
+                do {
+                    var targets = BroadcastRecipients()
+                    try targets.append(file: file, displayPath: file)
+                    if let added = try store.importMembers(bot: bot.id, audience: audience.name, file: file, targets: targets.channels, now: clock.now()) {
+                        logger.log(.info, at: clock.now(), bot: bot.id, "audience imported", ["audience": audience.name, "file": file, "added": String(added)])
+                    }
+                } catch {
+                    logger.log(.error, at: clock.now(), bot: bot.id, "audience not imported", ["audience": audience.name, "error": error.description])
+                }
+            }
+        }
     }
 
     func stopBroadcasts() {
@@ -123,6 +145,17 @@ extension BotHost {
         let resumed = try service.resume(id)
         if let runtime { launchBroadcast(id, through: runtime, service: service) }
         return resumed
+    }
+
+    /// Starts a new job for the failed recipients of job `id` (see `BroadcastService.retryFailed`)
+    /// and sends it through its bot, which must be running.
+    public func retryFailedBroadcast(_ id: String, newID: String?) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
+        let service = try broadcastService()
+        guard let source = try service.store.job(id) else { throw BroadcastError(.unknownJob, "no broadcast with id '\(id)'") }
+        let runtime = try startedRuntime(sending: source.bot)
+        let (job, created) = try service.retryFailed(id, newID: newID ?? UUID().uuidString.lowercased())
+        if job.state == .running { launchBroadcast(job.id, through: runtime, service: service) }
+        return (job, created)
     }
 
     private func broadcastService() throws(BroadcastError) -> BroadcastService {

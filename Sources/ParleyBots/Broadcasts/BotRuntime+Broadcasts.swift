@@ -35,17 +35,59 @@ extension BotRuntime {
     /// run's id (a run fired again after a crash finds it) and sends it.
     func runScheduledBroadcast(_ schedule: BroadcastSchedule, fire: ScheduleFire, service: BroadcastService) async {
         do {
-            var recipients = BroadcastRecipients()
-            try recipients.append(targets: schedule.targets)
-            if let file = schedule.toFile { try recipients.append(file: file, displayPath: file) }
-            guard let message = try await broadcastMessage(schedule.send) else { return }
+            let audience = schedule.audience.flatMap { bot.audience($0) }
+            guard let message = try await broadcastMessage(schedule.send, audience: audience) else { return }
+            // A run fired again after a crash finds its job: who gets it is not read again.
+            let exists = try service.store.job(fire.jobID) != nil
+            let mark = service.store.optOutMark()
+            let recipients = exists ? BroadcastRecipients() : try self.recipients(of: schedule, audience: audience, store: service.store)
+            if !exists, let audience, recipients.channels.isEmpty {
+                log(.info, "schedule fired: its audience has no members", ["schedule": fire.schedule, "audience": audience.name])
+                return
+            }
             let job = try service.create(id: fire.jobID, bot: bot.id, origin: "schedule:\(fire.schedule)",
-                                         message: message, recipients: recipients, rate: schedule.rate).job
+                                         message: message, recipients: recipients, rate: schedule.rate, audience: audience?.name,
+                                         optOutMark: mark).job
             log(.info, "schedule fired", ["schedule": fire.schedule, "job": job.id, "catch_up": String(fire.isCatchUp)])
             _ = try await service.run(job.id, route: .client(client))
         } catch {
             log(.error, "scheduled broadcast failed", ["schedule": fire.schedule, "error": error.description])
         }
+    }
+
+    /// A subscribe command or unsubscribe word of `user`: stored with its time and source
+    /// before the actions after it run (an opt-out is honoured at once, also by a job to the
+    /// audience that is running).
+    func recordChoice(audience: String, user: String, subscribed: Bool) {
+        guard let store = options.broadcasts?.store else {
+            log(.warn, "audience choice not kept: this host keeps no broadcast store", ["audience": audience, "user": user])
+            return
+        }
+        let target = Channel.person(user).target
+        do {
+            if subscribed {
+                try store.subscribe(bot: bot.id, audience: audience, target: target, source: .command, now: clock.now())
+            } else {
+                try store.unsubscribe(bot: bot.id, audience: audience, target: target, source: .command, now: clock.now())
+            }
+            log(.info, subscribed ? "subscribed" : "unsubscribed", ["audience": audience, "user": user])
+        } catch {
+            log(.error, "audience choice not kept", ["audience": audience, "user": user, "error": error.description])
+        }
+    }
+
+    /// Who a scheduled broadcast goes to: its audience's members now (the snapshot the job
+    /// keeps), or its `to` targets and `to_file` lines.
+    private func recipients(of schedule: BroadcastSchedule, audience: CompiledAudience?,
+                            store: BroadcastStore) throws(BroadcastError) -> BroadcastRecipients {
+        var recipients = BroadcastRecipients()
+        if let audience {
+            for member in try store.members(bot: bot.id, audience: audience.name) { recipients.append(member) }
+            return recipients
+        }
+        try recipients.append(targets: schedule.targets)
+        if let file = schedule.toFile { try recipients.append(file: file, displayPath: file) }
+        return recipients
     }
 
     /// Stores the job of an order from outside the bot files (see `BotHost.startBroadcast`),
@@ -63,12 +105,17 @@ extension BotRuntime {
                                   message: message, recipients: recipients, rate: order.rate)
     }
 
-    /// A broadcast's `send:` as this bot sends it: `bot.*` filled in, `recipient.*` kept for
-    /// each recipient. Nil when the content cannot be built (logged); `invalidMessage` for
+    /// A broadcast's `send:` as this bot sends it: `bot.*` and (to an audience) `unsubscribe`
+    /// filled in, `recipient.*` kept for each recipient. Nil when the content cannot be built (logged); `invalidMessage` for
     /// a placeholder a broadcast cannot fill.
-    private func broadcastMessage(_ send: CompiledSend) async throws(BroadcastError) -> BroadcastMessage? {
+    private func broadcastMessage(_ send: CompiledSend, audience: CompiledAudience? = nil) async throws(BroadcastError) -> BroadcastMessage? {
         let lookup = BroadcastMessage.keepingRecipient { [bot] path in
-            path == "bot.id" ? bot.id : path == "bot.name" ? bot.name : nil
+            switch path {
+            case "bot.id": bot.id
+            case "bot.name": bot.name
+            case "unsubscribe": audience?.unsubscribeHint
+            default: nil
+            }
         }
         let content: OutgoingContent
         if let card = send.card {

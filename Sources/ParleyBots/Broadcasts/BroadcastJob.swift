@@ -36,9 +36,13 @@ public struct BroadcastJob: Sendable, Hashable {
     public var total: Int
     public var sent: Int
     public var failed: Int
+    /// The audience whose members it was sent to (`audience:`), or nil.
+    public var audience: String?
+    /// Members of its audience who opted out while it ran: not sent to, not failed.
+    public var optedOut: Int = 0
 
-    /// Recipients neither sent nor failed yet (a cancelled job's included: stored as pending).
-    public var pending: Int { max(0, total - sent - failed) }
+    /// Recipients neither sent, failed nor opted out yet (a cancelled job's included: stored as pending).
+    public var pending: Int { max(0, total - sent - failed - optedOut) }
     /// Recipients a cancel left unsent for good: a cancelled job's pending ones.
     public var cancelled: Int { state == .cancelled ? pending : 0 }
 }
@@ -49,6 +53,8 @@ public enum BroadcastOutcome: Sendable, Hashable {
     case sent(messageID: String)
     /// Given up: the reason, as `code: message`.
     case failed(reason: String)
+    /// Not sent: the recipient left the job's audience before their turn.
+    case optedOut
 }
 
 /// One recipient of a job and its state.

@@ -10,6 +10,8 @@ public struct BroadcastReport: Sendable, CustomStringConvertible {
     public var total: Int
     public var sent: Int
     public var failed: Int
+    /// Members of the job's audience who opted out before their turn (not sent to).
+    public var optedOut: Int
     public var pending: Int
     /// Messages sent by this run (a resumed job counts only its own).
     public var sentThisRun: Int
@@ -25,7 +27,9 @@ public struct BroadcastReport: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = "broadcast \(job) (\(bot)): \(sent) sent, \(failed) failed, \(pending) pending of \(total)"
+        var text = "broadcast \(job) (\(bot)): \(sent) sent, \(failed) failed, "
+        if optedOut > 0 { text += "\(optedOut) opted out, " }
+        text += "\(pending) pending of \(total)"
         text += " in \(Self.format(duration.timeInterval))s (\(Int(achievedRate.rounded()))/s)"
         if !failureReasons.isEmpty {
             text += "; failures: " + failureReasons.map { "\($0.count)× \($0.reason)" }.joined(separator: ", ")

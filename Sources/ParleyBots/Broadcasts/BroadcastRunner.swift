@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import Synchronization
 
 /// One run of one job: reads pending recipients page by page, renders each message, keeps
 /// up to `concurrency` sends in flight within the rate limits, retries transient failures,
@@ -16,6 +17,12 @@ struct BroadcastRunner: Sendable {
     let mayRepeat: Bool
     /// A pause or cancel: no new send starts once it is asked for.
     let control: BroadcastRunControl
+    /// Pause (stored) before the send after this many (see `BroadcastService.pauseNextRun`).
+    var pauseAfter: Int? = nil
+    /// For a job to an audience created by this process from members read after this opt-out
+    /// mark (`BroadcastStore.optOutMark`): nobody in it had opted out then, so its pages need
+    /// no look-up until an opt-out comes.
+    var cleanAsOf: UInt64? = nil
 
     /// Tallies of this run.
     struct Progress {
@@ -47,7 +54,7 @@ struct BroadcastRunner: Sendable {
         }
         let reasons = progress.reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.prefix(5).map { (reason: $0.key, count: $0.value) }
         return BroadcastReport(job: job.id, bot: job.bot, total: current.total, sent: current.sent, failed: current.failed,
-                               pending: current.pending, sentThisRun: progress.sent,
+                               optedOut: current.optedOut, pending: current.pending, sentThisRun: progress.sent,
                                duration: .milliseconds(Int64((clock.now().timeIntervalSince(started) * 1000).rounded())),
                                failureReasons: Array(reasons))
     }
@@ -55,7 +62,7 @@ struct BroadcastRunner: Sendable {
     private func send(_ progress: inout Progress) async throws {
         var bucket = job.ratePerSecond.map { TokenBucket(rate: BroadcastConfiguration.bucketRate(perSecond: $0)) }
         try await withThrowingTaskGroup(of: BroadcastRecipient.self) { group in
-            var inFlight = 0
+            var inFlight = 0, started = 0
             var after = -1
             // Bounded: each page moves `after` forward past at least one recipient.
             pages: while !control.isStopping {
@@ -63,22 +70,41 @@ struct BroadcastRunner: Sendable {
                 guard let last = page.last else { break }
                 after = last.position
                 let names = job.message.needsNames ? await self.names(of: page.map(\.channel)) : [:]
-                // Encrypted Matrix rooms get the page's keys in one claim, not one per recipient.
-                await route.prepare(page.map(\.channel))
+                var optOuts = try OptOuts(job: job, store: store, page: page, cleanAsOf: cleanAsOf)
+                // Encrypted Matrix rooms get the page's keys in one claim, not one per recipient
+                // (no room is made for one who opted out).
+                var coming: [Channel] = []
+                for recipient in page where try !optOuts.contains(recipient.position) { coming.append(recipient.channel) }
+                await route.prepare(coming)
                 for recipient in page {
                     try Task.checkCancellation()
                     while inFlight >= configuration.concurrency, let finished = try await group.next() {
                         inFlight -= 1
                         try collect(finished, into: &progress)
                     }
+                    // Checked before the wait for a token (one who left takes none) and after it
+                    // (one who leaves during the wait is skipped too).
+                    if try optOuts.contains(recipient.position) {
+                        try skip(recipient, into: &progress)
+                        continue
+                    }
+                    if let pauseAfter, started >= pauseAfter {
+                        _ = try store.transition(job: job.id, from: [.running], to: .paused, now: clock.now())
+                        break pages
+                    }
                     // A pause or cancel lets the sends in flight end (and be recorded) and starts no other.
                     guard try await pace(&bucket) else { break pages }
+                    if try optOuts.contains(recipient.position) {
+                        try skip(recipient, into: &progress)
+                        continue
+                    }
                     var envelope = OutgoingEnvelope(
                         channel: recipient.channel, clientMessageID: BroadcastUUID.message(job: job.id, target: recipient.channel.target),
                         payload: recipient.payload ?? job.message.render(for: recipient.channel, name: names[recipient.channel]))
                     envelope.isResend = mayRepeat
                     group.addTask { await deliver(envelope, recipient) }
                     inFlight += 1
+                    started += 1
                 }
             }
             while let finished = try await group.next() { try collect(finished, into: &progress) }
@@ -91,10 +117,18 @@ struct BroadcastRunner: Sendable {
         case .failed(let reason)?:
             progress.failed += 1
             progress.reasons[reason, default: 0] += 1
+        case .optedOut?: break
         case nil: return
         }
         progress.done.append(recipient)
         if progress.done.count >= configuration.recordBatch { try flush(&progress) }
+    }
+
+    /// Records that `recipient` left the job's audience before their turn.
+    private func skip(_ recipient: BroadcastRecipient, into progress: inout Progress) throws(BroadcastError) {
+        var skipped = recipient
+        skipped.outcome = .optedOut
+        try collect(skipped, into: &progress)
     }
 
     private func flush(_ progress: inout Progress) throws(BroadcastError) {
@@ -181,5 +215,42 @@ struct BroadcastRunner: Sendable {
             for profile in profiles { names[.person(profile.id)] = profile.displayName }
         }
         return names
+    }
+}
+
+/// The recipients of one page of a job to an audience who have opted out: read with the page,
+/// and read again for the page whenever an opt-out was recorded since (so one who opts out
+/// while the job runs is skipped from that moment). A job without an audience has none.
+struct OptOuts {
+    private let job: BroadcastJob
+    private let store: BroadcastStore
+    private let positions: ClosedRange<Int>?
+    private var generation: UInt64 = 0
+    private var skipped: Set<Int> = []
+
+    /// `cleanAsOf`: the opt-out mark at which the page is known to hold nobody who opted out
+    /// (its look-up is skipped while the mark has not moved); nil: look them up.
+    init(job: BroadcastJob, store: BroadcastStore, page: [BroadcastRecipient], cleanAsOf: UInt64?) throws(BroadcastError) {
+        self.job = job
+        self.store = store
+        positions = job.audience == nil ? nil : page.first.flatMap { first in page.last.map { first.position...$0.position } }
+        if let cleanAsOf {
+            generation = cleanAsOf
+        } else {
+            try refresh()
+        }
+    }
+
+    mutating func contains(_ position: Int) throws(BroadcastError) -> Bool {
+        guard positions != nil else { return false }
+        if store.optOutGeneration.load(ordering: .sequentiallyConsistent) != generation { try refresh() }
+        return skipped.contains(position)
+    }
+
+    private mutating func refresh() throws(BroadcastError) {
+        guard let positions, let audience = job.audience else { return }
+        // Read before the query: an opt-out recorded during it moves the generation again.
+        generation = store.optOutGeneration.load(ordering: .sequentiallyConsistent)
+        skipped = try store.optedOut(job: job.id, bot: job.bot, audience: audience, positions: positions)
     }
 }

@@ -10,6 +10,8 @@ struct BroadcastSchedule: Sendable {
     var targets: [String]
     /// `to_file` relative to the bot file's folder, as users see it.
     var toFile: String?
+    /// The audience whose members get it (instead of `to` / `to_file`).
+    var audience: String?
     var send: CompiledSend
     var rate: Rate?
 
@@ -28,7 +30,7 @@ struct BroadcastSchedule: Sendable {
             }
             compiled.append(BroadcastSchedule(
                 entry: entry, targets: broadcast.to?.map(\.value) ?? [],
-                toFile: broadcast.toFile.map { TextFile.join(TextFile.folder(of: file), $0.value) },
+                toFile: broadcast.toFile.map { TextFile.join(TextFile.folder(of: file), $0.value) }, audience: broadcast.audience?.value,
                 send: try compiler.send(broadcast.send), rate: rate))
         }
         return compiled

@@ -21,6 +21,11 @@ public final class BroadcastService: Sendable {
     /// its sends need no look-up by the server; every other run may repeat what a run that
     /// died (or was stopped) sent without recording it.
     private let fresh = Mutex<Set<String>>([])
+    /// Pauses armed by `pauseNextRun(origin:afterSends:)`, by job origin.
+    private let armedPauses = Mutex<[String: Int]>([:])
+    /// Jobs to an audience created by this process and not run yet, with the opt-out mark
+    /// their members were read after (see `BroadcastStore.optOutMark`).
+    private let cleanMarks = Mutex<[String: UInt64]>([:])
 
     /// A service over `store`; `log` receives one line per job report and per problem.
     public init(store: BroadcastStore, clock: any ParleyClock = SystemClock(),
@@ -33,17 +38,43 @@ public final class BroadcastService: Sendable {
 
     /// Stores a job for `recipients` (all pending) unless job `id` exists already; returns
     /// the stored job and whether it was created now. Nothing is sent yet: call `run`.
-    /// `payloads`, when given, is each recipient's own payload (in `recipients` order).
+    /// `payloads`, when given, is each recipient's own payload (in `recipients` order). A job
+    /// to `audience` (its members, snapshot by the caller) skips those who opt out before their turn;
+    /// `optOutMark`, read before the members, spares its first run the look-ups while nobody opts out.
     public func create(id: String = UUID().uuidString.lowercased(), bot: String, origin: String, message: BroadcastMessage,
                        recipients: BroadcastRecipients, payloads: [JSONValue]? = nil,
-                       rate: Rate? = nil) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
+                       rate: Rate? = nil, audience: String? = nil,
+                       optOutMark: UInt64? = nil) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
         guard !id.isEmpty else { throw BroadcastError(.invalidMessage, "a broadcast id must not be empty") }
         if let existing = try store.job(id) { return (existing, false) }
         guard !recipients.channels.isEmpty else {
             throw BroadcastError(.noRecipients, "broadcast '\(id)' has no recipients: give 'to' targets or a 'to_file' with at least one")
         }
         let created = try store.create(id: id, bot: bot, origin: origin, message: message, ratePerSecond: rate?.perSecond,
-                                       recipients: recipients.channels, payloads: payloads, now: clock.now())
+                                       recipients: recipients.channels, payloads: payloads, audience: audience, now: clock.now())
+        if created, audience != nil, let optOutMark { cleanMarks.withLock { $0[id] = optOutMark } }
+        return try stored(id, created: created)
+    }
+
+    /// A new job (`origin` `retry:ID`) for exactly the recipients job `id` gave up on: the same
+    /// bot, message (each recipient's own payload, if the job had them) and rate, under a new
+    /// id with its own exactly-once guarantee; `run` sends it. Job `id` is left as it is. A job
+    /// `newID` that exists is returned, not repeated (a retry started again resumes).
+    public func retryFailed(_ id: String, newID: String = UUID().uuidString.lowercased()) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
+        guard !newID.isEmpty else { throw BroadcastError(.invalidMessage, "a broadcast id must not be empty") }
+        if let existing = try store.job(newID) { return (existing, false) }
+        guard let source = try store.job(id) else { throw BroadcastError(.unknownJob, "no broadcast with id '\(id)'") }
+        let failures = try store.failures(job: id)
+        guard !failures.isEmpty else { throw BroadcastError(.noRecipients, "broadcast '\(id)' has no failed recipients to retry") }
+        let payloads = failures.compactMap { $0.payload }
+        let created = try store.create(id: newID, bot: source.bot, origin: "retry:\(source.id)", message: source.message,
+                                       ratePerSecond: source.ratePerSecond, recipients: failures.map { $0.channel },
+                                       payloads: payloads.count == failures.count ? payloads : nil, now: clock.now())
+        return try stored(newID, created: created)
+    }
+
+    /// Job `id` just stored (or found); one created now is marked fresh for its first run.
+    private func stored(_ id: String, created: Bool) throws(BroadcastError) -> (job: BroadcastJob, created: Bool) {
         guard let job = try store.job(id) else { throw BroadcastError(.storage, "broadcast '\(id)' vanished after it was stored") }
         if created { _ = fresh.withLock { $0.insert(id) } }
         return (job, created)
@@ -85,8 +116,12 @@ public final class BroadcastService: Sendable {
         // A finished job runs to a report of what it sent (nothing is pending).
         guard job.state != .paused && job.state != .cancelled else { throw Self.notRunning(job) }
         let firstRun = fresh.withLock { $0.remove(id) } != nil
+        let pauseAfter = armedPauses.withLock { $0.removeValue(forKey: job.origin) }
+        // Only a first run: after a stop or a restart, opt-outs may have come that this process did not see.
+        let cleanAsOf = cleanMarks.withLock { $0.removeValue(forKey: id) }
         let runner = BroadcastRunner(job: job, route: route, store: store, clock: clock, configuration: configuration,
-                                     mayRepeat: !firstRun, control: control)
+                                     mayRepeat: !firstRun, control: control, pauseAfter: pauseAfter,
+                                     cleanAsOf: firstRun ? cleanAsOf : nil)
         let report = try await runner.run()
         log(report.description)
         return report
@@ -133,6 +168,14 @@ public final class BroadcastService: Sendable {
     /// never sent to.
     public func cancel(_ id: String) async throws(BroadcastError) -> BroadcastJob {
         try await stop(id, to: .cancelled, from: [.running, .paused])
+    }
+
+    /// Makes the next run of a job started by `origin` (`schedule:NAME`, …) pause itself once
+    /// it has started `count` sends, exactly there: what a flow test's `pause_broadcast` step
+    /// needs to stop a job halfway at a known recipient (a pause from outside lands wherever
+    /// the job happens to be).
+    public func pauseNextRun(origin: String, afterSends count: Int) {
+        armedPauses.withLock { $0[origin] = max(0, count) }
     }
 
     /// Marks paused job `id` running again and returns it; `run` then sends the rest.

@@ -14,15 +14,34 @@ extension BroadcastStore {
             guard let position = row[0].int, let channel = row[1].string.flatMap(Channel.init(target:)) else {
                 throw BroadcastError(.storage, "a recipient of broadcast '\(job)' is damaged in storage")
             }
-            var payload: JSONValue?
-            if let text = row[3].string {
-                guard let parsed = try? JSONValue.parse(Data(text.utf8)) else {
-                    throw BroadcastError(.storage, "the payload of a recipient of broadcast '\(job)' is damaged in storage")
-                }
-                payload = parsed
-            }
-            return BroadcastRecipient(position: position, channel: channel, outcome: nil, attempts: row[2].int ?? 0, payload: payload)
+            return BroadcastRecipient(position: position, channel: channel, outcome: nil, attempts: row[2].int ?? 0,
+                                      payload: try Self.payload(row[3], job: job))
         }
+    }
+
+    /// The recipients `job` gave up on, in order, with their error and own payload.
+    public func failures(job: String) throws(BroadcastError) -> [BroadcastFailure] {
+        let rows = try access("read failed recipients of \(job)") { connection in
+            try connection.rows(
+                "SELECT position, target, reason, attempts, payload FROM broadcast_recipients WHERE job = ? AND state = ? ORDER BY position",
+                [.text(job), .integer(RecipientState.failed.rawValue)])
+        }
+        return try rows.map { row throws(BroadcastError) in
+            guard let position = row[0].int, let channel = row[1].string.flatMap(Channel.init(target:)) else {
+                throw BroadcastError(.storage, "a recipient of broadcast '\(job)' is damaged in storage")
+            }
+            return BroadcastFailure(position: position, channel: channel, reason: row[2].string ?? "", attempts: row[3].int ?? 0,
+                                    payload: try Self.payload(row[4], job: job))
+        }
+    }
+
+    /// A recipient's stored own payload (nil: none).
+    private static func payload(_ value: SQLiteValue, job: String) throws(BroadcastError) -> JSONValue? {
+        guard let text = value.string else { return nil }
+        guard let parsed = try? JSONValue.parse(Data(text.utf8)) else {
+            throw BroadcastError(.storage, "the payload of a recipient of broadcast '\(job)' is damaged in storage")
+        }
+        return parsed
     }
 
     /// Writes outcomes in one transaction and moves the job's counters with them.
@@ -32,23 +51,22 @@ extension BroadcastStore {
             try connection.transaction {
                 let update = try connection.prepare(
                     "UPDATE broadcast_recipients SET state = ?, message_id = ?, reason = ?, attempts = ? WHERE job = ? AND position = ? AND state = 0")
-                var sent: Int64 = 0, failed: Int64 = 0
+                var counts: [RecipientState: Int64] = [:]
                 for result in results {
                     let (state, messageID, reason): (RecipientState, String?, String?)
                     switch result.outcome {
                     case .sent(let id)?: (state, messageID, reason) = (.sent, id, nil)
                     case .failed(let why)?: (state, messageID, reason) = (.failed, nil, why)
+                    case .optedOut?: (state, messageID, reason) = (.optedOut, nil, nil)
                     case nil: continue
                     }
                     try update.run([.integer(state.rawValue), SQLiteValue(messageID), SQLiteValue(reason),
                                     .integer(Int64(result.attempts)), .text(job), .integer(Int64(result.position))])
                     // Only rows that were still pending count (a repeated record changes nothing).
-                    if connection.changes > 0 {
-                        if state == .sent { sent += 1 } else { failed += 1 }
-                    }
+                    if connection.changes > 0 { counts[state, default: 0] += 1 }
                 }
-                try connection.run("UPDATE broadcast_jobs SET sent = sent + ?, failed = failed + ? WHERE id = ?",
-                                   [.integer(sent), .integer(failed), .text(job)])
+                try connection.run("UPDATE broadcast_jobs SET sent = sent + ?, failed = failed + ?, opted_out = opted_out + ? WHERE id = ?",
+                                   [.integer(counts[.sent] ?? 0), .integer(counts[.failed] ?? 0), .integer(counts[.optedOut] ?? 0), .text(job)])
             }
         }
     }
@@ -85,6 +103,7 @@ extension BroadcastStore {
             switch RecipientState(rawValue: row[2].int64 ?? 0) {
             case .sent?: outcome = .sent(messageID: row[3].string ?? "")
             case .failed?: outcome = .failed(reason: row[4].string ?? "")
+            case .optedOut?: outcome = .optedOut
             default: outcome = nil
             }
             return BroadcastRecipient(position: position, channel: channel, outcome: outcome, attempts: row[5].int ?? 0)

@@ -32,10 +32,29 @@ public final class BroadcastStore: Sendable {
         """
         CREATE INDEX broadcast_jobs_state ON broadcast_jobs (state);
         """,
+        // Audiences (`audiences:` in a bot file): each user's latest choice with its time and
+        // source; an opt-out stays a row (subscribed 0), so a later import cannot add them back.
+        // A job to an audience names it, and recipients who opted out while it ran are
+        // `opted out` (state 3), neither sent nor failed.
+        """
+        CREATE TABLE audience_members (
+            bot TEXT NOT NULL, audience TEXT NOT NULL, target TEXT NOT NULL, subscribed INTEGER NOT NULL,
+            source TEXT NOT NULL, changed REAL NOT NULL,
+            PRIMARY KEY (bot, audience, target)) WITHOUT ROWID;
+        CREATE TABLE audience_imports (
+            bot TEXT NOT NULL, audience TEXT NOT NULL, file TEXT NOT NULL, imported REAL NOT NULL, added INTEGER NOT NULL,
+            PRIMARY KEY (bot, audience)) WITHOUT ROWID;
+        ALTER TABLE broadcast_jobs ADD COLUMN audience TEXT;
+        ALTER TABLE broadcast_jobs ADD COLUMN opted_out INTEGER NOT NULL DEFAULT 0;
+        """,
     ])
 
     /// Recipient states as stored.
-    enum RecipientState: Int64 { case pending = 0, sent = 1, failed = 2 }
+    enum RecipientState: Int64 { case pending = 0, sent = 1, failed = 2, optedOut = 3 }
+
+    /// Counts opt-outs recorded through this store: a running job to an audience compares it
+    /// before each send and reads its page's opt-outs again when it moved (see `BroadcastRunner`).
+    let optOutGeneration = Atomic<UInt64>(0)
 
     /// Opens (creating and migrating) the database at `path` (`":memory:"` keeps nothing).
     public init(path: String) throws(BroadcastError) {
@@ -63,7 +82,7 @@ public final class BroadcastStore: Sendable {
     /// changing nothing, when a job with this id exists (a repeated start is a resume).
     /// `payloads`, when given, holds each recipient's own payload (same order and count).
     public func create(id: String, bot: String, origin: String, message: BroadcastMessage, ratePerSecond: Double?,
-                       recipients: [Channel], payloads: [JSONValue]? = nil, now: Date) throws(BroadcastError) -> Bool {
+                       recipients: [Channel], payloads: [JSONValue]? = nil, audience: String? = nil, now: Date) throws(BroadcastError) -> Bool {
         if let payloads, payloads.count != recipients.count {
             throw BroadcastError(.invalidMessage, "broadcast '\(id)': \(payloads.count) payloads for \(recipients.count) recipients")
         }
@@ -71,10 +90,11 @@ public final class BroadcastStore: Sendable {
             try connection.transaction {
                 guard try connection.scalar("SELECT 1 FROM broadcast_jobs WHERE id = ?", [.text(id)]) == nil else { return false }
                 try connection.run(
-                    "INSERT INTO broadcast_jobs (id, bot, origin, payload, rate, state, created, total, templated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO broadcast_jobs (id, bot, origin, payload, rate, state, created, total, templated, audience) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [.text(id), .text(bot), .text(origin), .text(message.payload.compactJSON()),
                      ratePerSecond.map { .real($0) } ?? .null, .text(BroadcastJob.State.running.rawValue),
-                     .real(now.timeIntervalSince1970), .integer(Int64(recipients.count)), SQLiteValue(message.isTemplate)])
+                     .real(now.timeIntervalSince1970), .integer(Int64(recipients.count)), SQLiteValue(message.isTemplate),
+                     SQLiteValue(audience)])
                 let insert = try connection.prepare("INSERT INTO broadcast_recipients (job, position, target, payload) VALUES (?, ?, ?, ?)")
                 for (position, channel) in recipients.enumerated() {
                     let payload = payloads.map { SQLiteValue.text($0[position].compactJSON()) } ?? .null
@@ -103,7 +123,7 @@ public final class BroadcastStore: Sendable {
     private func jobs(where clause: String, _ values: [SQLiteValue]) throws(BroadcastError) -> [BroadcastJob] {
         let rows = try access("read broadcast jobs") { connection in
             try connection.rows("""
-                SELECT id, bot, origin, payload, rate, state, created, finished, total, sent, failed, templated
+                SELECT id, bot, origin, payload, rate, state, created, finished, total, sent, failed, templated, audience, opted_out
                 FROM broadcast_jobs \(clause) ORDER BY created DESC, id DESC
                 """, values)
         }
@@ -121,6 +141,7 @@ public final class BroadcastStore: Sendable {
             message: row[11].int == 0 ? BroadcastMessage(literal: payload) : try BroadcastMessage(payload: payload),
             ratePerSecond: row[4].double, state: state, created: Date(timeIntervalSince1970: row[6].double ?? 0),
             finished: row[7].double.map(Date.init(timeIntervalSince1970:)),
-            total: row[8].int ?? 0, sent: row[9].int ?? 0, failed: row[10].int ?? 0)
+            total: row[8].int ?? 0, sent: row[9].int ?? 0, failed: row[10].int ?? 0, audience: row[12].string,
+            optedOut: row[13].int ?? 0)
     }
 }

@@ -53,6 +53,8 @@ extension BotRuntime {
                 return
             case .armTimeout(let position, let deadline):
                 armTimeout(position, deadline, in: channel)
+            case .audience(let name, let user, let subscribed):
+                recordChoice(audience: name, user: user, subscribed: subscribed)
             case .broadcast(let items):
                 if let service = options.broadcasts {
                     await broadcastDurably(items, service: service, trigger: trigger, effectIndex: offset + index)

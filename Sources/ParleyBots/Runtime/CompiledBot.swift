@@ -30,6 +30,8 @@ public struct CompiledBot: Sendable {
     let broadcastSchedules: [BroadcastSchedule]
     /// How the queues are staffed (`handoff:`).
     let handoff: HandoffRules
+    /// Opt-in lists for broadcasts (`audiences:`), in file order.
+    let audiences: [CompiledAudience]
 
     /// The bot's own profile as user `userID` (its id on the transport: a Matrix account's
     /// full id; the bot's id on the embedded hub).
@@ -103,6 +105,7 @@ public struct CompiledBot: Sendable {
         }
         self.cards = cards
         broadcastSchedules = try BroadcastSchedule.compile(definition, bot: id, file: file, compiler: &compiler)
+        audiences = try CompiledAudience.compile(definition, file: file, compiler: &compiler)
         let rules = try HandoffRules(definition.handoff, compiler: &compiler)
         handoff = rules
         // A queue tickets escalate to is one of the bot's too: its agents act on them there.

@@ -19,6 +19,8 @@ enum Effect: Sendable, Hashable, Codable {
     case broadcast([BroadcastItem])
     /// A log line about the decision (a regex over its limit, a loop cut short).
     case log(LogLevel, String, [String: String])
+    /// Opt `user` in to (or out of) the bot's audience of this name.
+    case audience(String, user: String, subscribed: Bool)
 }
 
 /// A content before it becomes a `MessageContent`: text, or a card by name with its

@@ -21,9 +21,10 @@ enum RouterInput: Sendable {
 }
 
 /// The decision for an input: a pure function of (bot, conversation state, input, now) →
-/// (effects, new state). Order for a message: a flow waiting on `ask`, then commands, then
-/// triggers, then `fallback`. For a reaction: a flow waiting on an `ask` that lists the emoji
-/// in `reactions`, then the `reaction` triggers; nothing else (no fallback).
+/// (effects, new state). Order for a message: an audience's unsubscribe word, a flow waiting
+/// on `ask`, then commands (an audience's subscribe command first), then triggers, then
+/// `fallback`. For a reaction: a flow waiting on an `ask` that lists the emoji in
+/// `reactions`, then the `reaction` triggers; nothing else (no fallback).
 enum Router {
     /// The route of a reaction nothing answers.
     static let unansweredReaction = "reaction unanswered"
@@ -60,7 +61,13 @@ enum Router {
         case .message(let text, let user):
             planner.context.user = user
             planner.context.messageText = text
-            if let position = state.waiting, let step = bot.step(position.flow, position.step), let ask = step.ask {
+            // An unsubscribe word always works: before a flow's `ask`, commands and triggers.
+            let leaving = bot.unsubscribing(text)
+            if let first = leaving.first {
+                planner.route = "unsubscribe " + leaving.map(\.name).joined(separator: ",")
+                for audience in leaving { planner.effects.append(.audience(audience.name, user: user.id, subscribed: false)) }
+                planner.run(first.onUnsubscribe, flow: nil)
+            } else if let position = state.waiting, let step = bot.step(position.flow, position.step), let ask = step.ask {
                 planner.route = "ask \(position)"
                 planner.answer(text, ask: ask, step: step, at: position)
             } else if !routeCommand(text, planner: &planner) && !routeTrigger(text, planner: &planner) {
@@ -108,6 +115,14 @@ enum Router {
         _ body: Line, planner: inout Planner, isWhitespace: (Line.Element) -> Bool, string: (Line) -> String
     ) -> Bool where Line.SubSequence == Line {
         let name = body.prefix { !isWhitespace($0) }
+        // Most bots have no audience: their command lines are not turned into a string twice.
+        if !name.isEmpty, !planner.bot.audiences.isEmpty, let audience = planner.bot.subscribing(string(name)),
+           let user = planner.context.user {
+            planner.route = "subscribe \(audience.name)"
+            planner.effects.append(.audience(audience.name, user: user.id, subscribed: true))
+            planner.run(audience.onSubscribe, flow: nil)
+            return true
+        }
         guard !name.isEmpty, let command = planner.bot.commands[string(name)] else { return false }
         var rest = body[name.endIndex...]
         var args: [String: String] = [:]

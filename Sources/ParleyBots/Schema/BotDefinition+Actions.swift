@@ -21,14 +21,18 @@ extension BotDefinition {
             items += schedule.actions?.value.items ?? []
         }
         for queue in handoff?.queues.entries ?? [] { items += queue.value.closed?.value.items ?? [] }
+        for audience in audiences.entries {
+            items += (audience.value.onSubscribe?.value.items ?? []) + (audience.value.onUnsubscribe?.value.items ?? [])
+        }
         return items
     }
 
-    /// The `to_file` values of all broadcasts, with their positions.
+    /// The `to_file` values of all broadcasts and the audiences' `import` files, with their
+    /// positions.
     public var recipientFiles: [Located<String>] {
         allActionItems.compactMap { item in
             if case .broadcast(let broadcast) = item.action { return broadcast.toFile }
             return nil
-        }
+        } + audiences.entries.compactMap(\.value.importFile)
     }
 }

@@ -28,6 +28,8 @@ public struct BotDefinition: YAMLNodeDecodable, Sendable {
     public var cards: OrderedMap<CardDeclaration>
     /// How the bot's hand-off queues are staffed.
     public var handoff: HandoffPolicy?
+    /// Opt-in lists for broadcasts, by name, in file order.
+    public var audiences: OrderedMap<Audience>
 
     /// Reads a bot file's top-level mapping (an empty file is an empty bot).
     public init(yaml reader: NodeReader) throws {
@@ -45,6 +47,7 @@ public struct BotDefinition: YAMLNodeDecodable, Sendable {
         schedules = reader.decodeIfPresent([Schedule].self, forKey: "schedules") ?? []
         cards = reader.decodeIfPresent(OrderedMap<CardDeclaration>.self, forKey: "cards") ?? OrderedMap()
         handoff = reader.decodeIfPresent(HandoffPolicy.self, forKey: "handoff")
+        audiences = reader.decodeIfPresent(OrderedMap<Audience>.self, forKey: "audiences") ?? OrderedMap()
     }
 
     /// The command prefix (`/` unless set).

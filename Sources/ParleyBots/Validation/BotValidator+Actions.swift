@@ -74,6 +74,35 @@ extension BotValidator {
     }
 
     private func checkBroadcast(_ broadcast: BroadcastAction, scope: TemplateScope) {
+        var inner = scope
+        inner.recipient = true
+        if let audience = broadcast.audience {
+            checkAudienceBroadcast(broadcast, audience: audience, scope: scope)
+            inner.unsubscribe = true
+        } else {
+            checkTargets(of: broadcast)
+        }
+        if let rate = broadcast.rate { checkRate(rate) }
+        checkSend(broadcast.send, scope: inner)
+    }
+
+    /// `audience:` instead of `to` / `to_file`, in a schedule (an action's broadcast goes to
+    /// the targets the conversation names), naming one of the bot's audiences.
+    private func checkAudienceBroadcast(_ broadcast: BroadcastAction, audience: Located<String>, scope: TemplateScope) {
+        if let other = broadcast.to.map({ _ in "to" }) ?? broadcast.toFile.map({ _ in "to_file" }) {
+            fail(audience.mark, "a broadcast has both 'audience' and '\(other)': use one of them")
+        }
+        if scope.conversation {
+            fail(audience.mark, "'audience' is for a schedule's broadcast: a 'broadcast' action sends to 'to' targets")
+        }
+        if bot.audiences[audience.value] == nil {
+            let known = bot.audiences.names
+            fail(audience.mark, "unknown audience '\(audience.value)': "
+                 + (known.isEmpty ? "the bot has no 'audiences:'" : "expected one of " + known.joined(separator: ", ")))
+        }
+    }
+
+    private func checkTargets(of broadcast: BroadcastAction) {
         switch (broadcast.to, broadcast.toFile) {
         case (let to?, nil):
             if to.isEmpty { fail(broadcast.send.mark, "'broadcast.to' is empty: expected at least one target") }
@@ -83,11 +112,7 @@ extension BotValidator {
         case (_?, let file?):
             fail(file.mark, "a broadcast has both 'to' and 'to_file': use one of them")
         case (nil, nil):
-            fail(broadcast.send.mark, "a broadcast needs 'to' (a list of targets) or 'to_file'")
+            fail(broadcast.send.mark, "a broadcast needs 'to' (a list of targets), 'to_file' or 'audience'")
         }
-        if let rate = broadcast.rate { checkRate(rate) }
-        var inner = scope
-        inner.recipient = true
-        checkSend(broadcast.send, scope: inner)
     }
 }

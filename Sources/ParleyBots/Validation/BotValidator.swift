@@ -58,6 +58,7 @@ public struct BotValidator {
         }
         checkSchedules()
         checkHandoff()
+        checkAudiences()
     }
 
     // MARK: - Commands and triggers

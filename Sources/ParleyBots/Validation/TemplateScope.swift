@@ -16,6 +16,8 @@ struct TemplateScope: Sendable {
     var flow: String? = nil
     /// `{{queue.opens}}`: only in a queue's `closed` actions.
     var queueOpens = false
+    /// `{{unsubscribe}}`: only in a broadcast to an audience.
+    var unsubscribe = false
 
     /// The variables allowed here, for messages.
     func known(vars: Set<String>) -> [String] {
@@ -23,6 +25,7 @@ struct TemplateScope: Sendable {
         if conversation { names += ["user.id", "user.name", "message.text"] }
         if recipient { names += ["recipient.id", "recipient.name"] }
         if queueOpens { names.append("queue.opens") }
+        if unsubscribe { names.append("unsubscribe") }
         names += (args ?? []).map { "args.\($0.value)" }
         names += (matchGroups ?? []).map { "match.\($0)" }
         names += vars.sorted().map { "vars.\($0)" }
@@ -40,6 +43,8 @@ struct TemplateScope: Sendable {
             return conversation ? nil : "'{{\(path)}}' has no user or message here (\(place) runs on a schedule)"
         case ("queue", "opens"?):
             return queueOpens ? nil : "'{{\(path)}}' is only known in a hand-off queue's 'closed' actions"
+        case ("unsubscribe", nil):
+            return unsubscribe ? nil : "'{{unsubscribe}}' is only known in a broadcast to an 'audience' (it names the opt-out word)"
         case ("recipient", "id"?), ("recipient", "name"?):
             return recipient ? nil : "'{{\(path)}}' is only known inside a broadcast's 'send'"
         case ("args", let name?):

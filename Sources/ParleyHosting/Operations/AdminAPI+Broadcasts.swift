@@ -44,9 +44,7 @@ extension AdminAPI {
         }
         do {
             let (job, created) = try await running.host.startBroadcast(order)
-            var answer = HTTPServerResponse.json(created ? 201 : 200, Self.json(job).jsonData())
-            if created { answer.headers.append((name: "Location", value: "/api/v1/broadcasts/\(job.id)")) }
-            return answer
+            return Self.started(job, created: created)
         } catch {
             return Self.answer(error)
         }
@@ -68,15 +66,59 @@ extension AdminAPI {
         }
     }
 
+    /// `GET /api/v1/broadcasts/{id}/failed`: `{"failed": [{"target", "code", "message", "attempts"}]}`.
+    func broadcastFailures(_ id: String) -> HTTPServerResponse {
+        do {
+            guard let store = running.host.options.broadcasts?.store, try store.job(id) != nil else {
+                return OperationsRoutes.error(404, "no broadcast with id '\(id)'")
+            }
+            let failures = try store.failures(job: id).map { failure in
+                JSONValue.object(["target": .string(failure.channel.target), "code": .string(failure.code),
+                                  "message": .string(failure.message), "attempts": .int(Int64(failure.attempts))])
+            }
+            return .json(200, JSONValue.object(["failed": .array(failures)]).jsonData())
+        } catch {
+            return Self.answer(error)
+        }
+    }
+
+    /// `POST /api/v1/broadcasts/{id}/retry-failed` with an optional `{"id"}` for the new job:
+    /// 201 with the new job (sending), 200 when a job of that id exists.
+    func retryFailed(_ id: String, body: Data) -> HTTPServerResponse {
+        let newID: String?
+        do {
+            newID = body.isEmpty ? nil : try Self.jobID(JSONBody(body, known: ["id"]))
+        } catch {
+            return error.response
+        }
+        do {
+            let (job, created) = try running.host.retryFailedBroadcast(id, newID: newID)
+            return Self.started(job, created: created)
+        } catch {
+            return Self.answer(error)
+        }
+    }
+
+    /// 201 with a job created now and where it is, 200 with one that existed.
+    private static func started(_ job: BroadcastJob, created: Bool) -> HTTPServerResponse {
+        var answer = HTTPServerResponse.json(created ? 201 : 200, json(job).jsonData())
+        if created { answer.headers.append((name: "Location", value: "/api/v1/broadcasts/\(job.id)")) }
+        return answer
+    }
+
+    /// A request's job `id`, if it gives one.
+    private static func jobID(_ body: JSONBody) throws(JSONBody.Problem) -> String? {
+        guard let id = try body.string("id") else { return nil }
+        guard !id.isEmpty, !id.contains("/"), id.count <= 200 else { throw JSONBody.Problem(message: "id: 1 to 200 characters, no '/'") }
+        return id
+    }
+
     /// The order a start request's body gives.
     private static func order(_ body: JSONBody) throws(JSONBody.Problem) -> BroadcastOrder {
         guard let bot = try body.string("bot", required: true) else { throw JSONBody.Problem(message: "bot: required") }
         guard let to = try body.strings("to"), !to.isEmpty else { throw JSONBody.Problem(message: "to: give at least one target (user:ID or group:ID)") }
         var order = BroadcastOrder(bot: bot, to: to)
-        if let id = try body.string("id") {
-            guard !id.contains("/"), id.count <= 200 else { throw JSONBody.Problem(message: "id: at most 200 characters, no '/'") }
-            order.id = id
-        }
+        order.id = try jobID(body)
         switch (try body.string("text"), try body.stringObject("send")) {
         case (let text?, nil):
             order.text = text
@@ -105,6 +147,10 @@ extension AdminAPI {
             "sent": .int(Int64(job.sent)), "failed": .int(Int64(job.failed)), "pending": .int(Int64(job.pending - job.cancelled)),
         ]
         if job.cancelled > 0 { fields["cancelled"] = .int(Int64(job.cancelled)) }
+        if let audience = job.audience {
+            fields["audience"] = .string(audience)
+            fields["opted_out"] = .int(Int64(job.optedOut))
+        }
         if let finished = job.finished { fields["finished"] = .string(finished.formatted(.iso8601)) }
         return .object(fields)
     }

@@ -21,9 +21,17 @@ struct AdminAPI: Sendable {
         case ("broadcasts", 2):
             guard OperationsRoutes.isRead(request.method) else { return OperationsRoutes.methodNotAllowed("GET") }
             return broadcast(parts[1])
+        case ("broadcasts", 3) where parts[2] == "failed":
+            guard OperationsRoutes.isRead(request.method) else { return OperationsRoutes.methodNotAllowed("GET") }
+            return broadcastFailures(parts[1])
+        case ("broadcasts", 3) where parts[2] == "retry-failed":
+            guard request.method == "POST" else { return OperationsRoutes.methodNotAllowed("POST") }
+            return retryFailed(parts[1], body: request.body)
         case ("broadcasts", 3) where Self.broadcastActions.contains(parts[2]):
             guard request.method == "POST" else { return OperationsRoutes.methodNotAllowed("POST") }
             return await broadcastAction(parts[2], job: parts[1])
+        case ("audiences", _):
+            return audiences(Array(parts.dropFirst()), method: request.method, body: request.body)
         case ("tickets", 1):
             guard OperationsRoutes.isRead(request.method) else { return OperationsRoutes.methodNotAllowed("GET") }
             return tickets(request.query)

@@ -98,7 +98,9 @@ public final class HostMetrics: BotActivityObserver {
                 // a gauge per job ever sent would grow without bound.
                 let recent = clock.now().addingTimeInterval(-3600)
                 return ((try? broadcasts.jobs()) ?? []).filter { !$0.state.isEnded || ($0.finished ?? .distantPast) > recent }.flatMap { job in
-                    [("sent", job.sent), ("failed", job.failed), ("pending", job.pending)].map {
+                    // A job to an audience also counts the members who left before their turn.
+                    ([("sent", job.sent), ("failed", job.failed), ("pending", job.pending)]
+                        + (job.audience == nil ? [] : [("opted_out", job.optedOut)])).map {
                         MetricSample([job.bot, job.id, $0.0], Double($0.1))
                     }
                 }
