@@ -33,13 +33,26 @@ struct SyncWrites: Sendable {
     private(set) var reactions: [ReactionRecord] = []
     /// Reaction events to forget (their redactions arrived).
     private(set) var removedReactions: [String] = []
+    /// Encrypted events to keep until their key comes, and held events to forget (handled,
+    /// given up, or their room left).
+    private(set) var held: [HeldEvent] = []
+    private(set) var released: [String] = []
     /// Every event id this sync has handled so far, for `contains(_:)`.
     private var handled: Set<String> = []
 
     /// Whether this sync already handled `eventID` (not yet written).
     func contains(_ eventID: String) -> Bool { handled.contains(eventID) }
 
-    var isEmpty: Bool { seen.isEmpty && messages.isEmpty && reactions.isEmpty && removedReactions.isEmpty }
+    var isEmpty: Bool {
+        seen.isEmpty && messages.isEmpty && reactions.isEmpty && removedReactions.isEmpty && held.isEmpty && released.isEmpty
+    }
+
+    mutating func hold(_ event: HeldEvent) { held.append(event) }
+
+    mutating func release(_ eventID: String) {
+        held.removeAll { $0.id == eventID }
+        released.append(eventID)
+    }
 
     mutating func markSeen(_ eventIDs: [String], room: String) {
         for id in eventIDs where handled.insert(id).inserted { seen.append((id, room)) }
@@ -86,8 +99,27 @@ extension MatrixStore {
                                        sender: reaction.sender)
                 }
                 for id in writes.removedReactions { try deleteReaction(eventID: id) }
+                for event in writes.held {
+                    try db.run("INSERT OR IGNORE INTO matrix_held (event_id, room_id, event, held_at) VALUES (?, ?, ?, ?)",
+                               [.text(event.id), .text(event.room), .text(event.event.jsonString()), .real(event.heldAt.timeIntervalSince1970)])
+                }
+                for id in writes.released { try db.run("DELETE FROM matrix_held WHERE event_id = ?", [.text(id)]) }
                 if let since { try upsertSince(userID: since.userID, since: since.position) }
                 return seqs
+            }
+        }
+    }
+}
+
+extension MatrixStore {
+    /// The encrypted events still waiting for their keys, oldest first (a row that no longer
+    /// parses is dropped with the others' order kept: it could never be decrypted).
+    func heldEvents() throws -> [HeldEvent] {
+        try storage {
+            try db.rows("SELECT event_id, room_id, event, held_at FROM matrix_held ORDER BY held_at, event_id").compactMap { row in
+                guard let id = row[0].string, let room = row[1].string, let text = row[2].string,
+                      let event = try? JSONValue.parse(text), let heldAt = row[3].double else { return nil }
+                return HeldEvent(room: room, id: id, event: event, heldAt: Date(timeIntervalSince1970: heldAt))
             }
         }
     }

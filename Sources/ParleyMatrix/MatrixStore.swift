@@ -35,6 +35,9 @@ actor MatrixStore {
         CREATE INDEX matrix_seen_ts ON matrix_seen(ts);
         CREATE INDEX matrix_events_ts ON matrix_events(ts);
         """,
+        // Encrypted events waiting for their room key: written with the sync position that
+        // delivered them, so a crash while one waits does not lose it.
+        "CREATE TABLE matrix_held (event_id TEXT PRIMARY KEY, room_id TEXT NOT NULL, event TEXT NOT NULL, held_at REAL NOT NULL)",
     ])
 
     /// Opens (creating and migrating) the database at `path`; `log` hears of file modes

@@ -15,9 +15,10 @@ struct HeldEvent: Sendable {
 ///   `default` also creates direct rooms encrypted.
 /// - `require`: plain rooms are refused as `off` refuses encrypted ones.
 ///
-/// An event whose room key has not arrived is held in memory (at most
-/// `heldEventLimit.count`, for `heldEventLimit.age`) and handled when a later sync brings the
-/// key; one that never gets it is logged and skipped.
+/// An event whose room key has not arrived is held (at most `heldEventLimit.count`, for
+/// `heldEventLimit.age`; in memory and in the store, written with the sync position that
+/// delivered it, so a restart goes on waiting) and handled when a later sync brings the key;
+/// one that never gets it is logged and skipped.
 extension MatrixTransport {
     /// Publishes the device's keys once the session (and so the device id) is known.
     func startEncryption() async throws {
@@ -33,6 +34,10 @@ extension MatrixTransport {
         var password: String?
         if case .password(let secret) = config.credentials { password = secret }
         try await encryption.start(client: client, userID: userID, deviceID: deviceID, password: password)
+        // What waited for keys when the last run ended waits on; its keys are asked for again.
+        let stored = try await store.heldEvents()
+        for held in stored where !heldEvents.contains(where: { $0.id == held.id }) { heldEvents.append(held) }
+        for held in stored { await encryption.requestKey(for: held.event, room: held.room, client: client) }
     }
 
     /// Notes that `room` is encrypted, with its `m.room.encryption` content when known.
@@ -87,6 +92,8 @@ extension MatrixTransport {
     }
 
     private func hold(_ held: HeldEvent, session: String) {
+        // Written again when already held: the sync that held it first may have failed.
+        syncBatch.writes.hold(held)
         guard !heldEvents.contains(where: { $0.id == held.id }) else { return }
         config.log("event \(held.id) in \(held.room) waits for the key of Megolm session \(session)")
         heldEvents.append(held)
@@ -98,6 +105,7 @@ extension MatrixTransport {
     private func giveUp(_ held: HeldEvent, because reason: String) {
         config.log("event \(held.id) in \(held.room) is skipped: its room key never arrived (\(reason))")
         markHandled([held.id], room: held.room)
+        syncBatch.writes.release(held.id)
     }
 
     /// The sync answer's to-device messages, key counts and device lists, then the held
@@ -116,6 +124,7 @@ extension MatrixTransport {
             }
             switch await encryption.decrypt(event.event, room: event.room) {
             case .decrypted(let decrypted):
+                syncBatch.writes.release(event.id)
                 guard let sender = event.event["sender"]?.stringValue else { continue }
                 try await handleDecrypted(decrypted, id: event.id, sender: sender, room: event.room)
             case .missingKey:
@@ -123,6 +132,7 @@ extension MatrixTransport {
             case .failed(let why):
                 config.log("cannot decrypt event \(event.id) in \(event.room): \(why); skipped")
                 markHandled([event.id], room: event.room)
+                syncBatch.writes.release(event.id)
             }
         }
     }

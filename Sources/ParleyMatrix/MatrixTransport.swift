@@ -256,6 +256,7 @@ public actor MatrixTransport: Transport {
         encryptedRooms[room] = nil
         encryptionSettings[room] = nil
         roomMembers[room] = nil
+        for held in heldEvents where held.room == room { syncBatch.writes.release(held.id) }
         heldEvents.removeAll { $0.room == room }
         warnedRooms.remove(room)
         unprunedSeen[room] = nil
