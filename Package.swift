@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "COlm", pkgConfig: "olm", providers: [.apt(["libolm-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // MARK: - Foundations (know nothing of IM or bots)
         .target(name: "YAMLCoding", dependencies: ["CYAML"]),
@@ -40,7 +41,7 @@ let package = Package(
         .target(name: "ParleyWebAssets", dependencies: ["ParleyCore"]),
         // Olm and Megolm (Matrix end-to-end encryption) over libolm, behind one internal
         // protocol so the library can be replaced (vodozemac). Depends on no other Parley module.
-        .target(name: "ParleyCrypto", dependencies: ["COlm"]),
+        .target(name: "ParleyCrypto", dependencies: ["COlm", "COpenSSL"]),
 
         // MARK: - The core SDK and its transports
         .target(name: "ParleyCore", dependencies: ["SQLiteStore"]),

@@ -11,8 +11,7 @@ DIR holds a copy of the repository's config files and bots/ with encryption swit
 with it. Checks, one line each (`ok - …` or `FAIL - …: why`; a failed one names its number):
   1. alice creates an encrypted direct room (m.room.encryption in its initial state) with the
      support bot, which joins; she decrypts its answers: the greeting card, /card bob (vCard
-     card; the .vcf file may be left out, as the bot does in encrypted rooms for now, but if it
-     comes it must be an encrypted attachment), /docs (link card), ❤️ on 'thanks!'.
+     card and its .vcf file, an encrypted attachment nio decrypts), /docs (link card), ❤️ on 'thanks!'.
   2. raw events: read over /messages without decryption, every event the bot sent in the room
      after joining is m.room.encrypted (Megolm), state events aside; none is a message or
      reaction in clear.
@@ -327,16 +326,8 @@ class Scenario:
         alice, dm = self.alice, self.dm
         await synapse.card_bob(alice, dm, file=False)
         self.passed("decrypted: the greeting card, /card bob's vCard card")
-        # The .vcf file after the card is optional here (the bot leaves it out in an encrypted
-        # room as long as it cannot encrypt attachments); if it comes, it must be encrypted.
-        deadline = time.monotonic() + 3
-        while time.monotonic() < deadline:
-            await alice.pump(300)
-        later = dm.bot_events()[dm.taken:]
-        if not later:
-            self.passed("no .vcf file after the vCard card in the encrypted room (none in clear either)")
-        else:
-            await self.vcf_file(await dm.next("bob's .vcf file", lambda e: msgtype(e) == "m.file"))
+        # The .vcf file after the card: an encrypted attachment, nio decrypts it.
+        await self.vcf_file(await dm.next("bob's .vcf file", lambda e: msgtype(e) == "m.file"))
 
         await synapse.docs_link(alice, dm)
         self.passed("decrypted: /docs' link card")

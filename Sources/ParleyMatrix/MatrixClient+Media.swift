@@ -3,9 +3,10 @@ import ParleyCore
 
 /// The media repository: upload a file, download it back (authenticated media, Matrix v1.11).
 extension MatrixClient {
-    /// `POST /_matrix/media/v3/upload`; returns the `mxc://` URI of the stored file.
-    public func upload(_ data: Data, contentType: String, filename: String) async throws -> String {
-        let answer = try await rawRequest("POST", "/_matrix/media/v3/upload", query: [("filename", filename)], body: data,
+    /// `POST /_matrix/media/v3/upload`; returns the `mxc://` URI of the stored file. No
+    /// filename for an encrypted file: the server would see it in clear.
+    public func upload(_ data: Data, contentType: String, filename: String?) async throws -> String {
+        let answer = try await rawRequest("POST", "/_matrix/media/v3/upload", query: filename.map { [("filename", $0)] } ?? [], body: data,
                                           contentType: contentType)
         guard let uri = (try? JSONValue.parse(answer))?["content_uri"]?.stringValue else {
             throw ParleyError(.serverError, "the upload answer lacks content_uri", context: ["path": "/_matrix/media/v3/upload"])

@@ -1,3 +1,4 @@
+import Foundation
 import ParleyCore
 
 /// How a bot treats end-to-end encrypted rooms (`transport.encryption.mode`).
@@ -48,6 +49,9 @@ public protocol MatrixEncryption: Sendable {
     /// Shares the sessions of many rooms at once (a broadcast's batch), so the sends after it
     /// find every key already shared.
     func share(rooms: [MatrixRoomKeyShare], client: MatrixClient) async throws
+    /// A file encrypted for an encrypted room: the ciphertext to upload, and the event's
+    /// `file` object (`EncryptedFile`: key, IV, hash) without its `url`, which the upload gives.
+    func encryptAttachment(_ data: Data) throws -> (ciphertext: Data, file: [String: JSONValue])
 }
 
 /// A room whose session ``MatrixEncryption/share(rooms:client:)`` shares: its members and its

@@ -43,9 +43,8 @@ extension MatrixTransport {
                                 sender: userID, timestamp: config.clock.now(), payload: message.payload,
                                 replyTo: message.replyTo)
         let receipt = try await store.recordSent(envelope, room: room, replyTo: message.replyTo?.messageID)
-        // An encrypted room would need the file encrypted too (not done yet): the card alone goes there.
-        if config.attachVCardFile, message.payload["type"]?.intValue == VCardContent.contentTypeCode, encryptedRooms[room] != true {
-            await attachVCard(message, room: room)
+        if config.attachVCardFile, message.payload["type"]?.intValue == VCardContent.contentTypeCode {
+            await attachVCard(message, room: room, encrypted: encryptedRooms[room] == true)
         }
         return receipt
     }

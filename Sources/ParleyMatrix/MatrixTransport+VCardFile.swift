@@ -2,20 +2,31 @@ import Foundation
 import ParleyCore
 
 extension MatrixTransport {
-    /// Sends the vCard of a just-sent vCard card as a `text/vcard` file. The card is the
-    /// message: a failure here is logged, not thrown (a retry of the card would not resend it).
-    func attachVCard(_ message: OutgoingEnvelope, room: String) async {
+    /// Sends the vCard of a just-sent vCard card as a `text/vcard` file; in an encrypted room
+    /// the file is encrypted (its key in the encrypted event, only ciphertext uploaded). The
+    /// card is the message: a failure here is logged, not thrown (a retry of the card would not
+    /// resend it).
+    func attachVCard(_ message: OutgoingEnvelope, room: String, encrypted: Bool) async {
         do {
             let card = try VCardContent.decode(ContentFields(message.payload.objectValue ?? [:], contentName: VCardContent.contentName))
             let text = Data(card.vCardText().utf8)
             let filename = Self.vCardFilename(card.name)
-            let uri = try await client.upload(text, contentType: "text/vcard", filename: filename)
+            var content: [String: JSONValue] = [
+                "msgtype": "m.file", "body": .string(filename), "filename": .string(filename),
+                "info": ["mimetype": "text/vcard", "size": .int(Int64(text.count))],
+            ]
+            if encrypted {
+                guard let encryption = config.encryption else { return }
+                var (ciphertext, file) = try encryption.encryptAttachment(text)
+                file["url"] = .string(try await client.upload(ciphertext, contentType: "application/octet-stream", filename: nil))
+                content["file"] = .object(file)
+            } else {
+                content["url"] = .string(try await client.upload(text, contentType: "text/vcard", filename: filename))
+            }
+            let event = try await sealed(.object(content), type: "m.room.message", room: room)
             // Its own transaction id, derived from the card's, so a resend stays idempotent.
             let txn = UUID(namespace: Self.eventNamespace, name: message.clientMessageID.uuidString + "/vcard")
-            _ = try await client.send(room: room, type: "m.room.message", txnID: txn.uuidString, content: [
-                "msgtype": "m.file", "body": .string(filename), "filename": .string(filename), "url": .string(uri),
-                "info": ["mimetype": "text/vcard", "size": .int(Int64(text.count))],
-            ])
+            _ = try await client.send(room: room, type: event.type, txnID: txn.uuidString, content: event.content)
         } catch {
             config.log("attaching the vCard file of \(message.clientMessageID) in \(room) failed: \(error)")
         }
