@@ -74,5 +74,18 @@ extension MatrixCryptoStore {
             value TEXT NOT NULL
         );
         """,
+        """
+        -- The event each inbound Megolm message index opened: the same index under another
+        -- event id is a replay, refused across restarts too (kept for `messageIndexRetention`).
+        CREATE TABLE crypto_message_indexes (
+            sender_key TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            message_index INTEGER NOT NULL,
+            event_id TEXT NOT NULL,
+            ts REAL NOT NULL,
+            PRIMARY KEY (sender_key, session_id, message_index)
+        );
+        CREATE INDEX crypto_message_indexes_ts ON crypto_message_indexes(ts);
+        """,
     ])
 }

@@ -20,11 +20,18 @@ extension MatrixE2EE {
             let plaintext = try JSONValue.parse(decrypted.plaintext)
             if let id = event["event_id"]?.stringValue {
                 let index = MessageIndexKey(session: key, index: decrypted.messageIndex)
-                if let first = decryptedIndexes[index], first != id {
+                let first: String
+                if let known = decryptedIndexes[index] {
+                    first = known
+                } else {
+                    first = try await store.firstEvent(openingIndex: decrypted.messageIndex, senderKey: senderKey, sessionID: sessionID,
+                                                       eventID: id, at: now())
+                    if decryptedIndexes.count >= Self.decryptedIndexLimit { decryptedIndexes = [:] }
+                    decryptedIndexes[index] = first
+                }
+                guard first == id else {
                     return .failed("message index \(decrypted.messageIndex) of session \(sessionID) was event \(first): a replay")
                 }
-                if decryptedIndexes.count >= Self.decryptedIndexLimit { decryptedIndexes = [:] }
-                decryptedIndexes[index] = id
             }
             // The room is inside the ciphertext: an event replayed into another room is refused.
             guard plaintext["room_id"]?.stringValue == room, let type = plaintext["type"]?.stringValue else {

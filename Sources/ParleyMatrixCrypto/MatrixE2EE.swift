@@ -28,9 +28,12 @@ public actor MatrixE2EE: MatrixEncryption {
     var inbound: [InboundKey: MegolmInboundSession] = [:]
     static let inboundCacheLimit = 4_096
     /// The event each (session, message index) decrypted: the same index under another event
-    /// id is a replay and refused. In memory, bounded (cleared when full).
+    /// id is a replay and refused. The store keeps them (for `messageIndexRetention`); this is
+    /// its cache, bounded (cleared when full).
     var decryptedIndexes: [MessageIndexKey: String] = [:]
     static let decryptedIndexLimit = 100_000
+    /// How long a decrypted message's index is remembered against replays: 90 days.
+    static let messageIndexRetention: TimeInterval = 90 * 86_400
     /// Sessions whose key was asked for (each once per process).
     var requestedKeys: Set<InboundKey> = []
     /// The `/keys/query` in flight for each user: a send in another room that finds the same
@@ -99,6 +102,7 @@ public actor MatrixE2EE: MatrixEncryption {
             inbound = [:]
         }
         let device = Device(account: account, userID: userID, deviceID: deviceID)
+        try await store.pruneMessageIndexes(before: now().addingTimeInterval(-Self.messageIndexRetention))
         // The device keys go up at every start: the same signed object again is accepted, and a
         // server that lost them (or a first upload whose answer was lost) gets them.
         try await device.keys.publish(through: client, includeDeviceKeys: true)
