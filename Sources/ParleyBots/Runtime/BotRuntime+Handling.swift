@@ -64,6 +64,9 @@ extension BotRuntime {
         remember(user.name, text, in: channel)
         let state = loadState(channel)
         if let ticket = state.ticket {
+            // STOP always works, also while agents have the conversation: the opt-out is kept
+            // and confirmed (the router puts it first), and the agents still see the line.
+            if !bot.unsubscribing(text).isEmpty { await run(.message(text: text, from: user), in: channel, trigger: message) }
             await relayToAgents(message, in: channel, text: text, from: user, ticket: ticket)
             return
         }
