@@ -284,7 +284,16 @@ class Scenario:
         found = counts()
         missing = [order for order, count in found.items() if count == 0]
         twice = {order: count for order, count in found.items() if count > 1}
-        expect(not missing, f"crash: answers never delivered after the restart: {missing} (delivered: {found})")
+        if missing:
+            # Where the lost answer sits, for the next diagnosis: still in the outbox, or its
+            # command never handled.
+            try:
+                queued = self.query("matrix.support.db", "SELECT COUNT(*) FROM outbox")[0][0]
+                waiting = self.query("matrix.db", "SELECT COUNT(*) FROM engine_inbox WHERE bot = 'support'")[0][0]
+            except sqlite3.Error as error:
+                queued, waiting = f"unreadable ({error})", "?"
+            expect(False, f"crash: answers never delivered after the restart: {missing} (delivered: {found}; "
+                          f"{queued} answers in the outbox, {waiting} commands not handled)")
         expect(not twice, f"crash: answers delivered more than once: {twice}")
         self.passed(f"crash: every one of {len(ORDERS)} answers delivered exactly once across the SIGKILL and restart")
 
