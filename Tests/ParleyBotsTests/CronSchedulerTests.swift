@@ -35,6 +35,23 @@ import YAMLCoding
         return log
     }
 
+    /// The clock moves past a run before the `run()` task first gets a thread (a flow test's
+    /// `advance` right after the host starts, on a busy machine): the run still fires, once.
+    @Test func aRunDueBeforeTheTaskStartsStillFires() async throws {
+        let store = try SchedulerStore(path: ":memory:")
+        let entry = SchedulerEntry(bot: "news", name: "morning", cron: try CronExpression("0 9 * * 1-5"),
+                                   timeZone: try #require(TimeZone(identifier: "Europe/Berlin")))
+        let clock = ManualClock(start: try Self.date("2026-12-01T07:59:00Z"))
+        let log = FireLog()
+        let scheduler = CronScheduler(entries: [entry], store: store, clock: clock) { log.append($0) }
+        await clock.advance(to: try Self.date("2026-12-01T08:01:00Z"))
+        let task = Task { await scheduler.run() }
+        defer { task.cancel() }
+        try await withTimeout("the scheduler going to sleep", seconds: 10) { await clock.waitForSleepers(1) }
+        #expect(log.times == ["2026-12-01T08:00:00Z"])
+        #expect(try store.lastFire(bot: "news", schedule: "morning") == (try Self.date("2026-12-01T08:00:00Z")))
+    }
+
     @Test func firesOnTimeAndRemembers() async throws {
         let store = try SchedulerStore(path: ":memory:")
         let entry = SchedulerEntry(bot: "news", name: "morning", cron: try CronExpression("0 9 * * 1-5"),

@@ -22,6 +22,10 @@ public actor CronScheduler {
     var cursors: [Date]
     /// Fires whose handler has not returned yet.
     private var firing = 0
+    /// The clock's time when the scheduler was made (the host's start): catch-up looks at
+    /// runs missed up to here, not up to whenever the `run()` task first gets a thread, so
+    /// a clock moved on meanwhile (a flow test's `advance`) still fires the runs in between.
+    private let startedAt: Date
 
     /// A scheduler for `entries`; nothing fires before `run()`.
     public init(entries: [SchedulerEntry], store: SchedulerStore, clock: any ParleyClock,
@@ -31,7 +35,8 @@ public actor CronScheduler {
         self.clock = clock
         self.handler = handler
         self.log = log
-        self.cursors = Array(repeating: clock.now(), count: entries.count)
+        startedAt = clock.now()
+        self.cursors = Array(repeating: startedAt, count: entries.count)
     }
 
     /// Catches up, then fires runs as they come due; returns when cancelled (or when no
@@ -62,11 +67,13 @@ public actor CronScheduler {
 
     /// At start: for each entry with a stored last fire, the latest run missed since then;
     /// fired once if the policy is `once` and it is younger than the window. A new entry
-    /// (never fired) starts from now: it does not fire runs from before it existed.
+    /// (never fired) starts from the scheduler's making: it does not fire runs from before it
+    /// existed.
     func catchUp() async {
-        let now = clock.now()
+        let now = startedAt
         for (index, entry) in entries.enumerated() {
-            cursors[index] = now
+            // Already fired since the start (a host's idle check fires what is due itself).
+            guard cursors[index] <= now else { continue }
             let last: Date?
             do { last = try store.lastFire(bot: entry.bot, schedule: entry.name) } catch {
                 log("scheduler: \(error)")
