@@ -10,19 +10,41 @@ import Synchronization
 enum EncryptedTestDevice {
     static let pickleKey = "a-test-pickle-key-0123456789"
 
-    /// A transport of `user` with `mode`, its crypto store beside its database.
+    /// A transport of `user` with `mode`, its crypto store beside its database (`engine`, when
+    /// the test needs to reach the device itself, is the one made by `engine(databasePath:)`).
     static func transport(_ user: TestHomeserver.User, mode: MatrixEncryptionMode = .default, password: Bool = false,
-                          log: LogLines? = nil, databasePath: String? = nil) throws -> MatrixTransport {
+                          log: LogLines? = nil, databasePath: String? = nil, engine: MatrixE2EE? = nil,
+                          configure: (inout MatrixConfiguration) -> Void = { _ in }) throws -> MatrixTransport {
         let database = databasePath ?? TestHomeserver.freshDatabasePath()
-        try FileManager.default.createDirectory(atPath: (database as NSString).deletingLastPathComponent,
-                                                withIntermediateDirectories: true)
-        let store = try MatrixCryptoStore(path: database + ".crypto", pickleKey: PickleKey(pickleKey))
-        let encryption = MatrixE2EE(store: store, log: { line in log?.append(line) })
+        let encryption = try engine ?? Self.engine(databasePath: database, log: log)
         return try TestHomeserver.transport(user, password: password, databasePath: database) {
             $0.encryptionMode = mode
             $0.encryption = encryption
             $0.log = { line in log?.append(line) }
+            configure(&$0)
         }
+    }
+
+    /// The device of a transport whose database is `databasePath` (its folder made).
+    static func engine(databasePath: String, log: LogLines? = nil) throws -> MatrixE2EE {
+        try FileManager.default.createDirectory(atPath: (databasePath as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        let store = try MatrixCryptoStore(path: databasePath + ".crypto", pickleKey: PickleKey(pickleKey))
+        return MatrixE2EE(store: store, log: { line in log?.append(line) })
+    }
+
+    /// `count` new users, each with an encrypting transport (mode `allow`) connected, and the
+    /// inbox of each by user id.
+    static func readers(_ count: Int) async throws -> (inboxes: [String: Inbox], transports: [MatrixTransport]) {
+        var inboxes: [String: Inbox] = [:]
+        var transports: [MatrixTransport] = []
+        for _ in 0..<count {
+            let user = try await TestHomeserver.register("reader")
+            let transport = try transport(user, mode: .allow)
+            inboxes[user.userID] = Inbox.start(try await transport.connect())
+            transports.append(transport)
+        }
+        return (inboxes, transports)
     }
 
     /// The room's events as the server holds them (newest first), read without decrypting.

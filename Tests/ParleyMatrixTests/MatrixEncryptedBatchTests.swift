@@ -15,14 +15,7 @@ import Testing
             let botLog = LogLines()
             let bot = try EncryptedTestDevice.transport(botUser, mode: .default, log: botLog)
             _ = try await bot.connect()
-            var inboxes: [String: Inbox] = [:]
-            var recipients: [MatrixTransport] = []
-            for _ in 0..<6 {
-                let user = try await TestHomeserver.register("reader")
-                let transport = try EncryptedTestDevice.transport(user, mode: .allow)
-                inboxes[user.userID] = Inbox.start(try await transport.connect())
-                recipients.append(transport)
-            }
+            let (inboxes, recipients) = try await EncryptedTestDevice.readers(6)
             let log = SynapseAccessLog()
             let mark = log.mark()
             let results = await bot.sendBatch(inboxes.keys.sorted().map {
@@ -54,15 +47,8 @@ import Testing
             let botLog = LogLines()
             let bot = try EncryptedTestDevice.transport(botUser, mode: .default, log: botLog)
             _ = try await bot.connect()
-            var inboxes: [String: Inbox] = [:]
-            var recipients: [MatrixTransport] = []
-            for _ in 0..<8 {
-                let user = try await TestHomeserver.register("reader")
-                let transport = try EncryptedTestDevice.transport(user, mode: .allow)
-                inboxes[user.userID] = Inbox.start(try await transport.connect())
-                recipients.append(transport)
-                _ = try await bot.roomID(for: .person(user.userID), create: true)
-            }
+            let (inboxes, recipients) = try await EncryptedTestDevice.readers(8)
+            for user in inboxes.keys { _ = try await bot.roomID(for: .person(user), create: true) }
             let log = SynapseAccessLog()
             let mark = log.mark()
             let sent = await withTaskGroup(of: Bool.self) { group in

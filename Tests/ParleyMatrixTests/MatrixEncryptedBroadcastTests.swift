@@ -15,14 +15,7 @@ import Testing
             let botLog = LogLines()
             let bot = try EncryptedTestDevice.transport(botUser, mode: .default, log: botLog)
             _ = try await bot.connect()
-            var inboxes: [String: Inbox] = [:]
-            var recipients: [MatrixTransport] = []
-            for _ in 0..<8 {
-                let user = try await TestHomeserver.register("reader")
-                let transport = try EncryptedTestDevice.transport(user, mode: .allow)
-                inboxes[user.userID] = Inbox.start(try await transport.connect())
-                recipients.append(transport)
-            }
+            let (inboxes, recipients) = try await EncryptedTestDevice.readers(8)
             let service = BroadcastService(store: try BroadcastStore(path: ":memory:"))
             var targets = BroadcastRecipients()
             try targets.append(targets: inboxes.keys.sorted().map { "user:\($0)" })

@@ -19,19 +19,10 @@ import Testing
         try await withTimeout("the encrypted vCard file", seconds: 90) {
             let botUser = try await TestHomeserver.register("bot")
             let aliceUser = try await TestHomeserver.register("alice")
-            let bot = try TestHomeserver.transport(botUser) {
-                $0.attachVCardFile = true
-                $0.encryptionMode = .allow
-                $0.encryption = MatrixE2EE(store: try! MatrixCryptoStore(path: TestHomeserver.freshDatabasePath() + ".crypto",
-                                                                         pickleKey: PickleKey(EncryptedTestDevice.pickleKey)))
-            }
+            let bot = try EncryptedTestDevice.transport(botUser, mode: .allow) { $0.attachVCardFile = true }
             let aliceDatabase = TestHomeserver.freshDatabasePath()
-            try FileManager.default.createDirectory(atPath: (aliceDatabase as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let aliceEngine = MatrixE2EE(store: try MatrixCryptoStore(path: aliceDatabase + ".crypto", pickleKey: PickleKey(EncryptedTestDevice.pickleKey)))
-            let alice = try TestHomeserver.transport(aliceUser, databasePath: aliceDatabase) {
-                $0.encryptionMode = .default
-                $0.encryption = aliceEngine
-            }
+            let aliceEngine = try EncryptedTestDevice.engine(databasePath: aliceDatabase)
+            let alice = try EncryptedTestDevice.transport(aliceUser, mode: .default, databasePath: aliceDatabase, engine: aliceEngine)
             let botInbox = Inbox.start(try await bot.connect())
             let aliceInbox = Inbox.start(try await alice.connect())
             _ = try await alice.send(OutgoingEnvelope(channel: .person(botUser.userID), payload: ["type": 1, "text": "your card?"]))

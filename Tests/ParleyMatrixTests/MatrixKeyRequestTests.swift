@@ -23,10 +23,7 @@ import Testing
                 .login(user: user.userID, password: user.password, deviceID: nil, deviceName: name)
             client = MatrixClient(homeserver: try TestSynapse.url(), accessToken: login.accessToken)
             deviceID = login.deviceID
-            let path = TestHomeserver.freshDatabasePath()
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let store = try MatrixCryptoStore(path: path + ".crypto", pickleKey: PickleKey(EncryptedTestDevice.pickleKey))
-            engine = MatrixE2EE(store: store, log: { [log] in log.append($0) })
+            engine = try EncryptedTestDevice.engine(databasePath: TestHomeserver.freshDatabasePath(), log: log)
             try await engine.start(client: client, userID: user.userID, deviceID: deviceID, password: nil)
         }
 
@@ -49,15 +46,10 @@ import Testing
             let aliceUser = try await TestHomeserver.register("alice")
             // The first device logs in with the password: it makes and holds the cross-signing keys.
             let database = TestHomeserver.freshDatabasePath()
-            try FileManager.default.createDirectory(atPath: (database as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let store = try MatrixCryptoStore(path: database + ".crypto", pickleKey: PickleKey(EncryptedTestDevice.pickleKey))
             let botLog = LogLines()
-            let holder = MatrixE2EE(store: store, log: { botLog.append($0) })
-            let bot = try TestHomeserver.transport(botUser, password: true, databasePath: database) {
-                $0.encryptionMode = .allow
-                $0.encryption = holder
-                $0.log = { botLog.append($0) }
-            }
+            let holder = try EncryptedTestDevice.engine(databasePath: database, log: botLog)
+            let bot = try EncryptedTestDevice.transport(botUser, mode: .allow, password: true, log: botLog, databasePath: database,
+                                                        engine: holder)
             let alice = try EncryptedTestDevice.transport(aliceUser, mode: .default)
             let botInbox = Inbox.start(try await bot.connect())
             _ = try await alice.connect()
