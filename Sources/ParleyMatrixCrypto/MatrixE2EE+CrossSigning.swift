@@ -36,10 +36,9 @@ extension MatrixE2EE {
         guard let keys = try await store.crossSigningKeys() else {
             throw ParleyError(.permissionDenied, "this device holds no cross-signing keys to sign device \(deviceID) with")
         }
-        let listed = try await client.queryKeys(users: [device.userID])["device_keys"]?[device.userID]?[deviceID]
-        guard let listed, case .success = MatrixKeyDirectory.device(listed, userID: device.userID, deviceID: deviceID),
-              var object = listed.objectValue
-        else { throw ParleyError(.notFound, "\(device.userID) has no device \(deviceID) with valid keys") }
+        guard var object = try await ownDevice(deviceID, of: device, client: client)?.object else {
+            throw ParleyError(.notFound, "\(device.userID) has no device \(deviceID) with valid keys")
+        }
         // Only the signed fields: the server's additions (`unsigned`) and other signatures go.
         object["unsigned"] = nil
         object["signatures"] = nil
@@ -67,5 +66,16 @@ extension MatrixE2EE {
             "user_signing_key": .object(try MatrixSigning.sign(object(keys.userSigning, usage: "user_signing"), with: keys.master,
                                                                userID: userID)),
         ]
+    }
+
+    /// Own device `deviceID` as `/keys/query` lists it now, if its keys and self-signature are
+    /// valid: the device, and the listed object (for a signature to add or check).
+    func ownDevice(_ deviceID: String, of device: Device, client: MatrixClient) async throws
+        -> (device: MatrixDevice, object: [String: JSONValue])? {
+        let listed = try await client.queryKeys(users: [device.userID])["device_keys"]?[device.userID]?[deviceID]
+        guard let listed, case .success(let found) = MatrixKeyDirectory.device(listed, userID: device.userID, deviceID: deviceID),
+              let object = listed.objectValue
+        else { return nil }
+        return (found, object)
     }
 }

@@ -73,10 +73,7 @@ extension MatrixE2EE {
             log("cannot tell whether device \(deviceID) is the bot's own: this device holds no cross-signing keys")
             return nil
         }
-        let answer = try await client.queryKeys(users: [device.userID])
-        guard let listed = answer["device_keys"]?[device.userID]?[deviceID],
-              case .success(let target) = MatrixKeyDirectory.device(listed, userID: device.userID, deviceID: deviceID),
-              let object = listed.objectValue,
+        guard let (target, object) = try await ownDevice(deviceID, of: device, client: client),
               MatrixSigning.verify(object, userID: device.userID, keyName: keys.selfSigning.publicKey, ed25519Key: keys.selfSigning.publicKey)
         else {
             log("refused device \(deviceID)'s key request: it is not signed by the account's self-signing key")
