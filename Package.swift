@@ -26,10 +26,12 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "COlm", pkgConfig: "olm", providers: [.apt(["libolm-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // MARK: - Foundations (know nothing of IM or bots)
         .target(name: "YAMLCoding", dependencies: ["CYAML"]),
-        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
+        // SQL storage: SQLite (one process, one file) or PostgreSQL through libpq (several processes).
+        .target(name: "SQLiteStore", dependencies: ["CSQLite", "CPQ"]),
         .target(name: "ParleyRegex", dependencies: ["CPCRE2"]),
         // HTTP/1.1 over libcurl's multi interface: one thread per client, kept-alive connections.
         .target(name: "ParleyHTTP", dependencies: ["CCurl"]),
@@ -70,7 +72,7 @@ let package = Package(
 
         // MARK: - Tests: one target per module, plus the end-to-end tests that run several
         // modules together through the CLI, the hosting layer or a live homeserver.
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "ParleyTesting"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
         .testTarget(name: "ParleyCryptoTests", dependencies: ["ParleyCrypto"]),

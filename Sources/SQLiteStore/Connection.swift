@@ -1,26 +1,46 @@
 internal import CSQLite
 import Foundation
 
-/// One SQLite connection with a statement cache.
+/// One database connection with a statement cache: a SQLite file, or a PostgreSQL schema
+/// (see `StoreLocation`). The stores write SQLite's SQL; on PostgreSQL it is translated by
+/// `PostgresDialect` and each statement is prepared once on the server.
 ///
-/// Not `Sendable`: SQLite connections are used from one owner at a time. Wrap it in an actor
+/// Not `Sendable`: connections are used from one owner at a time. Wrap it in an actor
 /// (or a lock) in the module that owns the data.
 public final class Connection {
-    let handle: OpaquePointer
-    /// The path it was opened with; `":memory:"` keeps nothing.
+    enum Backend {
+        case sqlite(OpaquePointer)
+        case postgres(PostgresSession)
+    }
+    let backend: Backend
+    /// The location string it was opened with; `":memory:"` keeps nothing.
     public let path: String
     private var cache: [String: Statement] = [:]
+    /// Rows changed by the last statement on PostgreSQL (SQLite keeps its own count).
+    var lastPostgresChanges = 0
 
     /// Says on standard error what opening a database changed (a file mode tightened).
     public static let standardErrorWarning: @Sendable (String) -> Void = { line in
         FileHandle.standardError.write(Data("parley: warning: \(line)\n".utf8))
     }
 
-    /// Opens (creating if needed) the database at `path`. A file database is switched to WAL
-    /// with `synchronous=NORMAL`: durable across a process crash, and fast. The file, its WAL
-    /// and the folders created for it are owner-only; looser ones are tightened and `warn` told.
+    /// True when this connection is to PostgreSQL.
+    public var isPostgres: Bool {
+        if case .postgres = backend { return true }
+        return false
+    }
+
+    /// Opens (creating if needed) the store at `path`, a `StoreLocation` string. A SQLite file
+    /// is switched to WAL with `synchronous=NORMAL`: durable across a process crash, and fast.
+    /// The file, its WAL and the folders created for it are owner-only; looser ones are
+    /// tightened and `warn` told. A PostgreSQL schema is created if missing.
     public init(path: String, busyTimeout: Duration = .seconds(5),
                 warn: (String) -> Void = Connection.standardErrorWarning) throws {
+        self.path = path
+        if case .postgres(let url, let schema) = StoreLocation(path) {
+            backend = .postgres(try PostgresSession(url: url, schema: schema))
+            return
+        }
         if path != ":memory:" && !path.isEmpty {
             try OwnerOnlyFiles.prepare(databaseAt: path, warn: warn)
         }
@@ -32,8 +52,7 @@ public final class Connection {
             sqlite3_close_v2(db)
             throw SQLiteError(code: code, message: "\(message): \(path)")
         }
-        self.handle = db
-        self.path = path
+        self.backend = .sqlite(db)
         let millis = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(db, Int32(clamping: millis))
         if path != ":memory:" {
@@ -45,11 +64,15 @@ public final class Connection {
 
     deinit {
         cache.removeAll()
-        sqlite3_close_v2(handle)
+        if case .sqlite(let handle) = backend { sqlite3_close_v2(handle) }
     }
 
     /// Runs one or more SQL statements that take no parameters.
     public func execute(_ sql: String) throws {
+        guard case .sqlite(let handle) = backend else {
+            if case .postgres(let session) = backend { try session.exec(sql) }
+            return
+        }
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         if code != SQLITE_OK {
@@ -83,27 +106,40 @@ public final class Connection {
     }
 
     /// Rows changed by the last INSERT / UPDATE / DELETE.
-    public var changes: Int { Int(sqlite3_changes(handle)) }
-
-    /// The rowid of the last INSERT.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var changes: Int {
+        switch backend {
+        case .sqlite(let handle): Int(sqlite3_changes(handle))
+        case .postgres: lastPostgresChanges
+        }
+    }
 
     /// Runs `body` in a transaction (`BEGIN IMMEDIATE` so writers queue instead of failing
     /// later); commits if it returns, rolls back if it throws.
     /// The three statements are prepared once (cached), not parsed again per transaction.
+    /// On PostgreSQL it is a READ COMMITTED transaction: rows that several processes contend
+    /// for are locked by the statements themselves (`FOR UPDATE`, conditional updates).
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try run("BEGIN IMMEDIATE")
+        try control("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try run("COMMIT")
+            try control("COMMIT")
             return result
         } catch {
-            try? run("ROLLBACK")
+            try? control("ROLLBACK")
             throw error
         }
     }
 
+    /// BEGIN, COMMIT, ROLLBACK: cached statements on SQLite, simple queries on PostgreSQL.
+    private func control(_ sql: String) throws {
+        switch backend {
+        case .sqlite: try run(sql)
+        case .postgres(let session): try session.exec(sql == "BEGIN IMMEDIATE" ? "BEGIN" : sql)
+        }
+    }
+
     func error(code: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+        guard case .sqlite(let handle) = backend else { return SQLiteError(code: code, message: "error", sql: sql) }
+        return SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 }

@@ -6,11 +6,17 @@
 public struct Migrations: Sendable {
     /// A name for error messages ("hub", "outbox", …).
     public let name: String
+    /// SQLite's steps.
     public let steps: [String]
+    /// PostgreSQL's steps, nil for a store that lives in SQLite only (the embedded hub's). They
+    /// need not match SQLite's one for one: each dialect counts its own versions, and what
+    /// SQLite reached over several steps a new PostgreSQL schema creates in its first.
+    public let postgresSteps: [String]?
 
-    public init(name: String, steps: [String]) {
+    public init(name: String, steps: [String], postgresSteps: [String]? = nil) {
         self.name = name
         self.steps = steps
+        self.postgresSteps = postgresSteps
     }
 
     /// Opens (creating) the database at `path` and applies the steps not yet applied: what
@@ -25,7 +31,20 @@ public struct Migrations: Sendable {
     ///
     /// Several modules may share one database file; each keeps its own version in a
     /// `parley_migrations` table rather than in the single `user_version`.
+    ///
+    /// On PostgreSQL, processes starting together take turns (an advisory lock per schema and
+    /// store), so each step runs once.
     public func apply(to connection: Connection) throws {
+        guard connection.isPostgres else { return try apply(steps, to: connection) }
+        guard let postgresSteps else {
+            throw SQLiteError(code: 1, message: "the \(name) store keeps its data in SQLite only; it cannot use PostgreSQL")
+        }
+        try connection.execute("SELECT pg_advisory_lock(hashtext(current_schema() || '/\(name)'))")
+        defer { try? connection.execute("SELECT pg_advisory_unlock(hashtext(current_schema() || '/\(name)'))") }
+        try apply(postgresSteps, to: connection)
+    }
+
+    private func apply(_ steps: [String], to connection: Connection) throws {
         try connection.execute("CREATE TABLE IF NOT EXISTS parley_migrations (name TEXT PRIMARY KEY, version INTEGER NOT NULL)")
         let current = try connection.scalar("SELECT version FROM parley_migrations WHERE name = ?", [.text(name)])?.int ?? 0
         guard current <= steps.count else {

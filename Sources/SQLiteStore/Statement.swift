@@ -4,25 +4,38 @@ import Foundation
 /// A prepared statement. Owned by one `Connection`; finalized in `deinit`.
 /// Not `Sendable`: use it only inside the connection's owner.
 public final class Statement {
-    private let handle: OpaquePointer
+    private enum Backend {
+        case sqlite(OpaquePointer)
+        case postgres(PostgresSession, name: String, translated: PostgresDialect.Translated)
+    }
+    private let backend: Backend
     private unowned let connection: Connection
     public let sql: String
 
     init(connection: Connection, sql: String) throws {
-        var statement: OpaquePointer?
-        let code = sqlite3_prepare_v2(connection.handle, sql, -1, &statement, nil)
-        guard code == SQLITE_OK, let statement else {
-            throw connection.error(code: code, sql: sql)
-        }
-        self.handle = statement
         self.connection = connection
         self.sql = sql
+        switch connection.backend {
+        case .sqlite(let db):
+            var statement: OpaquePointer?
+            let code = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+            guard code == SQLITE_OK, let statement else {
+                throw connection.error(code: code, sql: sql)
+            }
+            backend = .sqlite(statement)
+        case .postgres(let session):
+            // Prepared on the server at its first run (and again after a reconnect).
+            backend = .postgres(session, name: session.newStatementName(), translated: try PostgresDialect.translate(sql))
+        }
     }
 
-    deinit { sqlite3_finalize(handle) }
+    deinit {
+        if case .sqlite(let handle) = backend { sqlite3_finalize(handle) }
+    }
 
-    /// Binds `values` to the parameters `?1…?n`, after resetting the statement.
-    public func bind(_ values: [SQLiteValue]) throws {
+    /// Binds `values` to the parameters `?1…?n`, after resetting the statement (SQLite only:
+    /// PostgreSQL takes the values with each run).
+    private func bind(_ handle: OpaquePointer, _ values: [SQLiteValue]) throws {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
@@ -48,16 +61,29 @@ public final class Statement {
 
     /// Runs the statement to completion (for INSERT / UPDATE / DELETE / DDL).
     public func run(_ values: [SQLiteValue] = []) throws {
-        try bind(values)
-        defer { sqlite3_reset(handle) }
-        while try step() {}
+        switch backend {
+        case .sqlite(let handle):
+            try bind(handle, values)
+            defer { sqlite3_reset(handle) }
+            while try step(handle) {}
+        case .postgres(let session, let name, let translated):
+            let result = try session.execute(name: name, translated: translated, original: sql, values: values)
+            connection.lastPostgresChanges = result.changes
+        }
     }
 
     /// Runs the statement and calls `row` for every result row.
     public func query(_ values: [SQLiteValue] = [], _ row: (Row) throws -> Void) throws {
-        try bind(values)
-        defer { sqlite3_reset(handle) }
-        while try step() { try row(Row(handle: handle)) }
+        switch backend {
+        case .sqlite(let handle):
+            try bind(handle, values)
+            defer { sqlite3_reset(handle) }
+            while try step(handle) { try row(Row(source: .sqlite(handle))) }
+        case .postgres(let session, let name, let translated):
+            let result = try session.execute(name: name, translated: translated, original: sql, values: values)
+            connection.lastPostgresChanges = result.changes
+            for index in 0..<result.rowCount { try row(Row(source: .postgres(result, index))) }
+        }
     }
 
     /// All result rows as arrays of values.
@@ -67,7 +93,7 @@ public final class Statement {
         return result
     }
 
-    private func step() throws -> Bool {
+    private func step(_ handle: OpaquePointer) throws -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
@@ -80,13 +106,26 @@ public final class Statement {
 /// One result row, valid only inside the `query` callback.
 /// Not `Sendable` and not to be stored: the statement moves on after the callback.
 public struct Row {
-    fileprivate let handle: OpaquePointer
+    fileprivate enum Source {
+        case sqlite(OpaquePointer)
+        case postgres(PostgresResult, Int)
+    }
+    fileprivate let source: Source
 
-    fileprivate init(handle: OpaquePointer) { self.handle = handle }
+    fileprivate init(source: Source) { self.source = source }
 
-    public var count: Int { Int(sqlite3_column_count(handle)) }
+    public var count: Int {
+        switch source {
+        case .sqlite(let handle): Int(sqlite3_column_count(handle))
+        case .postgres(let result, _): result.columnCount
+        }
+    }
 
     public subscript(index: Int) -> SQLiteValue {
+        guard case .sqlite(let handle) = source else {
+            if case .postgres(let result, let row) = source { return result.value(row: row, column: index) }
+            return .null
+        }
         let column = Int32(index)
         switch sqlite3_column_type(handle, column) {
         case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
