@@ -33,6 +33,7 @@ public enum HostLoader {
             case .success(let provider): transport = provider
             case .failure(let problems): errors += problems.errors
             }
+            errors += sharedStorageProblems(config, source: source)
             if let http = config.http {
                 let facts = catalog.bots.map { bot in
                     WebDoorValidator.BotFacts(id: bot.id, queues: (try? CompiledBot(id: bot.id, definition: bot.definition, file: bot.file)).map { Set($0.queues) })
@@ -51,6 +52,16 @@ public enum HostLoader {
         }
         return LoadedHost(catalog: catalog, transport: transport, testCount: testCount,
                           errors: errors.sortedByPosition())
+    }
+
+    /// `storage.url` on the embedded hub: the hub lives inside one process, so a database that
+    /// several processes share has nothing to share there.
+    static func sharedStorageProblems(_ config: HostConfig, source: SourceFile) -> [YAMLError] {
+        let kind = config.transport?.kind?.value ?? TransportConfig.defaultKind
+        guard let url = config.storage?.url, kind == TransportConfig.defaultKind else { return [] }
+        return [source.error(at: url.mark, "storage 'url' (PostgreSQL, shared by several processes) needs a transport that "
+                             + "several processes can reach, like kind: matrix; the embedded hub (transport kind \(kind)) "
+                             + "lives in one process: use storage 'path' with it")]
     }
 
     /// Only the config file and its transport, for commands that need no bot files

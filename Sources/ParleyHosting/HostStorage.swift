@@ -1,14 +1,17 @@
 import Foundation
 import ParleyBots
 import ParleyCore
+import SQLiteStore
 
 /// Where a host keeps its state: `storage.path` (SQLite, WAL) and the files beside it — the
 /// embedded hub, each bot's client (outbox and history), each Matrix account's session — or
-/// nothing at all with `:memory:`. Every transport keeps the same things in the same places.
+/// nothing at all with `:memory:` — or `storage.url`, a PostgreSQL database that several
+/// processes share, where each of those files is a schema (`parley`, `parley_<bot>`, …).
+/// Every transport keeps the same things in the same places.
 public struct HostStorage: Sendable {
-    /// The path as the user wrote it (for messages).
+    /// The path as the user wrote it, or the URL without its password (for messages).
     public let shownPath: String
-    /// The file-system path, or `:memory:`.
+    /// The file-system path, `:memory:`, or the PostgreSQL URL.
     public let path: String
 
     /// The default `storage.path`.
@@ -17,16 +20,27 @@ public struct HostStorage: Sendable {
     /// The storage of `config` (`override` replaces its path: `parley chat` keeps nothing);
     /// `resolve` maps a path as written to the file system.
     public init(config: HostConfig?, resolve: (String) -> String, override: String? = nil) {
-        shownPath = override ?? config?.storagePath ?? Self.defaultPath
-        path = shownPath == ":memory:" ? shownPath : resolve(shownPath)
+        let written = override ?? config?.storagePath ?? Self.defaultPath
+        if StoreLocation.isPostgresURL(written) {
+            shownPath = StoreLocation.withoutPassword(written)
+            path = written
+        } else {
+            shownPath = written
+            path = written == ":memory:" ? written : resolve(written)
+        }
     }
 
     /// Nothing survives the process.
     public var isMemory: Bool { path == ":memory:" }
 
-    /// `.parley/parley.db` → `.parley/parley.NAME.db` (`:memory:` stays in memory).
+    /// The state is in PostgreSQL (`storage.url`): shared with other processes.
+    public var isPostgres: Bool { StoreLocation.isPostgresURL(path) }
+
+    /// `.parley/parley.db` → `.parley/parley.NAME.db` (`:memory:` stays in memory); on
+    /// PostgreSQL the schema `parley_NAME`.
     public func sibling(_ name: String) -> String {
         if isMemory { return path }
+        if isPostgres { return StoreLocation.postgres(path, schema: "parley_" + name) }
         let base = path.hasSuffix(".db") ? String(path.dropLast(3)) : path
         return "\(base).\(name).db"
     }
@@ -34,8 +48,9 @@ public struct HostStorage: Sendable {
     /// This process's hold on the store (nil in memory: nothing is shared), taken before
     /// anything is opened, and the store checked not truncated under it.
     /// - Throws: `HostError` naming the process that holds it, or the empty databases.
+    /// On PostgreSQL there is no file to hold: processes share the database by leases.
     public func lock(holder: String) throws(HostError) -> StoreLock? {
-        guard !isMemory else { return nil }
+        guard !isMemory, !isPostgres else { return nil }
         let lock = try StoreLock(storagePath: path, shownPath: shownPath, holder: holder)
         try checkNotEmpty()
         return lock
@@ -69,7 +84,7 @@ public struct HostStorage: Sendable {
     /// Where a run's log lines go when the terminal is busy (`.parley/parley.log`): the
     /// file-system path and the path as shown. Nil in memory.
     public var logFile: (path: String, shownPath: String)? {
-        guard !isMemory else { return nil }
+        guard !isMemory, !isPostgres else { return nil }
         func log(_ path: String) -> String { (path.hasSuffix(".db") ? String(path.dropLast(3)) : path) + ".log" }
         return (log(path), log(shownPath))
     }
@@ -86,6 +101,11 @@ public struct HostStorage: Sendable {
         }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
+    }
+
+    /// Where each Matrix account's own databases go (`matrix-<bot>`, `crypto-<bot>`).
+    public func accountDatabases() throws -> AccountDatabases {
+        isPostgres ? AccountDatabases(postgresURL: path) : AccountDatabases(folder: try folder())
     }
 
     /// A bot client's storage: its outbox survives a crash unless the host keeps nothing.

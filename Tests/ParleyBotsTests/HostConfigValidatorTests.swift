@@ -24,6 +24,28 @@ import ParleyBots
             """) == "")
     }
 
+    @Test func storageURLProblems() {
+        #expect(HostConfigValidatorTests.errors("""
+            storage: { path: a.db, url: "postgres://u:secret@h/db", lease: 1s }
+            """) == """
+            config.yaml:1:18: error: storage has both 'path' and 'url': use 'path' for SQLite (one process) or 'url' for PostgreSQL (several)
+            storage: { path: a.db, url: "postgres://u:secret@h/db", lease: 1s }
+                             ^
+            config.yaml:1:64: error: storage lease '1s' is shorter than 2s: expected a duration like 5s
+            storage: { path: a.db, url: "postgres://u:secret@h/db", lease: 1s }
+                                                                           ^
+            """)
+        #expect(HostConfigValidatorTests.errors("""
+            storage: { url: "mysql://u:secret@h/db" }
+            """) == """
+            config.yaml:1:17: error: storage url 'mysql://u:***@h/db' is not a PostgreSQL URL: expected postgres://user@host:5432/database (password from ${ENV} or ~/.pgpass)
+            storage: { url: "mysql://u:secret@h/db" }
+                            ^
+            """)
+        #expect(HostConfigValidatorTests.errors("storage: { path: a.db, lease: 5s }").contains("'lease' needs 'url'"))
+        #expect(HostConfigValidatorTests.errors("storage: { url: \"postgres://h/db\", lease: 10s }").isEmpty)
+    }
+
     @Test func everyConfigProblem() {
         // The transport section's problems are its provider's (TransportSectionTests).
         let yaml = """

@@ -128,3 +128,23 @@ struct Run {
         #expect(run.stderr.hasSuffix("check failed: 2 errors in 1 file\n"))
     }
 }
+
+@Suite struct SharedStorageCheckTests {
+    /// The embedded hub lives in one process: a PostgreSQL URL (for several) is refused there,
+    /// naming the key, and its password never printed.
+    @Test func aPostgresURLOnTheEmbeddedHubIsAnError() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-check-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("bots"), withIntermediateDirectories: true)
+        try "storage:\n  url: \"postgres://parley:${PG_PASSWORD}@127.0.0.1:5432/parley\"\n"
+            .write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        try "commands:\n  ping: { reply: pong }\n".write(to: folder.appendingPathComponent("bots/ping.yaml"), atomically: true, encoding: .utf8)
+        let run = await Run(["check"], in: folder.path, environment: ["PG_PASSWORD": "hunter2"])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("""
+            config.yaml:2:8: error: storage 'url' (PostgreSQL, shared by several processes) needs a transport that several processes \
+            can reach, like kind: matrix; the embedded hub (transport kind local) lives in one process: use storage 'path' with it
+            """))
+        #expect(!run.stderr.contains("hunter2"))
+    }
+}

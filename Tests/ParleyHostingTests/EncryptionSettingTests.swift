@@ -17,7 +17,7 @@ import Testing
     static func configuration(_ yaml: String, folder: String) throws -> MatrixConfiguration {
         let settings = try MatrixSettingsTests.settings(yaml)
         return try MatrixBotAccounts.configuration(bot: "support", file: "bots/support.yaml", settings: settings,
-                                                   homeserver: MatrixBotAccounts.homeserver(settings), folder: folder, log: { _ in })
+                                                   homeserver: MatrixBotAccounts.homeserver(settings), databases: AccountDatabases(folder: folder), log: { _ in })
     }
 
     static func folder() throws -> String {

@@ -11,7 +11,7 @@ import Testing
     static func maxRooms(_ yaml: String) throws -> Int {
         let settings = try MatrixSettingsTests.settings(yaml)
         return try MatrixBotAccounts.configuration(bot: "support", file: "bots/support.yaml", settings: settings,
-                                                   homeserver: MatrixBotAccounts.homeserver(settings), folder: "/tmp", log: { _ in }).maxRooms
+                                                   homeserver: MatrixBotAccounts.homeserver(settings), databases: AccountDatabases(folder: "/tmp"), log: { _ in }).maxRooms
     }
 
     @Test func tenThousandUnlessSet() throws {

@@ -22,8 +22,13 @@ public struct HostConfig: Decodable, Sendable {
 
     /// The bots folder as written (`bots` unless set).
     public var botsFolder: String { bots?.value ?? "bots" }
-    /// The storage path as written.
-    public var storagePath: String { storage?.path.value ?? ".parley/parley.db" }
+    /// The storage path as written (`storage.url` when set: the PostgreSQL database).
+    public var storagePath: String { storage?.url?.value ?? storage?.path?.value ?? ".parley/parley.db" }
+    /// `storage.lease` (5 s unless set or invalid, which validation reports).
+    public var lease: Duration {
+        guard let text = storage?.lease?.value, let value = try? DurationFormat.parse(text) else { return StorageConfig.defaultLease }
+        return value
+    }
     /// The largest incoming message handled, in bytes (`limits.message_size`, 64 KB unless set
     /// or invalid, which validation reports).
     public var maxMessageBytes: Int {

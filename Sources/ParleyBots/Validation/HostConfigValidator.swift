@@ -1,3 +1,4 @@
+import SQLiteStore
 import YAMLCoding
 
 /// Checks `config.yaml` beyond its shape: log levels, paths, profiles, durations, rates (the
@@ -17,6 +18,7 @@ public enum HostConfigValidator {
         if let path = config.storage?.path, path.value.isEmpty {
             fail(path.mark, "empty storage path: expected a file like .parley/parley.db or :memory:")
         }
+        errors += validateDatabase(config.storage, source: source)
         if let retention = config.storage?.retention, retention.value != StorageConfig.keepForever {
             if let error = ValueCheck.duration(retention, in: source) {
                 errors.append(error)
@@ -44,6 +46,32 @@ public enum HostConfigValidator {
         }
         if let http = config.http { errors += validate(http, source: source) }
         return errors.sortedByPosition()
+    }
+
+    /// `storage.url` and `storage.lease`: a PostgreSQL URL instead of a path, and a lease only
+    /// with it. (`transport.kind: local` with a URL is the hosting layer's to refuse.)
+    private static func validateDatabase(_ storage: StorageConfig?, source: SourceFile) -> [YAMLError] {
+        var errors: [YAMLError] = []
+        func fail(_ mark: Mark, _ message: String) { errors.append(source.error(at: mark, message)) }
+        if let url = storage?.url {
+            if let path = storage?.path {
+                fail(path.mark, "storage has both 'path' and 'url': use 'path' for SQLite (one process) or 'url' for PostgreSQL (several)")
+            }
+            if !StoreLocation.isPostgresURL(url.value) || url.value.contains("#") {
+                fail(url.mark, "storage url '\(StoreLocation.withoutPassword(url.value))' is not a PostgreSQL URL: expected postgres://user@host:5432/database "
+                     + "(password from ${ENV} or ~/.pgpass)")
+            }
+        }
+        if let lease = storage?.lease {
+            if storage?.url == nil {
+                fail(lease.mark, "'lease' needs 'url': leases share bot accounts between processes on PostgreSQL")
+            } else if let error = ValueCheck.duration(lease, in: source) {
+                errors.append(error)
+            } else if let value = try? DurationFormat.parse(lease.value), value < StorageConfig.shortestLease {
+                fail(lease.mark, "storage lease '\(lease.value)' is shorter than 2s: expected a duration like 5s")
+            }
+        }
+        return errors
     }
 
     /// `http:`: a listen address that parses, and a token wherever others can connect.

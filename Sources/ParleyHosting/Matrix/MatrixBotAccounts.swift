@@ -40,13 +40,13 @@ public final class MatrixBotAccounts: Sendable {
 
     /// Builds the transports of `bots` (nothing is contacted yet).
     /// - Parameters:
-    ///   - folder: where the account databases go.
+    ///   - databases: where the account databases go.
     /// - Throws: `ParleyError(.invalidArgument)` naming the config key that is missing or wrong.
-    init(settings: MatrixSettings, bots: [LoadedBot], folder: String, log: @escaping @Sendable (String) -> Void) throws {
+    init(settings: MatrixSettings, bots: [LoadedBot], databases: AccountDatabases, log: @escaping @Sendable (String) -> Void) throws {
         let homeserver = try Self.homeserver(settings)
         var built: [Bot] = []
         for bot in bots {
-            var matrix = try Self.configuration(bot: bot.id, file: bot.file, settings: settings, homeserver: homeserver, folder: folder,
+            var matrix = try Self.configuration(bot: bot.id, file: bot.file, settings: settings, homeserver: homeserver, databases: databases,
                                                 log: { [id = bot.id] line in log("\(id): \(line)") })
             matrix.invitePolicy = Self.invitePolicy(bot.definition.allow)
             built.append(Bot(id: bot.id, transport: try MatrixTransport(configuration: matrix),
@@ -69,7 +69,7 @@ public final class MatrixBotAccounts: Sendable {
         let settings = try YAMLDecoder(environment: environment).decode(MatrixSettings.self, from: section.section,
                                                                        source: SourceFile(name: "config.yaml", text: ""))
         let storage = HostStorage(config: nil, resolve: { $0 }, override: storagePath)
-        try self.init(settings: settings, bots: bots, folder: storage.folder(), log: log)
+        try self.init(settings: settings, bots: bots, databases: storage.accountDatabases(), log: log)
     }
 
     /// The homeserver of the settings.
@@ -88,11 +88,11 @@ public final class MatrixBotAccounts: Sendable {
     }
 
     /// The transport settings of bot `bot`'s account (`transport.accounts.<bot>`), its session
-    /// database (and crypto store, with encryption on) in `folder`, its warnings to `log`.
+    /// database (and crypto store, with encryption on) in `databases`, its warnings to `log`.
     /// `file` names the bot's file in errors.
     /// - Throws: `ParleyError(.invalidArgument)` naming the key at fault (or a crypto store the
     ///   pickle key does not open).
-    static func configuration(bot: String, file: String, settings: MatrixSettings, homeserver: URL, folder: String,
+    static func configuration(bot: String, file: String, settings: MatrixSettings, homeserver: URL, databases: AccountDatabases,
                               log: @escaping @Sendable (String) -> Void) throws -> MatrixConfiguration {
         guard let account = settings.accounts?[bot] else {
             throw ParleyError(.invalidArgument, "bot '\(bot)' has no entry in transport.accounts",
@@ -103,11 +103,11 @@ public final class MatrixBotAccounts: Sendable {
                               context: ["field": "transport.accounts.\(bot)", "line": String(account.mark.line)])
         }
         var configuration = MatrixConfiguration(homeserver: homeserver, userID: account.user.value, credentials: credentials,
-                                                databasePath: folder + "/matrix-\(bot).db")
+                                                databasePath: databases.location("matrix-\(bot)"))
         if let maxRooms = settings.maxRooms?.value { configuration.maxRooms = maxRooms }
         configuration.attachVCardFile = settings.attachesVCardFiles
         configuration.log = log
-        (configuration.encryptionMode, configuration.encryption) = try settings.encryption(bot: bot, folder: folder, log: log)
+        (configuration.encryptionMode, configuration.encryption) = try settings.encryption(bot: bot, databases: databases, log: log)
         return configuration
     }
 

@@ -27,16 +27,16 @@ extension MatrixSettings {
     }
 
     /// The encryption of bot `bot`'s account: nothing with mode `off`, else its crypto store
-    /// (`crypto-<bot>.db` in `folder`) opened with the pickle key — a wrong key fails here, at
+    /// (`crypto-<bot>` in `databases`) opened with the pickle key — a wrong key fails here, at
     /// start, naming the file.
-    func encryption(bot: String, folder: String, log: @escaping @Sendable (String) -> Void) throws
+    func encryption(bot: String, databases: AccountDatabases, log: @escaping @Sendable (String) -> Void) throws
         -> (mode: MatrixEncryptionMode, encryption: (any MatrixEncryption)?) {
         guard let settings = encryption, let mode = settings.parsedMode, mode.servesEncrypted else { return (.off, nil) }
         guard let key = settings.pickleKey?.value, key.count >= MatrixEncryptionSettings.minimumKeyLength else {
             throw ParleyError(.invalidArgument, "transport.encryption.pickle_key is missing or shorter than "
                               + "\(MatrixEncryptionSettings.minimumKeyLength) characters", context: ["field": "transport.encryption.pickle_key"])
         }
-        let path = folder + "/crypto-\(bot).db"
+        let path = databases.location("crypto-\(bot)")
         let store: MatrixCryptoStore
         do {
             store = try MatrixCryptoStore(path: path, pickleKey: PickleKey(key), log: log)

@@ -32,7 +32,7 @@ public struct MatrixTransportProvider: TransportProvider {
         let running = Set(run.bots.map(\.id))
         let logger = run.logger, clock = run.clock
         let accounts = try MatrixBotAccounts(settings: settings, bots: bots.filter { running.contains($0.id) },
-                                             folder: try run.storage.folder(),
+                                             databases: try run.storage.accountDatabases(),
                                              log: { logger.log(.warn, at: clock.now(), bot: nil, $0, [:]) })
         let problems = await accounts.prepare()
         guard problems.isEmpty else {
@@ -66,19 +66,19 @@ public struct MatrixTransportProvider: TransportProvider {
     }
 
     public func broadcastSenders(storage: HostStorage) throws -> any BroadcastSenders {
-        Senders(settings: settings, folder: try storage.folder())
+        Senders(settings: settings, databases: try storage.accountDatabases())
     }
 
     /// Each bot's account as `parley run` keeps it (the same session database, so its device
     /// and direct rooms are reused), under its bot file's names.
     struct Senders: BroadcastSenders {
         let settings: MatrixSettings
-        let folder: String
+        let databases: AccountDatabases
 
         func transport(for bot: String) throws -> any Transport {
             do {
                 let configuration = try MatrixBotAccounts.configuration(
-                    bot: bot, file: "config.yaml", settings: settings, homeserver: MatrixBotAccounts.homeserver(settings), folder: folder,
+                    bot: bot, file: "config.yaml", settings: settings, homeserver: MatrixBotAccounts.homeserver(settings), databases: databases,
                     log: { line in MatrixConfiguration.standardErrorLog("\(bot): \(line)") })
                 let transport = try MatrixTransport(configuration: configuration)
                 return RenamingTransport(base: transport, names: settings.names(forAccount: transport.userID))
