@@ -24,6 +24,12 @@ public final class Connection {
         FileHandle.standardError.write(Data("parley: warning: \(line)\n".utf8))
     }
 
+    /// The lease this connection's writes must hold (PostgreSQL, a bot's own schema).
+    public var fence: StoreLocation.Fence? {
+        if case .postgres(let session) = backend { return session.fence }
+        return nil
+    }
+
     /// True when this connection is to PostgreSQL.
     public var isPostgres: Bool {
         if case .postgres = backend { return true }
@@ -37,8 +43,8 @@ public final class Connection {
     public init(path: String, busyTimeout: Duration = .seconds(5),
                 warn: (String) -> Void = Connection.standardErrorWarning) throws {
         self.path = path
-        if case .postgres(let url, let schema) = StoreLocation(path) {
-            backend = .postgres(try PostgresSession(url: url, schema: schema))
+        if case .postgres(let url, let schema, let fence) = StoreLocation(path) {
+            backend = .postgres(try PostgresSession(url: url, schema: schema, fence: fence))
             return
         }
         if path != ":memory:" && !path.isEmpty {

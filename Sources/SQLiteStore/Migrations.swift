@@ -42,6 +42,7 @@ public struct Migrations: Sendable {
         try connection.execute("SELECT pg_advisory_lock(hashtext(current_schema() || '/\(name)'))")
         defer { try? connection.execute("SELECT pg_advisory_unlock(hashtext(current_schema() || '/\(name)'))") }
         try apply(postgresSteps, to: connection)
+        if connection.fence != nil { try Fencing.install(on: connection) }
     }
 
     private func apply(_ steps: [String], to connection: Connection) throws {

@@ -12,6 +12,8 @@ final class PostgresSession {
     private var handle: OpaquePointer
     let url: String
     let schema: String
+    /// The lease every write on this connection must still hold (a bot's own schemas).
+    let fence: StoreLocation.Fence?
     /// Statement names known to the server on the current connection.
     private var prepared: Set<String> = []
     private var nextName = 0
@@ -23,9 +25,10 @@ final class PostgresSession {
     /// How long one connection attempt may take.
     static let connectTimeoutSeconds = 5
 
-    init(url: String, schema: String) throws {
+    init(url: String, schema: String, fence: StoreLocation.Fence? = nil) throws {
         self.url = url
         self.schema = schema
+        self.fence = fence
         handle = try Self.connect(url)
         try setUp()
     }
@@ -48,11 +51,16 @@ final class PostgresSession {
         return connection
     }
 
-    /// The schema made (once, by whichever process comes first) and put first on the search path.
+    /// The schema made (once, by whichever process comes first) and put first on the search
+    /// path; the fence, if any, set for the triggers `Fencing` installs to read.
     private func setUp() throws {
         let quoted = "\"\(schema)\""
         // Concurrent CREATE SCHEMA IF NOT EXISTS can still collide in the catalog: serialize it.
         try exec("SELECT pg_advisory_lock(4242); CREATE SCHEMA IF NOT EXISTS \(quoted); SELECT pg_advisory_unlock(4242); SET search_path TO \(quoted); SET client_min_messages TO warning")
+        if let fence {
+            let value = "\(fence.lease) \(fence.generation)".replacingOccurrences(of: "'", with: "''")
+            try exec("SET parley.fence TO '\(value)'")
+        }
     }
 
     var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }

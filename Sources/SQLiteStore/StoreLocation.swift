@@ -6,9 +6,23 @@
 /// else a SQLite file. The fragment is Parley's, not libpq's: each SQLite file of a host (the
 /// host's, each bot's outbox, each Matrix account's) becomes one schema, so their tables keep
 /// their names side by side.
+///
+/// A bot's own schemas carry its lease as a fence (`#parley_support;fence=support:7`): every
+/// write on that connection is refused by the database once the lease has passed to another
+/// process (see `Fence`).
 public enum StoreLocation: Sendable, Hashable {
     case sqlite(path: String)
-    case postgres(url: String, schema: String)
+    case postgres(url: String, schema: String, fence: Fence? = nil)
+
+    /// A lease and the generation this process holds it at.
+    public struct Fence: Sendable, Hashable {
+        public var lease: String
+        public var generation: Int64
+        public init(lease: String, generation: Int64) {
+            self.lease = lease
+            self.generation = generation
+        }
+    }
 
     /// The schema used when a PostgreSQL location names none.
     public static let defaultSchema = "parley"
@@ -18,12 +32,19 @@ public enum StoreLocation: Sendable, Hashable {
             self = .sqlite(path: text)
             return
         }
-        if let hash = text.firstIndex(of: "#") {
-            let schema = String(text[text.index(after: hash)...])
-            self = .postgres(url: String(text[..<hash]), schema: schema.isEmpty ? Self.defaultSchema : schema)
-        } else {
+        guard let hash = text.firstIndex(of: "#") else {
             self = .postgres(url: text, schema: Self.defaultSchema)
+            return
         }
+        let fragment = text[text.index(after: hash)...]
+        let parts = fragment.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+        let schema = parts.first.map(String.init) ?? ""
+        var fence: Fence?
+        if parts.count == 2, parts[1].hasPrefix("fence="), let colon = parts[1].lastIndex(of: ":"),
+           let generation = Int64(parts[1][parts[1].index(after: colon)...]) {
+            fence = Fence(lease: String(parts[1].dropFirst("fence=".count)[..<colon]), generation: generation)
+        }
+        self = .postgres(url: String(text[..<hash]), schema: schema.isEmpty ? Self.defaultSchema : schema, fence: fence)
     }
 
     /// True for a `postgres://` or `postgresql://` URL.
@@ -32,9 +53,10 @@ public enum StoreLocation: Sendable, Hashable {
     }
 
     /// The location string of schema `schema` in the PostgreSQL database at `url`.
-    public static func postgres(_ url: String, schema: String) -> String {
+    public static func postgres(_ url: String, schema: String, fence: Fence? = nil) -> String {
         let base = url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
-        return "\(base)#\(schemaName(schema))"
+        let fenced = fence.map { ";fence=\($0.lease):\($0.generation)" } ?? ""
+        return "\(base)#\(schemaName(schema))\(fenced)"
     }
 
     /// `name` as a schema name: lower-case letters, digits and `_` (a bot or account name may
@@ -54,7 +76,7 @@ public enum StoreLocation: Sendable, Hashable {
     public var shown: String {
         switch self {
         case .sqlite(let path): return path
-        case .postgres(let url, let schema): return "\(Self.withoutPassword(url)) (schema \(schema))"
+        case .postgres(let url, let schema, _): return "\(Self.withoutPassword(url)) (schema \(schema))"
         }
     }
 
