@@ -1,6 +1,7 @@
 import Foundation
 import ParleyCore
 import ParleyTesting
+import SQLiteStore
 import Synchronization
 import Testing
 @testable import ParleyMatrix
@@ -42,6 +43,22 @@ import Testing
             _ = try MatrixStore(path: "/proc/parley-cannot-write-here/matrix.db")
         } throws: { error in
             (error as? ParleyError)?.code == .storage && (error as? ParleyError)?.context["path"] == "/proc/parley-cannot-write-here/matrix.db"
+        }
+    }
+
+    @Test(arguments: TestDatabase.kinds)
+    func aStorageErrorNamesTheLocationWithoutItsPassword(database: TestDatabase) async throws {
+        let path = database.location("matrix")
+        let store = try MatrixStore(path: path)
+        try Connection(path: path).execute("DROP TABLE matrix_seen")
+        await #expect {
+            _ = try await store.isSeen("$gone")
+        } throws: { error in
+            guard let error = error as? ParleyError, error.code == .storage, let shown = error.context["path"] else { return false }
+            if case .postgres(let url, _) = StoreLocation(path), let password = URLComponents(string: url)?.password {
+                return shown == StoreLocation(path).shown && !shown.contains(password) && !error.message.contains(password)
+            }
+            return shown == path
         }
     }
 
