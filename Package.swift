@@ -83,7 +83,7 @@ let package = Package(
         .testTarget(name: "ParleyTestingTests", dependencies: ["ParleyTesting", "ParleyCore"]),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub", "ParleyTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore", "ParleyTesting"]),
-        .testTarget(name: "ParleyMatrixCryptoTests", dependencies: ["ParleyMatrixCrypto", "ParleyMatrix", "ParleyCrypto", "ParleyCore", "ParleyTesting"]),
+        .testTarget(name: "ParleyMatrixCryptoTests", dependencies: ["ParleyMatrixCrypto", "ParleyMatrix", "ParleyCrypto", "ParleyCore", "ParleyTesting", "SQLiteStore"]),
         .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyBots", "ParleyMatrix", "ParleyMatrixCrypto", "ParleyCrypto", "ParleyHub", "ParleyTesting"]),
         .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex", "SQLiteStore", "ParleyTesting"]),
         .testTarget(name: "ParleyFlowTestTests", dependencies: ["ParleyFlowTest", "ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyTesting"]),

@@ -1,18 +1,19 @@
 import Foundation
 import SQLiteStore
 
-/// A SQLite connection used by one caller at a time. `Connection` is not `Sendable`; the lock
+/// A store connection (SQLite or PostgreSQL) used by one caller at a time. `Connection` is not `Sendable`; the lock
 /// is what makes sharing it between tasks sound, hence `@unchecked`.
 final class LockedConnection: @unchecked Sendable {
     private let lock = NSLock()
     private let connection: Connection
 
-    /// Opens the database at `path` and applies `migrations`; SQLite errors become `storage`.
+    /// Opens the database at `path` and applies `migrations`; SQLite errors become `storage`,
+    /// naming the location without a PostgreSQL password.
     init(path: String, migrations: Migrations, what: String) throws {
         do {
             connection = try migrations.open(path)
         } catch let error as SQLiteError {
-            throw ParleyError(.storage, "\(what) database \(path): \(error)")
+            throw ParleyError(.storage, "\(what) database \(StoreLocation(path).shown): \(error)")
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import SQLiteStore
 
-/// Message history and the conversation list in SQLite (WAL), with versioned migrations.
+/// Message history and the conversation list in SQLite (WAL) or a PostgreSQL schema (a
+/// `postgres://` location, see `StoreLocation`), with versioned migrations.
 public final class SQLiteMessageStore: MessageStore {
     static let migrations = Migrations(name: "messages", steps: [
         """
@@ -16,11 +17,24 @@ public final class SQLiteMessageStore: MessageStore {
             last_seq INTEGER NOT NULL, unread INTEGER NOT NULL, pinned INTEGER NOT NULL
         ) WITHOUT ROWID;
         """,
+    ], postgresSteps: [
+        """
+        CREATE TABLE messages (
+            id TEXT PRIMARY KEY, channel TEXT NOT NULL, seq BIGINT NOT NULL, cmid TEXT NOT NULL,
+            sender TEXT NOT NULL, ts DOUBLE PRECISION NOT NULL, payload TEXT NOT NULL, flags BIGINT NOT NULL,
+            reply TEXT, reactions TEXT, visible TEXT, ext TEXT
+        );
+        CREATE INDEX messages_by_channel ON messages (channel, seq);
+        CREATE TABLE conversations (
+            channel TEXT PRIMARY KEY, last_activity DOUBLE PRECISION NOT NULL, digest TEXT NOT NULL, last_id TEXT,
+            last_seq BIGINT NOT NULL, unread BIGINT NOT NULL, pinned BIGINT NOT NULL
+        );
+        """,
     ])
 
     private let connection: LockedConnection
 
-    /// Opens (creating and migrating) the database at `path`.
+    /// Opens (creating and migrating) the database at `path` (a `StoreLocation` string).
     public init(path: String) throws {
         connection = try LockedConnection(path: path, migrations: Self.migrations, what: "message")
     }
@@ -100,8 +114,10 @@ public final class SQLiteMessageStore: MessageStore {
     private static func insert(_ conversations: [Conversation], into connection: Connection) throws {
         guard !conversations.isEmpty else { return }
         let statement = try connection.prepare("""
-            INSERT OR REPLACE INTO conversations (channel, last_activity, digest, last_id, last_seq, unread, pinned)
+            INSERT INTO conversations (channel, last_activity, digest, last_id, last_seq, unread, pinned)
             VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(channel) DO UPDATE SET last_activity = excluded.last_activity, digest = excluded.digest,
+                last_id = excluded.last_id, last_seq = excluded.last_seq, unread = excluded.unread, pinned = excluded.pinned
             """)
         for item in conversations {
             try statement.run([.text(item.channel.target), .real(item.lastActivity.timeIntervalSince1970), .text(item.digest),

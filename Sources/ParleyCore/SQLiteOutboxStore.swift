@@ -1,8 +1,9 @@
 import Foundation
 import SQLiteStore
 
-/// The durable outbox: one row per queued item in SQLite (WAL). A row is written before the
-/// item is first sent and deleted after the transport accepted it.
+/// The durable outbox: one row per queued item in SQLite (WAL), or in a PostgreSQL schema (a
+/// `postgres://` location, see `StoreLocation`). A row is written before the item is first sent
+/// and deleted after the transport accepted it.
 public final class SQLiteOutboxStore: OutboxStore {
     static let migrations = Migrations(name: "outbox", steps: [
         """
@@ -11,11 +12,18 @@ public final class SQLiteOutboxStore: OutboxStore {
             attempts INTEGER NOT NULL, enqueued_at REAL NOT NULL, body TEXT NOT NULL
         ) WITHOUT ROWID
         """,
+    ], postgresSteps: [
+        """
+        CREATE TABLE outbox (
+            id TEXT PRIMARY KEY, sequence BIGINT NOT NULL, priority BIGINT NOT NULL,
+            attempts BIGINT NOT NULL, enqueued_at DOUBLE PRECISION NOT NULL, body TEXT NOT NULL
+        )
+        """,
     ])
 
     private let connection: LockedConnection
 
-    /// Opens (creating) the outbox tables in the database at `path`.
+    /// Opens (creating) the outbox tables in the database at `path` (a `StoreLocation` string).
     public init(path: String) throws {
         connection = try LockedConnection(path: path, migrations: Self.migrations, what: "outbox")
     }

@@ -2,7 +2,8 @@ import Foundation
 import ParleyCore
 import SQLiteStore
 
-/// What `MatrixTransport` keeps across restarts, in SQLite (one database file per account):
+/// What `MatrixTransport` keeps across restarts, in SQLite (one database file per account) or
+/// a PostgreSQL schema (a `postgres://` location, see `StoreLocation`):
 /// the session (device and `since`; never the access token), per-channel sequence counters, the messages it saw
 /// (for seq lookups, replies and `history`), handled event ids (so nothing is delivered twice)
 /// and reactions (so an unreact can redact the right event). `prune(before:)` forgets what is
@@ -38,6 +39,29 @@ actor MatrixStore {
         // Encrypted events waiting for their room key: written with the sync position that
         // delivered them, so a crash while one waits does not lose it.
         "CREATE TABLE matrix_held (event_id TEXT PRIMARY KEY, room_id TEXT NOT NULL, event TEXT NOT NULL, held_at REAL NOT NULL)",
+    ], postgresSteps: [
+        // SQLite's tables as its steps left them, but: no `access_token` column (no PostgreSQL
+        // schema ever held one), and `matrix_seen` numbers its rows in an explicit `rowid`
+        // (SQLite's implicit one), which `pruneSeen` and `prune` order by.
+        """
+        CREATE TABLE matrix_session (user_id TEXT PRIMARY KEY, device_id TEXT, since TEXT);
+        CREATE TABLE matrix_seq (channel TEXT PRIMARY KEY, seq BIGINT NOT NULL);
+        CREATE TABLE matrix_events (event_id TEXT PRIMARY KEY, room_id TEXT NOT NULL, channel TEXT NOT NULL,
+            seq BIGINT NOT NULL, client_message_id TEXT NOT NULL, sender TEXT NOT NULL, ts DOUBLE PRECISION NOT NULL,
+            payload TEXT NOT NULL, reply_to TEXT);
+        CREATE INDEX matrix_events_channel ON matrix_events(channel, seq);
+        CREATE INDEX matrix_events_cmid ON matrix_events(sender, client_message_id);
+        CREATE INDEX matrix_events_ts ON matrix_events(ts);
+        CREATE TABLE matrix_seen (rowid BIGINT GENERATED ALWAYS AS IDENTITY, event_id TEXT PRIMARY KEY,
+            room_id TEXT NOT NULL, ts DOUBLE PRECISION NOT NULL);
+        CREATE INDEX matrix_seen_room ON matrix_seen(room_id, rowid);
+        CREATE INDEX matrix_seen_ts ON matrix_seen(ts);
+        CREATE TABLE matrix_reactions (reaction_event_id TEXT PRIMARY KEY, room_id TEXT NOT NULL,
+            target_event_id TEXT NOT NULL, key TEXT NOT NULL, sender TEXT NOT NULL);
+        CREATE INDEX matrix_reactions_target ON matrix_reactions(target_event_id, key, sender);
+        CREATE TABLE matrix_held (event_id TEXT PRIMARY KEY, room_id TEXT NOT NULL, event TEXT NOT NULL,
+            held_at DOUBLE PRECISION NOT NULL);
+        """,
     ])
 
     /// Opens (creating and migrating) the database at `path`; `log` hears of file modes
@@ -50,14 +74,14 @@ actor MatrixStore {
             db = try Self.migrations.open(path, warn: log)
             try Self.eraseStoredTokens(db, log: log)
         } catch {
-            throw ParleyError(.storage, "cannot open the Matrix state database: \(error)", context: ["path": path])
+            throw ParleyError(.storage, "cannot open the Matrix state database: \(error)", context: ["path": StoreLocation(path).shown])
         }
     }
 
     /// Runs `body`, turning SQLite errors into `ParleyError(.storage)`.
     func storage<T>(_ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as ParleyError { throw error } catch {
-            throw ParleyError(.storage, "Matrix state database: \(error)", context: ["path": db.path])
+            throw ParleyError(.storage, "Matrix state database: \(error)", context: ["path": StoreLocation(db.path).shown])
         }
     }
 

@@ -28,7 +28,10 @@ extension MatrixCryptoStore {
         try storage {
             try db.transaction {
                 for (usage, pickle) in rows {
-                    try db.run("INSERT OR REPLACE INTO crypto_cross_signing (usage, pickle) VALUES (?, ?)", [.text(usage), .text(pickle)])
+                    try db.run("""
+                        INSERT INTO crypto_cross_signing (usage, pickle) VALUES (?, ?)
+                        ON CONFLICT(usage) DO UPDATE SET pickle = excluded.pickle
+                        """, [.text(usage), .text(pickle)])
                 }
             }
         }
@@ -51,6 +54,9 @@ extension MatrixCryptoStore {
     }
 
     public func setState(_ name: String, _ value: String) throws {
-        try storage { try db.run("INSERT OR REPLACE INTO crypto_state (name, value) VALUES (?, ?)", [.text(name), .text(value)]) }
+        try storage {
+            try db.run("INSERT INTO crypto_state (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+                       [.text(name), .text(value)])
+        }
     }
 }

@@ -36,7 +36,7 @@ extension MatrixCryptoStore {
                 VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT(room_id, sender_key, session_id) DO UPDATE SET
                     pickle = excluded.pickle, first_known_index = excluded.first_known_index, shared_by = excluded.shared_by
-                WHERE excluded.first_known_index < first_known_index
+                WHERE excluded.first_known_index < crypto_inbound_group_sessions.first_known_index
                 """, [.text(roomID), .text(senderKey), .text(session.sessionID), .text(pickle),
                       .integer(Int64(session.firstKnownIndex)), .text(sharedBy)])
         }
@@ -67,7 +67,8 @@ extension MatrixCryptoStore {
                 INSERT INTO crypto_outbound_group_sessions (room_id, session_id, pickle, created_at, messages_sent)
                 VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT(room_id) DO UPDATE SET
-                    created_at = CASE WHEN session_id = excluded.session_id THEN created_at ELSE excluded.created_at END,
+                    created_at = CASE WHEN crypto_outbound_group_sessions.session_id = excluded.session_id
+                        THEN crypto_outbound_group_sessions.created_at ELSE excluded.created_at END,
                     session_id = excluded.session_id, pickle = excluded.pickle, messages_sent = excluded.messages_sent
                 """, [.text(roomID), .text(session.sessionID), .text(pickle), timestamp,
                       .integer(Int64(session.messageIndex))])

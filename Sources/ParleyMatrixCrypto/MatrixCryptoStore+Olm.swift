@@ -1,5 +1,6 @@
 import ParleyCore
 import ParleyCrypto
+import SQLiteStore
 
 extension MatrixCryptoStore {
     /// Writes a new inbound Olm session and the account it was made from, the account's
@@ -15,7 +16,7 @@ extension MatrixCryptoStore {
                 try db.run("UPDATE crypto_account SET pickle = ? WHERE id = 1", [.text(accountPickle)])
                 guard db.changes == 1 else {
                     throw ParleyError(.storage, "Matrix crypto store: no account stored to remove the one-time key from",
-                                      context: ["path": db.path])
+                                      context: ["path": StoreLocation(db.path).shown])
                 }
                 try writeSession(pickle: sessionPickle, id: session.sessionID, theirIdentityKey: theirIdentityKey)
             }

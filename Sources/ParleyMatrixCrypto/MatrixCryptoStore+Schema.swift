@@ -87,5 +87,74 @@ extension MatrixCryptoStore {
         );
         CREATE INDEX crypto_message_indexes_ts ON crypto_message_indexes(ts);
         """,
+    ], postgresSteps: [
+        // SQLite's tables as its four steps left them; `crypto_olm_sessions` numbers its rows
+        // in an explicit `rowid` (SQLite's implicit one), the tie-break of `olmSessions`.
+        """
+        CREATE TABLE crypto_account (
+            id BIGINT PRIMARY KEY CHECK (id = 1),
+            user_id TEXT NOT NULL,
+            device_id TEXT NOT NULL,
+            pickle TEXT NOT NULL
+        );
+        CREATE TABLE crypto_olm_sessions (
+            rowid BIGINT GENERATED ALWAYS AS IDENTITY,
+            sender_key TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            pickle TEXT NOT NULL,
+            last_used DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (sender_key, session_id)
+        );
+        CREATE TABLE crypto_inbound_group_sessions (
+            room_id TEXT NOT NULL,
+            sender_key TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            pickle TEXT NOT NULL,
+            first_known_index BIGINT NOT NULL,
+            shared_by TEXT NOT NULL,
+            PRIMARY KEY (room_id, sender_key, session_id)
+        );
+        CREATE TABLE crypto_outbound_group_sessions (
+            room_id TEXT PRIMARY KEY,
+            session_id TEXT NOT NULL,
+            pickle TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            messages_sent BIGINT NOT NULL
+        );
+        CREATE TABLE crypto_tracked_users (
+            user_id TEXT PRIMARY KEY,
+            dirty BIGINT NOT NULL
+        );
+        CREATE TABLE crypto_devices (
+            user_id TEXT NOT NULL REFERENCES crypto_tracked_users (user_id) ON DELETE CASCADE,
+            device_id TEXT NOT NULL,
+            keys_json TEXT NOT NULL,
+            PRIMARY KEY (user_id, device_id)
+        );
+        CREATE TABLE crypto_outbound_shared (
+            room_id TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            device_id TEXT NOT NULL,
+            PRIMARY KEY (room_id, session_id, user_id, device_id)
+        );
+        CREATE TABLE crypto_cross_signing (
+            usage TEXT PRIMARY KEY,
+            pickle TEXT NOT NULL
+        );
+        CREATE TABLE crypto_state (
+            name TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        CREATE TABLE crypto_message_indexes (
+            sender_key TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            message_index BIGINT NOT NULL,
+            event_id TEXT NOT NULL,
+            ts DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (sender_key, session_id, message_index)
+        );
+        CREATE INDEX crypto_message_indexes_ts ON crypto_message_indexes(ts);
+        """,
     ])
 }

@@ -3,7 +3,8 @@ import ParleyCore
 import ParleyCrypto
 import SQLiteStore
 
-/// The device's end-to-end encryption state in SQLite: the Olm account, Olm sessions,
+/// The device's end-to-end encryption state in SQLite or a PostgreSQL schema (a `postgres://`
+/// location, see `StoreLocation`): the Olm account, Olm sessions,
 /// inbound and outbound Megolm sessions and the tracked devices of other users.
 ///
 /// Its own file (beside the bot's Matrix store, or `:memory:` in tests) with its own
@@ -41,7 +42,7 @@ public actor MatrixCryptoStore {
         do {
             db = try Self.migrations.open(path, warn: log)
         } catch {
-            throw ParleyError(.storage, "cannot open the Matrix crypto store: \(error)", context: ["path": path])
+            throw ParleyError(.storage, "cannot open the Matrix crypto store: \(error)", context: ["path": StoreLocation(path).shown])
         }
         stored = try Self.loadAccount(db, key: pickleKey)
     }
@@ -54,14 +55,14 @@ public actor MatrixCryptoStore {
         do {
             return StoredAccount(userID: userID, deviceID: deviceID, account: try OlmAccount(pickle: pickle, key: key))
         } catch let error as OlmError where error.code == .wrongPickleKey {
-            throw MatrixCryptoStoreError.wrongPickleKey(path: db.path)
+            throw MatrixCryptoStoreError.wrongPickleKey(path: StoreLocation(db.path).shown)
         }
     }
 
     /// Runs `body`, turning SQLite errors into `ParleyError(.storage)` naming the file.
     static func storage<T>(_ db: Connection, _ body: () throws -> T) throws -> T {
         do { return try body() } catch let error as ParleyError { throw error } catch let error as SQLiteError {
-            throw ParleyError(.storage, "Matrix crypto store: \(error)", context: ["path": db.path])
+            throw ParleyError(.storage, "Matrix crypto store: \(error)", context: ["path": StoreLocation(db.path).shown])
         }
     }
 

@@ -86,9 +86,10 @@ import ParleyTesting
     /// Each lone answer's row is written in one commit that also deletes the row of the
     /// answer before it (accepted, so only a crash would resend it, recognized by its client
     /// message id): one commit per answer, not one to write its row and one to delete it.
-    @Test func loneAnswersCostOneCommitEach() async throws {
+    @Test(arguments: TestDatabase.kinds)
+    func loneAnswersCostOneCommitEach(database: TestDatabase) async throws {
         let setup = try HubSetup()
-        let path = setup.databasePath("one-commit")
+        let path = database.location("one-commit")
         let store = CommitCountingStore(try SQLiteOutboxStore(path: path))
         let outbox = Outbox(transport: try setup.hub.connect(user: "alice"), store: store, clock: setup.clock)
         try await outbox.start()
@@ -100,9 +101,10 @@ import ParleyTesting
         #expect(try SQLiteOutboxStore(path: path).pending().isEmpty)
     }
 
-    @Test func aDurableStoreHasNoRowsLeftAfterInlineRounds() async throws {
+    @Test(arguments: TestDatabase.kinds)
+    func aDurableStoreHasNoRowsLeftAfterInlineRounds(database: TestDatabase) async throws {
         let setup = try HubSetup()
-        let path = setup.databasePath("inline")
+        let path = database.location("inline")
         let outbox = Outbox(transport: try setup.hub.connect(user: "alice"), store: try SQLiteOutboxStore(path: path), clock: setup.clock)
         try await outbox.start()
         for index in 0..<5 { _ = try await outbox.submit([Self.message("m\(index)")])[0].get() }

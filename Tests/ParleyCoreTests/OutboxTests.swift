@@ -101,9 +101,10 @@ import ParleyTesting
         await outbox.stop()
     }
 
-    @Test func unsentRowsAreSentAfterARestart() async throws {
+    @Test(arguments: TestDatabase.kinds)
+    func unsentRowsAreSentAfterARestart(database: TestDatabase) async throws {
         let setup = try HubSetup()
-        let path = setup.databasePath("outbox")
+        let path = database.location("outbox")
         let transport = try setup.hub.connect(user: "alice")
         setup.hub.failSends(to: .person("bob"), with: ParleyError(.serverError, "down for maintenance"))
         let first = Outbox(transport: transport, store: try SQLiteOutboxStore(path: path), clock: setup.clock)
@@ -132,8 +133,9 @@ import ParleyTesting
         #expect(try SQLiteOutboxStore(path: path).pending().isEmpty)
     }
 
-    @Test func storedRowsRoundTripEveryField() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("parley-outbox-\(UUID().uuidString)/o.sqlite").path
+    @Test(arguments: TestDatabase.kinds)
+    func storedRowsRoundTripEveryField(database: TestDatabase) throws {
+        let path = database.location("outbox")
         let store = try SQLiteOutboxStore(path: path)
         let at = Date(timeIntervalSince1970: 1_700_000_000)
         var message = OutboxItem(operation: .message(OutgoingEnvelope(

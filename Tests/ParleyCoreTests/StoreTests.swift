@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ParleyCore
+import ParleyTesting
 
 @Suite struct StoreTests {
     static func envelope(_ seq: Int64, channel: Channel = .group("team"), flags: MessageFlags = []) -> Envelope {
@@ -15,9 +16,19 @@ import ParleyCore
         FileManager.default.temporaryDirectory.appendingPathComponent("parley-store-\(UUID().uuidString)/db.sqlite").path
     }
 
-    @Test(arguments: ["memory", "sqlite"])
+    /// The stores the behavioural tests run on: in memory, and each `TestDatabase` kind.
+    static let kinds = ["memory"] + TestDatabase.kinds.map(\.rawValue)
+
+    /// A fresh store of `kind`, and its location (nil in memory) to open it again.
+    static func store(_ kind: String) throws -> (store: any MessageStore, location: String?) {
+        guard let database = TestDatabase(rawValue: kind) else { return (MemoryMessageStore(), nil) }
+        let location = database.location("messages")
+        return (try SQLiteMessageStore(path: location), location)
+    }
+
+    @Test(arguments: kinds)
     func historyBySeqRangeRoundTripsEveryField(kind: String) throws {
-        let store: any MessageStore = kind == "memory" ? MemoryMessageStore() : try SQLiteMessageStore(path: Self.temporaryPath())
+        let store = try Self.store(kind).store
         try store.save((1...10).map { Self.envelope($0) } + [Self.envelope(1, channel: .person("bob"))])
         let range = try store.history(of: .group("team"), in: 3...7, limit: 100)
         #expect(range.map(\.seq) == [3, 4, 5, 6, 7])
@@ -26,9 +37,9 @@ import ParleyCore
         #expect(try store.message(id: "m4")?.replyTo?.messageID == "m1")
     }
 
-    @Test(arguments: ["memory", "sqlite"])
+    @Test(arguments: kinds)
     func outOfOrderSavesAndUpdatesKeepSeqOrder(kind: String) throws {
-        let store: any MessageStore = kind == "memory" ? MemoryMessageStore() : try SQLiteMessageStore(path: Self.temporaryPath())
+        let store = try Self.store(kind).store
         try store.save([Self.envelope(5), Self.envelope(3)])
         try store.save([Self.envelope(4), Self.envelope(1)])
         var updated = Self.envelope(3)
@@ -50,11 +61,15 @@ import ParleyCore
         #expect(kept.map(\.seq) == Array((101 - Int64(kept.count))...100))
     }
 
-    @Test func sqliteHistoryAndConversationsSurviveAReopen() throws {
-        let path = Self.temporaryPath()
+    @Test(arguments: TestDatabase.kinds)
+    func historyAndConversationsSurviveAReopen(database: TestDatabase) throws {
+        let path = database.location("messages")
         do {
             let store = try SQLiteMessageStore(path: path)
             try store.save([Self.envelope(1), Self.envelope(2)])
+            try store.saveConversations([Conversation(channel: .group("team"), lastActivity: Date(timeIntervalSince1970: 5), digest: "n1",
+                                                      lastMessageID: "m1", lastSeq: 1, unreadCount: 1, isPinned: false)])
+            // Saved again: replaced, not added.
             try store.saveConversations([Conversation(channel: .group("team"), lastActivity: Date(timeIntervalSince1970: 5), digest: "n2",
                                                       lastMessageID: "m2", lastSeq: 2, unreadCount: 2, isPinned: true)])
         }
@@ -64,9 +79,10 @@ import ParleyCore
                                                              digest: "n2", lastMessageID: "m2", lastSeq: 2, unreadCount: 2, isPinned: true)])
     }
 
-    @Test func noPersistMessagesAreNeverWrittenButStillDelivered() async throws {
+    @Test(arguments: TestDatabase.kinds)
+    func noPersistMessagesAreNeverWrittenButStillDelivered(database: TestDatabase) async throws {
         let setup = try HubSetup()
-        let path = setup.databasePath("bob")
+        let path = database.location("bob")
         let (alice, _) = try await setup.online("alice")
         let (bob, events) = try await setup.online("bob", storage: .sqlite(path: path))
         _ = try await alice.send(TextContent("typing…"), to: .person("bob"), options: SendOptions(flags: [.noPersist]))
@@ -115,8 +131,9 @@ import ParleyCore
         #expect(cache.message(id: "m5", now: start.addingTimeInterval(13.5)) != nil)
     }
 
-    @Test func migrationsAreVersioned() throws {
-        let path = Self.temporaryPath()
+    @Test(arguments: TestDatabase.kinds)
+    func migrationsAreVersioned(database: TestDatabase) throws {
+        let path = database.location("both")
         _ = try SQLiteMessageStore(path: path)
         _ = try SQLiteOutboxStore(path: path)
         // Opening again applies nothing twice (a second CREATE TABLE would throw).

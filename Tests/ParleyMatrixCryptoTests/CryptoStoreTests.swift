@@ -2,38 +2,42 @@ import Foundation
 import ParleyCore
 import ParleyCrypto
 import ParleyMatrixCrypto
+import ParleyTesting
+import SQLiteStore
 import Testing
 
-/// The crypto store against a file: what comes back after a reopen still works, a wrong
-/// pickle key is refused at open, and no secret is in the file in clear. No network.
+/// The crypto store on each `TestDatabase` kind: what comes back after a reopen still works, a
+/// wrong pickle key is refused at open, and (in a SQLite file) no secret is on disk in clear.
+/// No network.
 @Suite struct CryptoStoreTests {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("parley-crypto-store-\(UUID().uuidString).db").path
     let key = PickleKey("the configured pickle key")
     let created = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func open(_ key: PickleKey? = nil) throws -> MatrixCryptoStore {
+    func open(_ path: String, _ key: PickleKey? = nil) throws -> MatrixCryptoStore {
         let now = created
         return try MatrixCryptoStore(path: path, pickleKey: key ?? self.key, now: { now })
     }
 
     /// The bytes of the database and its WAL, as they are on disk now.
-    func fileBytes() -> Data {
+    func fileBytes(_ path: String) -> Data {
         [path, path + "-wal"].reduce(into: Data()) { bytes, file in bytes += (FileManager.default.contents(atPath: file) ?? Data()) }
     }
 
-    func removeFiles() {
+    func removeFiles(_ path: String) {
         for file in [path, path + "-wal", path + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
     }
 
-    @Test func accountComesBackWorking() async throws {
-        defer { removeFiles() }
+    @Test(arguments: TestDatabase.kinds)
+    func accountComesBackWorking(database: TestDatabase) async throws {
+        let path = database.location("crypto")
+        defer { removeFiles(path) }
         let account = try OlmAccount()
         do {
-            let store = try open()
+            let store = try open(path)
             #expect(await store.account() == nil)
             try await store.storeAccount(account, userID: "@bot:example.org", deviceID: "BOTDEVICE")
         }
-        let stored = try #require(await open().account())
+        let stored = try #require(await open(path).account())
         #expect(stored.userID == "@bot:example.org")
         #expect(stored.deviceID == "BOTDEVICE")
         #expect(stored.account.identityKeys == account.identityKeys)
@@ -41,32 +45,41 @@ import Testing
         #expect(try OlmUtility.verifyEd25519(key: account.identityKeys.ed25519, message: "{\"a\":1}", signature: signature))
     }
 
-    @Test func wrongPickleKeyIsAClearErrorAtOpen() async throws {
-        defer { removeFiles() }
-        do { try await open().storeAccount(OlmAccount(), userID: "@bot:example.org", deviceID: "BOTDEVICE") }
-        #expect(throws: MatrixCryptoStoreError.wrongPickleKey(path: path)) { try open(PickleKey("another key")) }
-        let message = MatrixCryptoStoreError.wrongPickleKey(path: path).description
+    @Test(arguments: TestDatabase.kinds)
+    func wrongPickleKeyIsAClearErrorAtOpen(database: TestDatabase) async throws {
+        let path = database.location("crypto")
+        defer { removeFiles(path) }
+        do { try await open(path).storeAccount(OlmAccount(), userID: "@bot:example.org", deviceID: "BOTDEVICE") }
+        // Named without a PostgreSQL password.
+        let shown = StoreLocation(path).shown
+        #expect(throws: MatrixCryptoStoreError.wrongPickleKey(path: shown)) { try open(path, PickleKey("another key")) }
+        let message = MatrixCryptoStoreError.wrongPickleKey(path: shown).description
         #expect(message.contains("the pickle key does not open the stored account: was `encryption.pickle_key` changed?"))
-        #expect(message.contains(path))
+        #expect(message.contains(shown))
+        if case .postgres(let url, _) = StoreLocation(path), let password = URLComponents(string: url)?.password {
+            #expect(!message.contains(password))
+        }
     }
 
     /// The other device starts a session with a pre-key message; the bot stores the session
     /// and the account without the used one-time key together. After a reopen the key is gone
     /// (the same pre-key message cannot start a second session) and the session goes on.
-    @Test func inboundOlmSessionAndUsedOneTimeKeySurviveTogether() async throws {
-        defer { removeFiles() }
+    @Test(arguments: TestDatabase.kinds)
+    func inboundOlmSessionAndUsedOneTimeKeySurviveTogether(database: TestDatabase) async throws {
+        let path = database.location("crypto")
+        defer { removeFiles(path) }
         let bot = try OlmAccount()
         try bot.generateOneTimeKeys(count: 1)
         let oneTimeKey = try #require(bot.oneTimeKeys().values.first)
         try bot.markKeysAsPublished()
-        do { try await open().storeAccount(bot, userID: "@bot:example.org", deviceID: "BOTDEVICE") }
+        do { try await open(path).storeAccount(bot, userID: "@bot:example.org", deviceID: "BOTDEVICE") }
 
         let alice = try OlmAccount()
         let aliceSession = try OlmSession(outboundFrom: alice, theirIdentityKey: bot.identityKeys.curve25519, theirOneTimeKey: oneTimeKey)
         let preKey = try aliceSession.encrypt("first")
         #expect(preKey.kind == .preKey)
         do {
-            let store = try open()
+            let store = try open(path)
             let account = try #require(await store.account()).account
             let session = try OlmSession(inboundFrom: account, message: preKey, theirIdentityKey: alice.identityKeys.curve25519)
             try account.removeOneTimeKeys(usedBy: session)
@@ -74,7 +87,7 @@ import Testing
             try await store.storeInbound(session: session, theirIdentityKey: alice.identityKeys.curve25519, account: account)
         }
 
-        let store = try open()
+        let store = try open(path)
         let account = try #require(await store.account()).account
         #expect(throws: OlmError.self) {
             try OlmSession(inboundFrom: account, message: preKey, theirIdentityKey: alice.identityKeys.curve25519)
@@ -88,8 +101,10 @@ import Testing
         #expect(try aliceSession.decrypt(reply) == "answer")
     }
 
-    @Test func olmSessionsComeMostRecentlyUsedFirst() async throws {
-        defer { removeFiles() }
+    @Test(arguments: TestDatabase.kinds)
+    func olmSessionsComeMostRecentlyUsedFirst(database: TestDatabase) async throws {
+        let path = database.location("crypto")
+        defer { removeFiles(path) }
         var clock = created
         let alice = try OlmAccount(), bob = try OlmAccount()
         try bob.generateOneTimeKeys(count: 2)
@@ -102,24 +117,26 @@ import Testing
             try await MatrixCryptoStore(path: path, pickleKey: key, now: { now })
                 .storeSession(session, theirIdentityKey: bob.identityKeys.curve25519)
         }
-        let ids = try await open().olmSessions(theirIdentityKey: bob.identityKeys.curve25519).map(\.sessionID)
+        let ids = try await open(path).olmSessions(theirIdentityKey: bob.identityKeys.curve25519).map(\.sessionID)
         #expect(ids == [first.sessionID, second.sessionID])
-        #expect(try await open().olmSessions(theirIdentityKey: alice.identityKeys.curve25519).isEmpty)
+        #expect(try await open(path).olmSessions(theirIdentityKey: alice.identityKeys.curve25519).isEmpty)
     }
 
     /// Outbound and inbound Megolm sessions continue at the right index after a reopen.
-    @Test func megolmSessionsContinueAtTheRightIndex() async throws {
-        defer { removeFiles() }
+    @Test(arguments: TestDatabase.kinds)
+    func megolmSessionsContinueAtTheRightIndex(database: TestDatabase) async throws {
+        let path = database.location("crypto")
+        defer { removeFiles(path) }
         let outbound = try MegolmOutboundSession()
         let inbound = try MegolmInboundSession(sessionKey: outbound.sessionKey())
         let early = try [outbound.encrypt("zero"), outbound.encrypt("one")]
         do {
-            let store = try open()
+            let store = try open(path)
             try await store.storeOutboundGroupSession(outbound, roomID: "!room:example.org")
             try await store.storeInboundGroupSession(inbound, roomID: "!room:example.org", senderKey: "alice-curve",
                                                      sharedBy: "@alice:example.org")
         }
-        let store = try open()
+        let store = try open(path)
         let sending = try #require(try await store.outboundGroupSession(roomID: "!room:example.org"))
         #expect(sending.messagesSent == 2)
         #expect(sending.createdAt == created)
@@ -151,8 +168,9 @@ import Testing
     /// Neither the Megolm session key (which reads every message of a room) nor an Olm
     /// session's ratchet is anywhere in the database or its WAL: only pickles are.
     @Test func fileHoldsNoSecretInClear() async throws {
-        defer { removeFiles() }
-        let store = try open()
+        let path = TestDatabase.sqlite.location("crypto")
+        defer { removeFiles(path) }
+        let store = try open(path)
         let account = try OlmAccount()
         try await store.storeAccount(account, userID: "@bot:example.org", deviceID: "BOTDEVICE")
         let outbound = try MegolmOutboundSession()
@@ -162,7 +180,7 @@ import Testing
         try await store.storeInboundGroupSession(MegolmInboundSession(sessionKey: sessionKey), roomID: "!room:example.org",
                                                  senderKey: account.identityKeys.curve25519, sharedBy: "@bot:example.org")
 
-        let bytes = fileBytes()
+        let bytes = fileBytes(path)
         #expect(!bytes.isEmpty)
         // The public key is there (a sanity check that the search reads the stored rows)...
         #expect(bytes.range(of: Data("!room:example.org".utf8)) != nil)
@@ -178,19 +196,21 @@ import Testing
         #expect(throws: OlmError.self) { try OlmAccount(pickle: pickle, key: PickleKey("another key")) }
     }
 
-    @Test func trackedDevicesAndDirtyUsersRoundTrip() async throws {
-        defer { removeFiles() }
+    @Test(arguments: TestDatabase.kinds)
+    func trackedDevicesAndDirtyUsersRoundTrip(database: TestDatabase) async throws {
+        let path = database.location("crypto")
+        defer { removeFiles(path) }
         let alicePhone = MatrixDevice(userID: "@alice:example.org", deviceID: "PHONE", curve25519: "c1", ed25519: "e1",
                                       algorithms: ["m.olm.v1.curve25519-aes-sha2", "m.megolm.v1.aes-sha2"])
         let aliceLaptop = MatrixDevice(userID: "@alice:example.org", deviceID: "LAPTOP", curve25519: "c2", ed25519: "e2", algorithms: [])
         do {
-            let store = try open()
+            let store = try open(path)
             try await store.markDirty(["@bob:example.org", "@alice:example.org", "@carol:example.org"])
             #expect(try await store.dirtyUsers() == ["@alice:example.org", "@bob:example.org", "@carol:example.org"])
             try await store.storeDevices([alicePhone, aliceLaptop], of: "@alice:example.org")
             try await store.forget(["@carol:example.org"])
         }
-        let store = try open()
+        let store = try open(path)
         #expect(try await store.dirtyUsers() == ["@bob:example.org"])
         #expect(try await store.devices(of: "@alice:example.org") == [aliceLaptop, alicePhone])
         // A changed device list marks the user dirty again; the devices stay until re-queried.
@@ -201,5 +221,27 @@ import Testing
         try await store.forget(["@alice:example.org"])
         #expect(try await store.devices(of: "@alice:example.org").isEmpty)
         #expect(try await store.dirtyUsers() == ["@bob:example.org"])
+    }
+
+    /// Cross-signing keys and state facts written again replace the ones stored.
+    @Test(arguments: TestDatabase.kinds)
+    func crossSigningKeysAndStateAreReplaced(database: TestDatabase) async throws {
+        let path = database.location("crypto")
+        defer { removeFiles(path) }
+        let first = try CrossSigningKeys.generate(), second = try CrossSigningKeys.generate()
+        do {
+            let store = try open(path)
+            #expect(try await store.crossSigningKeys() == nil)
+            #expect(try await store.state("device_signed") == nil)
+            try await store.storeCrossSigningKeys(first)
+            try await store.setState("device_signed", "A")
+            try await store.storeCrossSigningKeys(second)
+            try await store.setState("device_signed", "B")
+        }
+        let store = try open(path)
+        let keys = try #require(try await store.crossSigningKeys())
+        #expect([keys.master, keys.selfSigning, keys.userSigning].map(\.publicKey)
+            == [second.master, second.selfSigning, second.userSigning].map(\.publicKey))
+        #expect(try await store.state("device_signed") == "B")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ParleyTesting
 import ParleyCrypto
 import ParleyMatrixCrypto
 import Testing
@@ -9,11 +10,9 @@ import Testing
 /// a replay (a homeserver resending an old command), refused after a restart too — the index
 /// is in the crypto store, not only in memory.
 @Suite struct MatrixReplayTests {
-    @Test func aReplayIsRefusedAfterARestart() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-replay-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("crypto.db").path
+    @Test(arguments: TestDatabase.kinds)
+    func aReplayIsRefusedAfterARestart(database: TestDatabase) async throws {
+        let path = database.location("crypto")
         let pickleKey = PickleKey("a-test-pickle-key-0123456789")
         let outbound = try MegolmOutboundSession()
         let firstStore = try MatrixCryptoStore(path: path, pickleKey: pickleKey)
@@ -33,7 +32,7 @@ import Testing
         }
         #expect(why.contains("a replay"))
 
-        // A restart: a new store object and engine on the same file.
+        // A restart: a new store object and engine on the same store.
         let after = MatrixE2EE(store: try MatrixCryptoStore(path: path, pickleKey: pickleKey))
         guard case .failed(let later) = await after.decrypt(event("$after-restart"), room: "!room:test") else {
             Issue.record("a replay after a restart was decrypted")

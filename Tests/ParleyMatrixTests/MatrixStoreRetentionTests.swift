@@ -1,5 +1,6 @@
 import Foundation
 import ParleyCore
+import ParleyTesting
 import SQLiteStore
 import Synchronization
 import Testing
@@ -23,9 +24,10 @@ import Testing
                  payload: ["type": 1, "text": .string(id)])
     }
 
-    @Test func oldMessagesSeenEventsAndReactionsGoRecentOnesStay() async throws {
+    @Test(arguments: TestDatabase.kinds)
+    func oldMessagesSeenEventsAndReactionsGoRecentOnesStay(database: TestDatabase) async throws {
         let now = FixedNow(Self.old)
-        let store = try Self.store(path, now: now)
+        let store = try Self.store(database.location("matrix"), now: now)
         _ = try await store.recordMessage(Self.envelope("$old", at: Self.old), room: "!a:hs", replyTo: nil)
         try await store.markSeen(["$oldSeen"], room: "!a:hs")
         try await store.recordReaction(eventID: "$oldReaction", room: "!a:hs", target: "$old", key: "👍", sender: "@bob:hs")
@@ -52,11 +54,12 @@ import Testing
         #expect(try await store.prune(before: Self.cutoff) == 0)
     }
 
-    @Test func theNewestHandledEventOfEachRoomStaysHowEverOld() async throws {
+    @Test(arguments: TestDatabase.kinds)
+    func theNewestHandledEventOfEachRoomStaysHowEverOld(database: TestDatabase) async throws {
         // A backfill walks back to the newest handled event: without it a quiet room's old
         // history would be delivered again after a burst.
         let now = FixedNow(Self.old)
-        let store = try Self.store(path, now: now)
+        let store = try Self.store(database.location("matrix"), now: now)
         try await store.markSeen(["$a1", "$a2"], room: "!a:hs")
         try await store.markSeen(["$b1"], room: "!b:hs")
 

@@ -1,15 +1,19 @@
 import Foundation
 import ParleyCore
+import ParleyTesting
+import SQLiteStore
 import Synchronization
 import Testing
 @testable import ParleyMatrix
 
-/// The transport's SQLite state (no server needed).
+/// The transport's stored state (no server needed), on each `TestDatabase` kind; the tests
+/// of an older Parley's SQLite file and of an unopenable path are SQLite's.
 @Suite struct MatrixStoreTests {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("parley-matrix-store-\(UUID().uuidString).db").path
 
-    @Test func pruningKeepsTheNewestHandledEventsPerRoom() async throws {
-        let store = try MatrixStore(path: path)
+    @Test(arguments: TestDatabase.kinds)
+    func pruningKeepsTheNewestHandledEventsPerRoom(database: TestDatabase) async throws {
+        let store = try MatrixStore(path: database.location("matrix"))
         try await store.markSeen((0..<12).map { "$a\($0)" }, room: "!a:hs")
         try await store.markSeen((0..<3).map { "$b\($0)" }, room: "!b:hs")
         try await store.pruneSeen(room: "!a:hs", keep: 5)
@@ -18,8 +22,9 @@ import Testing
         #expect(seen == ["$a7", "$a8", "$a9", "$a10", "$a11", "$b0", "$b1", "$b2"])
     }
 
-    @Test func sequenceNumbersArePerChannelAndStableForOneEvent() async throws {
-        let store = try MatrixStore(path: path)
+    @Test(arguments: TestDatabase.kinds)
+    func sequenceNumbersArePerChannelAndStableForOneEvent(database: TestDatabase) async throws {
+        let store = try MatrixStore(path: database.location("matrix"))
         func envelope(_ id: String, _ channel: Channel) -> Envelope {
             Envelope(id: id, channel: channel, seq: 0, clientMessageID: UUID(), sender: "@alice:hs",
                      timestamp: Date(timeIntervalSince1970: 1_700_000_000), payload: ["type": 1, "text": .string(id)])
@@ -38,6 +43,22 @@ import Testing
             _ = try MatrixStore(path: "/proc/parley-cannot-write-here/matrix.db")
         } throws: { error in
             (error as? ParleyError)?.code == .storage && (error as? ParleyError)?.context["path"] == "/proc/parley-cannot-write-here/matrix.db"
+        }
+    }
+
+    @Test(arguments: TestDatabase.kinds)
+    func aStorageErrorNamesTheLocationWithoutItsPassword(database: TestDatabase) async throws {
+        let path = database.location("matrix")
+        let store = try MatrixStore(path: path)
+        try Connection(path: path).execute("DROP TABLE matrix_seen")
+        await #expect {
+            _ = try await store.isSeen("$gone")
+        } throws: { error in
+            guard let error = error as? ParleyError, error.code == .storage, let shown = error.context["path"] else { return false }
+            if case .postgres(let url, _) = StoreLocation(path), let password = URLComponents(string: url)?.password {
+                return shown == StoreLocation(path).shown && !shown.contains(password) && !error.message.contains(password)
+            }
+            return shown == path
         }
     }
 

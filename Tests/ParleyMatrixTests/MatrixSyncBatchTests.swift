@@ -8,8 +8,6 @@ import Testing
 /// One commit per `/sync`: what a sync handled is written with its position in one
 /// transaction, all or nothing, and its events reach the consumer after that commit.
 @Suite struct MatrixSyncBatchTests {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("parley-sync-batch-\(UUID().uuidString).db").path
-
     static func envelope(_ id: String, _ channel: Channel = .group("!a:hs")) -> Envelope {
         Envelope(id: id, channel: channel, seq: 0, clientMessageID: UUID(), sender: "@alice:hs",
                  timestamp: Date(timeIntervalSince1970: 1_700_000_000), payload: ["type": 1, "text": .string(id)])
@@ -25,7 +23,9 @@ import Testing
         return writes
     }
 
-    @Test func aSyncsWritesAndPositionAreCommittedTogether() async throws {
+    @Test(arguments: TestDatabase.kinds)
+    func aSyncsWritesAndPositionAreCommittedTogether(database: TestDatabase) async throws {
+        let path = database.location("matrix")
         let store = try MatrixStore(path: path)
         let seqs = try await store.apply(Self.writes(), since: ("@bot:hs", "s9"))
 
@@ -37,7 +37,9 @@ import Testing
         #expect(try await store.session(userID: "@bot:hs").since == "s9")
     }
 
-    @Test func aSyncWhoseCommitFailsLeavesNothingHandled() async throws {
+    @Test(arguments: TestDatabase.kinds)
+    func aSyncWhoseCommitFailsLeavesNothingHandled(database: TestDatabase) async throws {
+        let path = database.location("matrix")
         let store = try MatrixStore(path: path)
         // The last write of the batch fails: the table it goes to is gone.
         try Connection(path: path).execute("DROP TABLE matrix_reactions")
@@ -49,7 +51,9 @@ import Testing
         #expect(try await store.session(userID: "@bot:hs").since == nil)
     }
 
-    @Test func aReactionRedactedInTheSameSyncIsNeverRecorded() async throws {
+    @Test(arguments: TestDatabase.kinds)
+    func aReactionRedactedInTheSameSyncIsNeverRecorded(database: TestDatabase) async throws {
+        let path = database.location("matrix")
         let store = try MatrixStore(path: path)
         var writes = SyncWrites()
         writes.record(ReactionRecord(eventID: "$r", room: "!a:hs", target: "$1", key: "👍", sender: "@alice:hs"))
