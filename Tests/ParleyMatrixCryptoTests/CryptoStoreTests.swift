@@ -56,7 +56,7 @@ import Testing
         let message = MatrixCryptoStoreError.wrongPickleKey(path: shown).description
         #expect(message.contains("the pickle key does not open the stored account: was `encryption.pickle_key` changed?"))
         #expect(message.contains(shown))
-        if case .postgres(let url, _) = StoreLocation(path), let password = URLComponents(string: url)?.password {
+        if case .postgres(let url, _, _) = StoreLocation(path), let password = URLComponents(string: url)?.password {
             #expect(!message.contains(password))
         }
     }

@@ -55,7 +55,7 @@ import Testing
             _ = try await store.isSeen("$gone")
         } throws: { error in
             guard let error = error as? ParleyError, error.code == .storage, let shown = error.context["path"] else { return false }
-            if case .postgres(let url, _) = StoreLocation(path), let password = URLComponents(string: url)?.password {
+            if case .postgres(let url, _, _) = StoreLocation(path), let password = URLComponents(string: url)?.password {
                 return shown == StoreLocation(path).shown && !shown.contains(password) && !error.message.contains(password)
             }
             return shown == path
