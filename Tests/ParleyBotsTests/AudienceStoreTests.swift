@@ -11,8 +11,8 @@ import Testing
 @Suite struct AudienceStoreTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test func anOptOutBeatsALaterImportAndAnImportRunsOnce() throws {
-        let store = try BroadcastStore(path: ":memory:")
+    @Test(arguments: TestDatabase.kinds) func anOptOutBeatsALaterImportAndAnImportRunsOnce(database: TestDatabase) throws {
+        let store = try BroadcastStore(path: database.location("broadcasts"))
         #expect(try store.subscribe(bot: "news", audience: "daily", target: "user:ann", source: .command, now: Self.start))
         #expect(try !store.subscribe(bot: "news", audience: "daily", target: "user:ann", source: .command, now: Self.start))
         #expect(try store.unsubscribe(bot: "news", audience: "daily", target: "user:bob", source: .command, now: Self.start))
@@ -37,9 +37,9 @@ import Testing
     /// A job to an audience at 1/s sends u0 and waits: paused there, u1 opts out. Resumed, u1
     /// is skipped without waiting for a token, u2 takes the first one, and u3, who opts out
     /// while the job waits for theirs, is skipped when it comes.
-    @Test func aMemberWhoOptsOutWhileTheJobIsPausedIsSkippedOnResume() async throws {
+    @Test(arguments: TestDatabase.kinds) func aMemberWhoOptsOutWhileTheJobIsPausedIsSkippedOnResume(database: TestDatabase) async throws {
         let clock = ManualClock()
-        let fixture = try BroadcastFixture(users: 4, clock: clock)
+        let fixture = try BroadcastFixture(users: 4, storePath: database.location("broadcasts"), clock: clock)
         let store = fixture.store
         for index in 0..<4 { try store.subscribe(bot: "news", audience: "daily", target: "user:u\(index)", source: .command, now: Self.start) }
         var members = BroadcastRecipients()
@@ -70,9 +70,9 @@ import Testing
     /// A job created from members read after an opt-out mark skips the look-ups while nobody
     /// opts out, and still skips whoever opts out after the mark: u1 between the snapshot and
     /// the job's creation, u2 while the job waits for a token.
-    @Test func aJobFromACleanSnapshotStillSeesLaterOptOuts() async throws {
+    @Test(arguments: TestDatabase.kinds) func aJobFromACleanSnapshotStillSeesLaterOptOuts(database: TestDatabase) async throws {
         let clock = ManualClock()
-        let fixture = try BroadcastFixture(users: 3, clock: clock)
+        let fixture = try BroadcastFixture(users: 3, storePath: database.location("broadcasts"), clock: clock)
         let store = fixture.store
         for index in 0..<3 { try store.subscribe(bot: "news", audience: "daily", target: "user:u\(index)", source: .command, now: Self.start) }
         let mark = store.optOutMark()

@@ -2,6 +2,7 @@ import Foundation
 import ParleyBots
 import ParleyCore
 import Testing
+import ParleyTesting
 
 /// Triggers, fallback, and flows: `ask` with `save`, `match`, `retry`, `timeout`, `next`,
 /// and a restart in the middle of a flow.
@@ -89,9 +90,8 @@ import Testing
         await fixture.shutdown()
     }
 
-    @Test func aRestartResumesMidFlowFromSQLite() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString).db").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    @Test(arguments: TestDatabase.kinds) func aRestartResumesMidFlowFromTheStore(database: TestDatabase) async throws {
+        let path = database.location("engine")
         let fixture = try BotFixture()
         try await fixture.createAgents()
         try await fixture.start(store: SQLiteBotStore(path: path))
@@ -107,9 +107,8 @@ import Testing
         await fixture.shutdown()
     }
 
-    @Test func aRestartReArmsThePendingTimeout() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString).db").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    @Test(arguments: TestDatabase.kinds) func aRestartReArmsThePendingTimeout(database: TestDatabase) async throws {
+        let path = database.location("engine")
         let fixture = try BotFixture()
         try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.say("/refund")

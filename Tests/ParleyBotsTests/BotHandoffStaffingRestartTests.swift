@@ -2,6 +2,7 @@ import Foundation
 import ParleyBots
 import ParleyCore
 import Testing
+import ParleyTesting
 
 /// `handoff.queues` across restarts on SQLite: a ticket's reminder and escalation fire once
 /// each, at their time, whenever the host was down; the round-robin turn and an agent's
@@ -22,10 +23,6 @@ import Testing
               escalate_to: supervisors
         """
 
-    private static func databasePath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("engine-staffing-\(UUID().uuidString).db").path
-    }
-
     private static func fixture() throws -> BotFixture {
         let fixture = try BotFixture(yaml: yaml, users: BotFixture.people + [Profile(id: "dave", name: "Dave")])
         try fixture.hub.createGroup("agents", members: ["support", "carol", "dave"])
@@ -33,9 +30,8 @@ import Testing
         return fixture
     }
 
-    @Test func remindersAndEscalationsFireOnceEachAcrossRestarts() async throws {
-        let path = Self.databasePath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    @Test(arguments: TestDatabase.kinds) func remindersAndEscalationsFireOnceEachAcrossRestarts(database: TestDatabase) async throws {
+        let path = database.location("engine-staffing")
         let fixture = try Self.fixture()
         try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.say("/away", as: "carol", in: .group("agents"))
@@ -83,9 +79,8 @@ import Testing
         await fixture.shutdown()
     }
 
-    @Test func theTurnAndWhoIsAwayAreKeptAcrossRestarts() async throws {
-        let path = Self.databasePath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    @Test(arguments: TestDatabase.kinds) func theTurnAndWhoIsAwayAreKeptAcrossRestarts(database: TestDatabase) async throws {
+        let path = database.location("engine-staffing")
         let fixture = try Self.fixture()
         try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.say("/human")

@@ -2,11 +2,12 @@ import Foundation
 import ParleyBots
 import ParleyCore
 import Testing
+import ParleyTesting
 
 /// STOP always works, also while agents have the conversation: the opt-out is kept and
 /// confirmed, and the agents still see the line.
 @Suite struct BotHandoffStopTests {
-    @Test func stopDuringAHandOffOptsOutAndStillReachesTheAgents() async throws {
+    @Test(arguments: TestDatabase.kinds) func stopDuringAHandOffOptsOutAndStillReachesTheAgents(database: TestDatabase) async throws {
         let yaml = """
             id: support
             name: Support
@@ -20,7 +21,7 @@ import Testing
                 on_subscribe: [ { reply: "You're in." } ]
                 on_unsubscribe: [ { reply: "Done, no more news." } ]
             """
-        let store = try BroadcastStore(path: ":memory:")
+        let store = try BroadcastStore(path: database.location("broadcasts"))
         let fixture = try BotFixture(yaml: yaml)
         try await fixture.createAgents()
         try await fixture.start(store: MemoryBotStore(), options: BotHostOptions(broadcasts: BroadcastService(store: store)))

@@ -2,6 +2,7 @@ import Foundation
 import ParleyBots
 import ParleyCore
 import Testing
+import ParleyTesting
 
 /// Hand-off to humans: the ticket card, the paused conversation, take / reply / resolve.
 @Suite struct BotHandoffTests {
@@ -97,9 +98,8 @@ import Testing
             reply: "{{args.text}}"
         """
 
-    @Test func greetingOncePerUserBeforeTheFirstMessageEvenAfterARestart() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString).db").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    @Test(arguments: TestDatabase.kinds) func greetingOncePerUserBeforeTheFirstMessageEvenAfterARestart(database: TestDatabase) async throws {
+        let path = database.location("engine")
         let fixture = try BotFixture(yaml: Self.greeter)
         try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.say("/echo one")

@@ -32,8 +32,8 @@ import ParleyTesting
         FileManager.default.temporaryDirectory.appendingPathComponent("engine-inbox-\(name)-\(UUID().uuidString).db").path
     }
 
-    @Test func messagesWaitingForTheirTurnAtAStopAreAnsweredOnceAfterTheRestart() async throws {
-        let store = Self.path("engine"), chat = Self.path("chat")
+    @Test(arguments: TestDatabase.kinds) func messagesWaitingForTheirTurnAtAStopAreAnsweredOnceAfterTheRestart(database: TestDatabase) async throws {
+        let store = database.location("engine"), chat = Self.path("chat")
         defer { for path in [store, chat] { try? FileManager.default.removeItem(atPath: path) } }
         let fixture = try BotFixture(yaml: Self.yaml)
         // The server refuses the bot's sends for a minute of (virtual) time: the first answer
@@ -65,9 +65,8 @@ import ParleyTesting
         await fixture.shutdown()
     }
 
-    @Test func aMessageHandledAgainAfterACrashSendsNothingTwiceAndMovesTheFlowOnce() async throws {
-        let path = Self.path("engine")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    @Test(arguments: TestDatabase.kinds) func aMessageHandledAgainAfterACrashSendsNothingTwiceAndMovesTheFlowOnce(database: TestDatabase) async throws {
+        let path = database.location("engine")
         let fixture = try BotFixture(yaml: Self.yaml)
         try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.say("/start")
@@ -101,10 +100,8 @@ import ParleyTesting
         await fixture.shutdown()
     }
 
-    @Test func theInboxKeepsEachBotsMessagesInOrderUntilHandled() throws {
-        let path = Self.path("store")
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("sqlite", try SQLiteBotStore(path: path))]
+    @Test(arguments: TestDatabase.kinds) func theInboxKeepsEachBotsMessagesInOrderUntilHandled(database: TestDatabase) throws {
+        let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("\(database)", try SQLiteBotStore(path: database.location("inbox")))]
         for (name, store) in stores {
             let messages = (1...3).map { number in
                 ReceivedMessage(Message(id: "m\(number)", channel: .person("alice"), seq: Int64(number), clientMessageID: UUID(),

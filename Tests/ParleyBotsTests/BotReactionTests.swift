@@ -103,9 +103,8 @@ import ParleyTesting
         await fixture.shutdown()
     }
 
-    @Test func aReactionHandledAgainAfterACrashSendsNothingTwiceAndMovesTheFlowOnce() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("engine-reaction-\(UUID().uuidString).db").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    @Test(arguments: TestDatabase.kinds) func aReactionHandledAgainAfterACrashSendsNothingTwiceAndMovesTheFlowOnce(database: TestDatabase) async throws {
+        let path = database.location("engine-reaction")
         let fixture = try BotFixture(yaml: Self.yaml)
         // Reaction events with ids, as a Matrix server gives them: the inbox is keyed by them.
         try await fixture.start(store: SQLiteBotStore(path: path)) { $0.transport = ReactionIDTransport(base: $0.transport) }
@@ -134,9 +133,8 @@ import ParleyTesting
         await fixture.shutdown()
     }
 
-    @Test func aReactionWaitingForItsAnswerAtAStopIsAnsweredOnceAfterTheRestart() async throws {
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("engine-reaction-\(UUID().uuidString).db").path
-        defer { try? FileManager.default.removeItem(atPath: store) }
+    @Test(arguments: TestDatabase.kinds) func aReactionWaitingForItsAnswerAtAStopIsAnsweredOnceAfterTheRestart(database: TestDatabase) async throws {
+        let store = database.location("engine-reaction")
         let fixture = try BotFixture(yaml: Self.yaml)
         let refusing = Mutex<RefusingTransport?>(nil)
         try await fixture.start(store: SQLiteBotStore(path: store), options: BotHostOptions(stopGrace: .milliseconds(300))) { connection in
@@ -163,9 +161,8 @@ import ParleyTesting
         await fixture.shutdown()
     }
 
-    @Test func aReactionReceivedBeforeAStopIsAnsweredOnceAfterTheRestart() async throws {
-        let store = FileManager.default.temporaryDirectory.appendingPathComponent("engine-reaction-\(UUID().uuidString).db").path
-        defer { try? FileManager.default.removeItem(atPath: store) }
+    @Test(arguments: TestDatabase.kinds) func aReactionReceivedBeforeAStopIsAnsweredOnceAfterTheRestart(database: TestDatabase) async throws {
+        let store = database.location("engine-reaction")
         let fixture = try BotFixture(yaml: Self.yaml)
         try await fixture.start(store: SQLiteBotStore(path: store))
         try await fixture.say("/hi")

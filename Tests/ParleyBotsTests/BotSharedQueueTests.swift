@@ -92,9 +92,8 @@ import ParleyTesting
         await bots.stop()
     }
 
-    @Test func numberingGoesOnAfterARestartWithoutReuse() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("shared-queue-\(UUID().uuidString).db").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    @Test(arguments: TestDatabase.kinds) func numberingGoesOnAfterARestartWithoutReuse(database: TestDatabase) async throws {
+        let path = database.location("shared-queue")
         let bots = try TwoBots()
         try await bots.start(store: SQLiteBotStore(path: path))
         try await bots.say("/human", as: "alice", to: .person("support"))

@@ -1,23 +1,17 @@
 import Foundation
 import ParleyBots
 import Testing
+import ParleyTesting
 
 /// An assignment is stored with its queue's turn in one write, and a ticket updated while it
 /// stays unresolved (its JSON alone on SQLite) still resolves, reopens and prunes as before.
 @Suite struct BotStoreAssignTests {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("assign-\(UUID().uuidString).db").path
-
-    func stores() throws -> [(String, any BotStore)] {
-        [("memory", MemoryBotStore()), ("sqlite", try SQLiteBotStore(path: path))]
+    func stores(_ database: TestDatabase) throws -> [(String, any BotStore)] {
+        [("memory", MemoryBotStore()), ("\(database)", try SQLiteBotStore(path: database.location("assign")))]
     }
 
-    func removeFiles() {
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    }
-
-    @Test func assignStoresTheTicketAndTheTurn() throws {
-        defer { removeFiles() }
-        for (name, store) in try stores() {
+    @Test(arguments: TestDatabase.kinds) func assignStoresTheTicketAndTheTurn(database: TestDatabase) throws {
+        for (name, store) in try stores(database) {
             var ticket = try store.open(Ticket(bot: "desk", channel: "user:a", user: "a", queue: "agents", openedAt: Date()))
             ticket.status = .taken
             ticket.agent = "nina"
@@ -27,9 +21,8 @@ import Testing
         }
     }
 
-    @Test func anUnresolvedUpdateKeepsTheTicketOpenUntilResolved() throws {
-        defer { removeFiles() }
-        for (name, store) in try stores() {
+    @Test(arguments: TestDatabase.kinds) func anUnresolvedUpdateKeepsTheTicketOpenUntilResolved(database: TestDatabase) throws {
+        for (name, store) in try stores(database) {
             var ticket = try store.open(Ticket(bot: "desk", channel: "user:a", user: "a", queue: "agents", openedAt: Date()))
             ticket.remindedAt = Date()
             try store.update(ticket)

@@ -1,17 +1,17 @@
 import Foundation
 import ParleyBots
 import Testing
+import ParleyTesting
 
 /// The counts hand-off staffing asks the store for, on both stores: the place of a waiting
 /// customer, and each agent's taken tickets (`least_busy`).
 @Suite struct BotStoreQueueCountTests {
-    static func stores() throws -> [(String, any BotStore)] {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("queue-counts-\(UUID().uuidString).db").path
-        return [("memory", MemoryBotStore()), ("sqlite", try SQLiteBotStore(path: path))]
+    static func stores(_ database: TestDatabase) throws -> [(String, any BotStore)] {
+        [("memory", MemoryBotStore()), ("\(database)", try SQLiteBotStore(path: database.location("queue-counts")))]
     }
 
-    @Test func waitingAheadCountsOnlyUntakenTicketsOfTheQueueWithLowerNumbers() throws {
-        for (name, store) in try Self.stores() {
+    @Test(arguments: TestDatabase.kinds) func waitingAheadCountsOnlyUntakenTicketsOfTheQueueWithLowerNumbers(database: TestDatabase) throws {
+        for (name, store) in try Self.stores(database) {
             var tickets: [Ticket] = []
             for user in ["a", "b", "c", "d"] {
                 tickets.append(try store.open(Ticket(bot: "desk", channel: "user:\(user)", user: user, queue: "agents", openedAt: Date())))

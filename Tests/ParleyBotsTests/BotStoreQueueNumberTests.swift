@@ -2,14 +2,13 @@ import Foundation
 @testable import ParleyBots
 import SQLiteStore
 import Testing
+import ParleyTesting
 
 /// Ticket numbers are drawn per queue, once each, by every bot sharing a store; a database
 /// whose tickets were numbered per bot keeps their numbers and goes on after the highest.
 @Suite struct BotStoreQueueNumberTests {
-    @Test func botsOpeningAtOnceNeverDrawTheSameNumber() async throws {
-        let path = BotStoreTicketTests.path()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("sqlite", try SQLiteBotStore(path: path))]
+    @Test(arguments: TestDatabase.kinds) func botsOpeningAtOnceNeverDrawTheSameNumber(database: TestDatabase) async throws {
+        let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("\(database)", try SQLiteBotStore(path: database.location("queue-numbers")))]
         for (name, store) in stores {
             let numbers = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<40 {

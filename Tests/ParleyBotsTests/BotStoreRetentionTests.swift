@@ -1,6 +1,7 @@
 import Foundation
 import ParleyBots
 import Testing
+import ParleyTesting
 
 /// `storage.retention` in the engine store: tickets resolved before the cutoff and greetings
 /// of users not heard from since are deleted; open tickets and users still around stay.
@@ -8,8 +9,8 @@ import Testing
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
     static func day(_ number: Double) -> Date { start.addingTimeInterval(number * 86_400) }
 
-    @Test func oldGreetingsAndResolvedTicketsGoOpenTicketsAndRecentUsersStay() throws {
-        for (name, store, path) in try BotStoreTicketTests.stores() {
+    @Test(arguments: TestDatabase.kinds) func oldGreetingsAndResolvedTicketsGoOpenTicketsAndRecentUsersStay(database: TestDatabase) throws {
+        for (name, store, path) in try BotStoreTicketTests.stores(database) {
             defer { if let path { try? FileManager.default.removeItem(atPath: path) } }
             #expect(try store.markGreeted(bot: "support", key: "user:alice", at: Self.day(0)), "\(name)")
             #expect(try store.markGreeted(bot: "support", key: "user:bob", at: Self.day(10)), "\(name)")

@@ -2,6 +2,7 @@ import Foundation
 @testable import ParleyBots
 import SQLiteStore
 import Testing
+import ParleyTesting
 
 /// A conversation has at most one unresolved ticket: opening another returns it, in both stores,
 /// and in a SQLite file written before the store kept tickets' conversations as columns.
@@ -10,13 +11,13 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("engine-tickets-\(UUID().uuidString).db").path
     }
 
-    static func stores() throws -> [(String, any BotStore, String?)] {
-        let path = Self.path()
-        return [("memory", MemoryBotStore(), nil), ("sqlite", try SQLiteBotStore(path: path), path)]
+    static func stores(_ database: TestDatabase) throws -> [(String, any BotStore, String?)] {
+        let path = database.location("engine-tickets")
+        return [("memory", MemoryBotStore(), nil), ("\(database)", try SQLiteBotStore(path: path), path)]
     }
 
-    @Test func anUnresolvedTicketIsReturnedInsteadOfASecond() throws {
-        for (name, store, path) in try Self.stores() {
+    @Test(arguments: TestDatabase.kinds) func anUnresolvedTicketIsReturnedInsteadOfASecond(database: TestDatabase) throws {
+        for (name, store, path) in try Self.stores(database) {
             defer { if let path { try? FileManager.default.removeItem(atPath: path) } }
             let first = try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents"))
             let again = try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents"))

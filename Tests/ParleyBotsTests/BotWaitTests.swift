@@ -2,6 +2,7 @@ import Foundation
 import ParleyBots
 import ParleyCore
 import Testing
+import ParleyTesting
 
 /// `wait`: the rest of a plan is kept in the engine store, so a restart neither loses it nor
 /// runs it twice, and an `ask` after a wait times out counting from when it is asked.
@@ -43,13 +44,8 @@ import Testing
               reply: "Hi {{vars.name}}"
         """
 
-    private static func databasePath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("engine-wait-\(UUID().uuidString).db").path
-    }
-
-    @Test func theRestOfAPlanAfterAWaitSurvivesARestart() async throws {
-        let path = Self.databasePath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    @Test(arguments: TestDatabase.kinds) func theRestOfAPlanAfterAWaitSurvivesARestart(database: TestDatabase) async throws {
+        let path = database.location("engine-wait")
         let fixture = try BotFixture(yaml: Self.yaml)
         try await fixture.start(store: SQLiteBotStore(path: path))
         let trigger = try await fixture.say("/later")
@@ -81,9 +77,8 @@ import Testing
         await fixture.shutdown()
     }
 
-    @Test func aDelayedPlanRunAgainAfterACrashSendsNothingTwice() async throws {
-        let path = Self.databasePath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    @Test(arguments: TestDatabase.kinds) func aDelayedPlanRunAgainAfterACrashSendsNothingTwice(database: TestDatabase) async throws {
+        let path = database.location("engine-wait")
         let fixture = try BotFixture(yaml: Self.yaml)
         try await fixture.start(store: SQLiteBotStore(path: path))
         try await fixture.say("/later")
@@ -112,9 +107,8 @@ import Testing
         await fixture.shutdown()
     }
 
-    @Test func aHandoffRunAgainAfterACrashOpensOneTicket() async throws {
-        let path = Self.databasePath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+    @Test(arguments: TestDatabase.kinds) func aHandoffRunAgainAfterACrashOpensOneTicket(database: TestDatabase) async throws {
+        let path = database.location("engine-wait")
         let fixture = try BotFixture(yaml: Self.yaml)
         try await fixture.createAgents()
         try await fixture.start(store: SQLiteBotStore(path: path))

@@ -29,16 +29,16 @@ import YAMLCoding
         let host: BotHost
         let service: BroadcastService
 
-        init() async throws {
+        init(database: TestDatabase) async throws {
             hub = try Hub(clock: clock)
             for profile in [Profile(id: "news", name: "News"), Profile(id: "alice", name: "Alice"), Profile(id: "bob", name: "Bob Stone")] {
                 try hub.addUser(profile)
             }
             let definition = try YAMLDecoder(environment: [:]).decode(BotDefinition.self, from: BroadcastHostTests.yaml, file: "bots/news.yaml")
             let bot = try CompiledBot(id: "news", definition: definition, file: "bots/news.yaml")
-            service = BroadcastService(store: try BroadcastStore(path: ":memory:"), clock: clock)
+            service = BroadcastService(store: try BroadcastStore(path: database.location("broadcasts")), clock: clock)
             host = BotHost(store: MemoryBotStore(), clock: clock,
-                           options: BotHostOptions(broadcasts: service, schedules: try SchedulerStore(path: ":memory:")))
+                           options: BotHostOptions(broadcasts: service, schedules: try SchedulerStore(path: database.location("schedules"))))
             let transport = try hub.connect(user: "news")
             try host.add(bot, connection: BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount }))
             #expect(await host.start() == ["news"])
@@ -64,8 +64,8 @@ import YAMLCoding
         }
     }
 
-    @Test func scheduleFiresOnTheVirtualClock() async throws {
-        let setup = try await Setup()
+    @Test(arguments: TestDatabase.kinds) func scheduleFiresOnTheVirtualClock(database: TestDatabase) async throws {
+        let setup = try await Setup(database: database)
         defer { Task { await setup.host.stop() } }
         await setup.clock.waitForSleepers(1)
         await setup.clock.advance(by: .seconds(120))
@@ -80,8 +80,8 @@ import YAMLCoding
         #expect(try setup.texts(to: "alice") == ["Good morning Alice", "Good morning Alice"])
     }
 
-    @Test func broadcastActionIsAStoredJob() async throws {
-        let setup = try await Setup()
+    @Test(arguments: TestDatabase.kinds) func broadcastActionIsAStoredJob(database: TestDatabase) async throws {
+        let setup = try await Setup(database: database)
         defer { Task { await setup.host.stop() } }
         let alice = try ChatClient(transport: setup.hub.connect(user: "alice"), configuration: ChatClientConfiguration(clock: setup.clock))
         try await alice.connect()

@@ -11,10 +11,8 @@ import Testing
 @Suite struct BroadcastPauseTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test func pausedAndCancelledJobsStaySoInAReopenedStoreAndAreNotResumedAtStart() throws {
-        let folder = try TemporaryFolder()
-        defer { folder.remove() }
-        let path = folder.file("parley.db")
+    @Test(arguments: TestDatabase.kinds) func pausedAndCancelledJobsStaySoInAReopenedStoreAndAreNotResumedAtStart(database: TestDatabase) throws {
+        let path = database.location("broadcasts")
         do {
             let store = try BroadcastStore(path: path)
             for id in ["running", "paused", "cancelled", "finished"] {
@@ -65,14 +63,14 @@ import Testing
     /// At 1/s the run sends u0 at once and waits on the clock for u1: the pause ends that
     /// wait, and nothing more is sent. After a "crash" (a new service on the same files) the
     /// paused job is not resumed at start; resumed, it sends each of the rest once.
-    @Test func aPausedRunStopsAndResumesAcrossARestartSendingEachRecipientOnce() async throws {
+    @Test(arguments: TestDatabase.kinds) func aPausedRunStopsAndResumesAcrossARestartSendingEachRecipientOnce(database: TestDatabase) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let database = folder.file("parley.db")
+        let hubFile = folder.file("parley.db"), store = database.location("broadcasts")
         let clock = ManualClock()
         let id: String
         do {
-            let fixture = try BroadcastFixture(users: 3, hubPath: database, storePath: database, clock: clock)
+            let fixture = try BroadcastFixture(users: 3, hubPath: hubFile, storePath: store, clock: clock)
             var audience = BroadcastRecipients()
             try audience.append(targets: BroadcastFixture.targets(0..<3))
             id = try fixture.service.create(bot: "news", origin: "test", message: try BroadcastMessage(text: "Hi {{recipient.id}}"),
@@ -93,7 +91,7 @@ import Testing
             await #expect(throws: BroadcastError.self) { try await service.pause(id) }
             try fixture.hub.close()
         }
-        let reopened = try BroadcastFixture(users: 3, hubPath: database, storePath: database, clock: clock, createUsers: false)
+        let reopened = try BroadcastFixture(users: 3, hubPath: hubFile, storePath: store, clock: clock, createUsers: false)
         #expect(try await reopened.service.runUnfinished { _ in reopened.transport }.isEmpty)
         #expect(try reopened.messages(to: "u1").isEmpty)
         #expect(try reopened.service.resume(id).state == .running)
@@ -109,9 +107,9 @@ import Testing
         }
     }
 
-    @Test func aCancelledRunSendsNothingMoreAndCannotBeResumed() async throws {
+    @Test(arguments: TestDatabase.kinds) func aCancelledRunSendsNothingMoreAndCannotBeResumed(database: TestDatabase) async throws {
         let clock = ManualClock()
-        let fixture = try BroadcastFixture(users: 3, clock: clock)
+        let fixture = try BroadcastFixture(users: 3, storePath: database.location("broadcasts"), clock: clock)
         var audience = BroadcastRecipients()
         try audience.append(targets: BroadcastFixture.targets(0..<3))
         let id = try fixture.service.create(bot: "news", origin: "test", message: try BroadcastMessage(text: "Hi"),

@@ -10,8 +10,8 @@ import Testing
 @Suite struct BroadcastRetentionTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test func finishedJobsOlderThanTheCutoffGoWithTheirRecipients() throws {
-        let store = try BroadcastStore(path: ":memory:")
+    @Test(arguments: TestDatabase.kinds) func finishedJobsOlderThanTheCutoffGoWithTheirRecipients(database: TestDatabase) throws {
+        let store = try BroadcastStore(path: database.location("broadcasts"))
         let recipients: [Channel] = [.person("a"), .person("b")]
         for (id, day) in [("old", 0.0), ("recent", 40.0), ("running", 0.0)] {
             let created = try store.create(id: id, bot: "news", origin: "test", message: try BroadcastMessage(text: "hi"), ratePerSecond: nil,
@@ -36,7 +36,7 @@ import Testing
 /// so a recipient whose message went out just before a crash (sent, not recorded) is not
 /// sent it twice, however many messages the hub stored since.
 @Suite struct BroadcastResendTests {
-    @Test func aResumedJobIsSentOnceEvenPastTheHubsReceiptWindow() async throws {
+    @Test(arguments: TestDatabase.kinds) func aResumedJobIsSentOnceEvenPastTheHubsReceiptWindow(database: TestDatabase) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let clock = JumpingClock()
@@ -46,7 +46,7 @@ import Testing
         let news = try hub.connect(user: "news")
         var recipients = BroadcastRecipients()
         try recipients.append(targets: BroadcastFixture.targets(0..<3))
-        let store = try BroadcastStore(path: folder.file("state.db"))
+        let store = try BroadcastStore(path: database.location("broadcasts"))
         let first = BroadcastService(store: store, clock: clock, configuration: BroadcastConfiguration(random: { 0.5 }))
         let job = try first.create(id: "jobD", bot: "news", origin: "test", message: try BroadcastMessage(text: "hi"), recipients: recipients).job
         // The first run sent u0's message and died before recording it; then other traffic

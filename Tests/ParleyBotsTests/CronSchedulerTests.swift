@@ -37,8 +37,8 @@ import YAMLCoding
 
     /// The clock moves past a run before the `run()` task first gets a thread (a flow test's
     /// `advance` right after the host starts, on a busy machine): the run still fires, once.
-    @Test func aRunDueBeforeTheTaskStartsStillFires() async throws {
-        let store = try SchedulerStore(path: ":memory:")
+    @Test(arguments: TestDatabase.kinds) func aRunDueBeforeTheTaskStartsStillFires(database: TestDatabase) async throws {
+        let store = try SchedulerStore(path: database.location("schedules"))
         let entry = SchedulerEntry(bot: "news", name: "morning", cron: try CronExpression("0 9 * * 1-5"),
                                    timeZone: try #require(TimeZone(identifier: "Europe/Berlin")))
         let clock = ManualClock(start: try Self.date("2026-12-01T07:59:00Z"))
@@ -52,8 +52,8 @@ import YAMLCoding
         #expect(try store.lastFire(bot: "news", schedule: "morning") == (try Self.date("2026-12-01T08:00:00Z")))
     }
 
-    @Test func firesOnTimeAndRemembers() async throws {
-        let store = try SchedulerStore(path: ":memory:")
+    @Test(arguments: TestDatabase.kinds) func firesOnTimeAndRemembers(database: TestDatabase) async throws {
+        let store = try SchedulerStore(path: database.location("schedules"))
         let entry = SchedulerEntry(bot: "news", name: "morning", cron: try CronExpression("0 9 * * 1-5"),
                                    timeZone: try #require(TimeZone(identifier: "Europe/Berlin")))
         // Friday 2026-11-27 06:00Z → Friday 09:00 Berlin, then Monday.
@@ -119,9 +119,9 @@ import YAMLCoding
                     restart: "2026-01-02T09:59:00Z", fires: ["2026-01-02T09:00:00Z catch-up"]),
     ]
 
-    @Test(arguments: catchUpCases)
-    func catchUpAfterDowntime(_ testCase: CatchUpCase) async throws {
-        let store = try SchedulerStore(path: ":memory:")
+    @Test(arguments: catchUpCases, TestDatabase.kinds)
+    func catchUpAfterDowntime(_ testCase: CatchUpCase, database: TestDatabase) async throws {
+        let store = try SchedulerStore(path: database.location("schedules"))
         if let last = testCase.lastFire { try store.setLastFire(bot: "news", schedule: "s", try Self.date(last)) }
         let entry = SchedulerEntry(bot: "news", name: "s", cron: try CronExpression(testCase.cron), catchUp: testCase.policy,
                                    catchUpWindow: testCase.window)

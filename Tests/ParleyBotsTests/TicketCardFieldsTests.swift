@@ -3,6 +3,7 @@ import ParleyBots
 import ParleyCore
 import SQLiteStore
 import Testing
+import ParleyTesting
 
 /// The customer's card and the hand-off note a ticket keeps (for the agents' console): optional
 /// fields of the JSON the stores keep, so a ticket stored before them still loads, with no
@@ -34,10 +35,8 @@ import Testing
         #expect(ticket.number == 3 && ticket.agent == "nina" && ticket.customer == nil && ticket.note == nil)
     }
 
-    @Test func aMovedTicketCarriesTheCardAndTheMovesNoteInBothStores() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("ticket-move-\(UUID().uuidString).db").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        for store in [MemoryBotStore(), try SQLiteBotStore(path: path)] as [any BotStore] {
+    @Test(arguments: TestDatabase.kinds) func aMovedTicketCarriesTheCardAndTheMovesNoteInBothStores(database: TestDatabase) throws {
+        for store in [MemoryBotStore(), try SQLiteBotStore(path: database.location("ticket-move"))] as [any BotStore] {
             let first = try store.open(Ticket(bot: "desk", channel: "user:alice", user: "alice", queue: "agents", customer: Self.card, note: "Refund"))
             let now = Date(timeIntervalSince1970: 1_800_000_100)
             let moved = try store.transfer(first, to: "supervisors", note: "Escalated from agents #1", at: now)

@@ -46,10 +46,11 @@ extension BroadcastStore {
     private func setMembership(bot: String, audience: String, target: String, subscribed: Bool, source: AudienceSource,
                                now: Date) throws(BroadcastError) -> Bool {
         try access("record a choice in audience \(audience)") { connection in
+            // The stored choice is named by its table: PostgreSQL would find `subscribed` in `excluded` too.
             try connection.run("""
                 INSERT INTO audience_members (bot, audience, target, subscribed, source, changed) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (bot, audience, target) DO UPDATE SET subscribed = excluded.subscribed, source = excluded.source,
-                    changed = excluded.changed WHERE subscribed != excluded.subscribed
+                    changed = excluded.changed WHERE audience_members.subscribed != excluded.subscribed
                 """, [.text(bot), .text(audience), .text(target), SQLiteValue(subscribed), .text(source.rawValue), .real(now.timeIntervalSince1970)])
             return connection.changes > 0
         }
@@ -108,11 +109,16 @@ extension BroadcastStore {
 
     /// Every audience with members or opt-outs (of `bot`, or of all), with the changes since `since`.
     public func audienceSummaries(bot: String? = nil, since: Date) throws(BroadcastError) -> [AudienceSummary] {
+        // Counted with CASE (PostgreSQL has no integer truth values), filtered by bot only
+        // when one is named (its `? IS NULL` could not tell the parameter's type).
+        let changedSince = SQLiteValue.real(since.timeIntervalSince1970)
         let rows = try access("read audiences") { connection in
             try connection.rows("""
-                SELECT bot, audience, SUM(subscribed), SUM(1 - subscribed), SUM(subscribed AND changed >= ?), SUM(1 - subscribed AND changed >= ?)
-                FROM audience_members WHERE ? IS NULL OR bot = ? GROUP BY bot, audience ORDER BY bot, audience
-                """, [.real(since.timeIntervalSince1970), .real(since.timeIntervalSince1970), SQLiteValue(bot), SQLiteValue(bot)])
+                SELECT bot, audience, SUM(subscribed), SUM(1 - subscribed),
+                       SUM(CASE WHEN subscribed = 1 AND changed >= ? THEN 1 ELSE 0 END),
+                       SUM(CASE WHEN subscribed = 0 AND changed >= ? THEN 1 ELSE 0 END)
+                FROM audience_members \(bot == nil ? "" : "WHERE bot = ?") GROUP BY bot, audience ORDER BY bot, audience
+                """, [changedSince, changedSince] + (bot.map { [.text($0)] } ?? []))
         }
         return rows.map { row in
             AudienceSummary(bot: row[0].string ?? "", audience: row[1].string ?? "", members: row[2].int ?? 0,

@@ -3,7 +3,7 @@ import ParleyCore
 import SQLiteStore
 import Synchronization
 
-/// Broadcast jobs and every recipient's state in SQLite. A job and all its recipients are
+/// Broadcast jobs and every recipient's state in SQLite or PostgreSQL. A job and all its recipients are
 /// written in one transaction before the first send; outcomes are written in batches. A
 /// restarted host finds `running` jobs and resumes them at their first pending recipient;
 /// `paused` ones wait for an operator, `cancelled` ones keep their pending recipients unsent.
@@ -47,6 +47,29 @@ public final class BroadcastStore: Sendable {
         ALTER TABLE broadcast_jobs ADD COLUMN audience TEXT;
         ALTER TABLE broadcast_jobs ADD COLUMN opted_out INTEGER NOT NULL DEFAULT 0;
         """,
+    ], postgresSteps: [
+        // The tables as SQLite's steps leave them, created at once. Text that lists are
+        // ordered by compares in byte order, as in SQLite (COLLATE "C").
+        """
+        CREATE TABLE broadcast_jobs (
+            id TEXT COLLATE "C" PRIMARY KEY, bot TEXT NOT NULL, origin TEXT NOT NULL, payload TEXT NOT NULL,
+            rate DOUBLE PRECISION, state TEXT NOT NULL, created DOUBLE PRECISION NOT NULL, finished DOUBLE PRECISION,
+            total BIGINT NOT NULL, sent BIGINT NOT NULL DEFAULT 0, failed BIGINT NOT NULL DEFAULT 0,
+            templated BIGINT NOT NULL DEFAULT 1, audience TEXT, opted_out BIGINT NOT NULL DEFAULT 0);
+        CREATE INDEX broadcast_jobs_state ON broadcast_jobs (state);
+        CREATE TABLE broadcast_recipients (
+            job TEXT NOT NULL, position BIGINT NOT NULL, target TEXT NOT NULL,
+            state BIGINT NOT NULL DEFAULT 0, message_id TEXT, reason TEXT, attempts BIGINT NOT NULL DEFAULT 0, payload TEXT,
+            PRIMARY KEY (job, position));
+        CREATE INDEX broadcast_recipients_pending ON broadcast_recipients (job, state, position);
+        CREATE TABLE audience_members (
+            bot TEXT COLLATE "C" NOT NULL, audience TEXT COLLATE "C" NOT NULL, target TEXT COLLATE "C" NOT NULL,
+            subscribed BIGINT NOT NULL, source TEXT NOT NULL, changed DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (bot, audience, target));
+        CREATE TABLE audience_imports (
+            bot TEXT NOT NULL, audience TEXT NOT NULL, file TEXT NOT NULL, imported DOUBLE PRECISION NOT NULL, added BIGINT NOT NULL,
+            PRIMARY KEY (bot, audience));
+        """,
     ])
 
     /// Recipient states as stored.
@@ -56,7 +79,8 @@ public final class BroadcastStore: Sendable {
     /// before each send and reads its page's opt-outs again when it moved (see `BroadcastRunner`).
     let optOutGeneration = Atomic<UInt64>(0)
 
-    /// Opens (creating and migrating) the database at `path` (`":memory:"` keeps nothing).
+    /// Opens (creating and migrating) the database at `path`, a SQLite file (`":memory:"` keeps
+    /// nothing) or a `postgres://…#schema` location.
     public init(path: String) throws(BroadcastError) {
         do {
             connection = Mutex(try Self.migrations.open(path))
@@ -65,7 +89,7 @@ public final class BroadcastStore: Sendable {
         }
     }
 
-    /// Runs `body` with the connection; SQLite errors become `BroadcastError(.storage)`.
+    /// Runs `body` with the connection; storage errors become `BroadcastError(.storage)`.
     func access<T: Sendable>(_ what: String, _ body: (Connection) throws -> T) throws(BroadcastError) -> T {
         do {
             return try connection.withLock { try body($0) }

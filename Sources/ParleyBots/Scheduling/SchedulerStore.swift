@@ -2,7 +2,7 @@ import Foundation
 import SQLiteStore
 import Synchronization
 
-/// When each schedule last fired, in SQLite, so a restarted host knows which runs it missed.
+/// When each schedule last fired, in SQLite or PostgreSQL, so a restarted host knows which runs it missed.
 public final class SchedulerStore: Sendable {
     private let connection: Mutex<Connection>
 
@@ -12,9 +12,16 @@ public final class SchedulerStore: Sendable {
             bot TEXT NOT NULL, schedule TEXT NOT NULL, last_fire REAL NOT NULL,
             PRIMARY KEY (bot, schedule)) WITHOUT ROWID;
         """,
+    ], postgresSteps: [
+        """
+        CREATE TABLE scheduler_fires (
+            bot TEXT NOT NULL, schedule TEXT NOT NULL, last_fire DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (bot, schedule));
+        """,
     ])
 
-    /// Opens (creating and migrating) the database at `path` (`":memory:"` keeps nothing).
+    /// Opens (creating and migrating) the database at `path`, a SQLite file (`":memory:"` keeps
+    /// nothing) or a `postgres://…#schema` location.
     public init(path: String) throws(BroadcastError) {
         do {
             connection = Mutex(try Self.migrations.open(path))
