@@ -13,6 +13,8 @@ public struct HostStorage: Sendable {
     public let shownPath: String
     /// The file-system path, `:memory:`, or the PostgreSQL URL.
     public let path: String
+    /// On PostgreSQL: the leases this process holds, fencing each bot's own stores.
+    public let fences: FenceBook?
 
     /// The default `storage.path`.
     public static let defaultPath = ".parley/parley.db"
@@ -24,9 +26,11 @@ public struct HostStorage: Sendable {
         if StoreLocation.isPostgresURL(written) {
             shownPath = StoreLocation.withoutPassword(written)
             path = written
+            fences = FenceBook()
         } else {
             shownPath = written
             path = written == ":memory:" ? written : resolve(written)
+            fences = nil
         }
     }
 
@@ -105,18 +109,24 @@ public struct HostStorage: Sendable {
 
     /// Where each Matrix account's own databases go (`matrix-<bot>`, `crypto-<bot>`).
     public func accountDatabases() throws -> AccountDatabases {
-        isPostgres ? AccountDatabases(postgresURL: path) : AccountDatabases(folder: try folder())
+        isPostgres ? AccountDatabases(postgresURL: path, fences: fences) : AccountDatabases(folder: try folder())
     }
 
     /// A bot client's storage: its outbox survives a crash unless the host keeps nothing.
     public func chat(bot: String) -> ChatStorage {
-        isMemory ? .memory : .sqlite(path: sibling(bot))
+        isMemory ? .memory : .sqlite(path: botSibling(bot))
     }
 
     /// A bot client's storage on a transport that records what it delivered and never
     /// delivers a message twice (Matrix): only the outbox on disk.
     public func outbox(bot: String) -> ChatStorage {
-        isMemory ? .memory : .outboxOnly(path: sibling(bot))
+        isMemory ? .memory : .outboxOnly(path: botSibling(bot))
+    }
+
+    /// Bot `bot`'s own store beside the host's; on PostgreSQL fenced by the bot's lease.
+    private func botSibling(_ bot: String) -> String {
+        guard isPostgres else { return sibling(bot) }
+        return StoreLocation.postgres(path, schema: "parley_" + bot, fence: fences?.fence(of: bot))
     }
 
     /// Conversation states, greetings and tickets.

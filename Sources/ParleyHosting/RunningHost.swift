@@ -83,10 +83,16 @@ public final class RunningHost: Sendable {
     public let metrics: HostMetrics
     /// Wakes whoever shows the host live (the agents' console) when the bots did something.
     public let changes: HostChangeSignal
+    /// On a shared PostgreSQL database: this process's leases on the bots (nil on SQLite).
+    let keeper: LeaseKeeper?
+    /// The transport the host was started with: bots taken over connect through it.
+    let provider: any TransportProvider
 
     private init(host: BotHost, loaded: LoadedState, sessions: HostSessions, kind: String, storage: HostStorage, transportRun: TransportRun,
                  lock: StoreLock?, retention: StoreRetention?, metrics: HostMetrics, changes: HostChangeSignal,
-                 source: (@Sendable () -> LoadedHost)?) {
+                 source: (@Sendable () -> LoadedHost)?, keeper: LeaseKeeper?, provider: any TransportProvider) {
+        self.keeper = keeper
+        self.provider = provider
         self.metrics = metrics
         self.changes = changes
         self.lock = lock
@@ -135,9 +141,19 @@ public final class RunningHost: Sendable {
         let sessions = HostSessions()
         let run = TransportRun(bots: compiled, storage: storage, profiles: profiles, extraUsers: options.extraUsers,
                                clock: clock, logger: logger, wrapTransport: options.wrapTransport)
+        // On a shared database this process connects only the bots whose leases it takes now;
+        // the others are taken over when their holder stops renewing.
+        let keeper = try Self.keeper(storage: storage, config: config, bots: compiled.map(\.id), logger: logger, clock: clock)
+        var firstRun = run
+        if let keeper {
+            let taken = keeper.takeFree()
+            firstRun.bots = compiled.filter { taken[$0.id] != nil }
+            logger.log(.info, at: clock.now(), bot: nil, "cluster: joined", ["process": keeper.processID,
+                       "bots": firstRun.bots.map(\.id).joined(separator: ","), "lease": "\(config?.lease ?? StorageConfig.defaultLease)"])
+        }
         let session: TransportSession
         do {
-            session = try await transport.connect(run)
+            session = try await transport.connect(firstRun)
             sessions.add(session)
         } catch let error as HostError {
             throw error
@@ -162,7 +178,7 @@ public final class RunningHost: Sendable {
         let running = RunningHost(host: host, loaded: LoadedState(loaded, bots: compiled), sessions: sessions,
                                   kind: type(of: transport).kind, storage: storage, transportRun: run,
                                   lock: lock, retention: retention, metrics: metrics, changes: changes,
-                                  source: options.reloadSource)
+                                  source: options.reloadSource, keeper: keeper, provider: transport)
         metrics.attach(running)
         return running
     }
@@ -180,17 +196,22 @@ public final class RunningHost: Sendable {
             let clock = host.clock, logger = host.logger
             cleanup.withLock { $0 = Task { await retention.run(clock: clock, logger: logger) } }
         }
+        startKeepingLeases()
         return started
     }
 
     /// Stops the bots (work in flight gets its grace), then releases the transport and the store.
+    /// On a shared database, the leases are given up once the bots have stopped, so another
+    /// process takes them over at once rather than after the lease.
     public func shutdown() async {
         if let task = cleanup.withLock({ $0 }) {
             task.cancel()
             await task.value
         }
+        await keeper?.stop(releasing: false)
         await host.stop()
         for session in sessions.all { await session.close() }
+        await keeper?.stop(releasing: true)
         lock?.release()
     }
 }

@@ -9,12 +9,18 @@ public struct BotChanges: Sendable {
     public var added: [(bot: CompiledBot, connection: BotConnection)]
     /// Ids of bots that leave.
     public var removed: [String]
+    /// Ids of bots that stop at once, with no grace: this process lost the right to act for
+    /// them (its lease on a shared database), so it must not send another message as them.
+    /// What they had queued stays durable for the process that takes them over.
+    public var abandoned: [String]
 
     /// Changes.
-    public init(changed: [CompiledBot] = [], added: [(bot: CompiledBot, connection: BotConnection)] = [], removed: [String] = []) {
+    public init(changed: [CompiledBot] = [], added: [(bot: CompiledBot, connection: BotConnection)] = [], removed: [String] = [],
+                abandoned: [String] = []) {
         self.changed = changed
         self.added = added
         self.removed = removed
+        self.abandoned = abandoned
     }
 }
 
@@ -26,7 +32,12 @@ extension BotHost {
     /// connect; the schedules are planned again over the bots now running. Returns the ids
     /// of the new bots that started (one that cannot connect is logged and left out).
     public func apply(_ changes: BotChanges) async -> [String] {
-        let leaving = Set(changes.removed)
+        let leaving = Set(changes.removed + changes.abandoned)
+        for id in changes.abandoned {
+            guard let runtime = runtime(id) else { continue }
+            await runtime.stop()
+            logger.log(.warn, at: clock.now(), bot: id, "bot stopped at once: this process no longer holds it")
+        }
         for id in changes.removed {
             guard let runtime = runtime(id) else { continue }
             await leave(runtime)
@@ -67,6 +78,7 @@ extension BotHost {
         var scheduled: [ScheduledBot] = []
         for runtime in runtimes.withLock({ $0 }) where running.contains(runtime.id) { scheduled.append((runtime, await runtime.bot)) }
         planSchedules(scheduled)
+        if !startedNow.isEmpty { resumeBroadcasts(of: Set(startedNow)) }
         return startedNow
     }
 

@@ -103,7 +103,7 @@ public final class MatrixBotAccounts: Sendable {
                               context: ["field": "transport.accounts.\(bot)", "line": String(account.mark.line)])
         }
         var configuration = MatrixConfiguration(homeserver: homeserver, userID: account.user.value, credentials: credentials,
-                                                databasePath: databases.location("matrix-\(bot)"))
+                                                databasePath: databases.location("matrix-\(bot)", of: bot))
         if let maxRooms = settings.maxRooms?.value { configuration.maxRooms = maxRooms }
         configuration.attachVCardFile = settings.attachesVCardFiles
         configuration.log = log

@@ -36,7 +36,7 @@ extension MatrixSettings {
             throw ParleyError(.invalidArgument, "transport.encryption.pickle_key is missing or shorter than "
                               + "\(MatrixEncryptionSettings.minimumKeyLength) characters", context: ["field": "transport.encryption.pickle_key"])
         }
-        let path = databases.location("crypto-\(bot)")
+        let path = databases.location("crypto-\(bot)", of: bot)
         let store: MatrixCryptoStore
         do {
             store = try MatrixCryptoStore(path: path, pickleKey: PickleKey(key), log: log)

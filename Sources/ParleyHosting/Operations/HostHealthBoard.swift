@@ -11,6 +11,8 @@ final class HostHealthBoard: Sendable {
         var connections: [String: ConnectionState] = [:]
         var watches: [String: SyncWatch] = [:]
         var clock: (any ParleyClock)?
+        /// On a shared database: the bots this process holds, and whether the database answers.
+        var cluster: ClusterHealth?
         /// Bumped by every connection change: a cached probe answer of an older one is stale.
         var version = 0
         var cached: (version: Int, at: Date, health: HostHealth, json: Data)?
@@ -31,6 +33,10 @@ final class HostHealthBoard: Sendable {
         }
     }
 
+    /// On a shared database, bots another process runs are on standby here (healthy), and a
+    /// database that stopped answering makes the host unhealthy.
+    func expect(cluster: ClusterHealth) { state.withLock { $0.cluster = cluster } }
+
     func set(bot: String, _ connection: ConnectionState) {
         state.withLock {
             $0.connections[bot] = connection
@@ -40,10 +46,15 @@ final class HostHealthBoard: Sendable {
 
     /// Every expected bot's health, by id.
     func report() -> [String: HostHealth.Bot] {
-        let (bots, connections, watches, clock) = state.withLock { ($0.bots, $0.connections, $0.watches, $0.clock) }
+        let (bots, connections, watches, clock, cluster) = state.withLock { ($0.bots, $0.connections, $0.watches, $0.clock, $0.cluster) }
         let now = clock?.now() ?? Date()
         var report: [String: HostHealth.Bot] = [:]
+        let held = cluster?.held()
         for bot in bots {
+            if let held, !held.contains(bot) {
+                report[bot] = HostHealth.Bot(ok: true, status: "standby: another process runs it")
+                continue
+            }
             let connection = connections[bot] ?? .disconnected
             var health = HostHealth.Bot(ok: connection == .connected, status: connection.rawValue)
             if let watch = watches[bot] {
@@ -63,6 +74,12 @@ final class HostHealthBoard: Sendable {
     }
 }
 
+/// What a shared database's host tells the health board.
+struct ClusterHealth: Sendable {
+    var held: @Sendable () -> Set<String>
+    var reachable: @Sendable () -> Bool
+}
+
 /// What `/healthz` answers: ok when every bot is.
 public struct HostHealth: Sendable {
     /// One bot's health.
@@ -78,10 +95,12 @@ public struct HostHealth: Sendable {
         var lastSyncJSON: JSONValue? { lastSyncSecondsAgo.map { .double(($0 * 10).rounded() / 10) } }
     }
 
-    /// Every bot is ok.
+    /// Every bot is ok (and the shared database answers).
     public var ok: Bool
     /// By bot id.
     public var bots: [String: Bot]
+    /// On a shared database: whether it answered within the last lease; nil on SQLite.
+    public var database: Bool?
 
     /// `{"status": "ok" | "degraded", "bots": {"id": {"status": …, "last_sync_seconds_ago": …}}}`.
     public var json: Data {
@@ -91,7 +110,9 @@ public struct HostHealth: Sendable {
             fields["last_sync_seconds_ago"] = bot.lastSyncJSON
             bots[id] = .object(fields)
         }
-        return JSONValue.object(["status": .string(ok ? "ok" : "degraded"), "bots": .object(bots)]).jsonData()
+        var fields: [String: JSONValue] = ["status": .string(ok ? "ok" : "degraded"), "bots": .object(bots)]
+        if let database { fields["database"] = .string(database ? "ok" : "unreachable") }
+        return JSONValue.object(fields).jsonData()
     }
 }
 
@@ -104,7 +125,8 @@ extension HostHealthBoard {
             return (cached.health, cached.json)
         }
         let bots = report()
-        let health = HostHealth(ok: bots.values.allSatisfy(\.ok), bots: bots)
+        let database = state.withLock { $0.cluster }?.reachable()
+        let health = HostHealth(ok: bots.values.allSatisfy(\.ok) && database != false, bots: bots, database: database)
         let json = health.json
         state.withLock { state in
             // A change that came meanwhile wins: its probe computes afresh.

@@ -54,6 +54,9 @@ public final class HostMetrics: BotActivityObserver {
     /// The bots `/healthz` reports on: those `running` runs now (again after a reload).
     func expect(_ running: RunningHost) {
         health.expect(bots: running.bots.map(\.id), syncWatches: running.syncWatches, clock: running.host.clock)
+        if let keeper = running.keeper {
+            health.expect(cluster: ClusterHealth(held: { Set(keeper.holdings.keys) }, reachable: { keeper.databaseReachable }))
+        }
     }
 
     /// Adds the families read from `running` at each scrape.

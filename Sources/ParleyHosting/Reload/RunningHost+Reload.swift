@@ -80,6 +80,13 @@ extension RunningHost {
             next.removeAll { bot in added.contains { $0.id == bot.id } }
             added = []
         }
+        if storage.isPostgres, !added.isEmpty {
+            // On a shared database a bot runs where its lease is: the processes agree on the
+            // bots at their start, so a new one joins at the next restart of them all.
+            report.restartNeeded += added.map { "bot '\($0.id)' is new and the storage is shared; it starts at the next restart" }
+            next.removeAll { bot in added.contains { $0.id == bot.id } }
+            added = []
+        }
         var connections: [String: BotConnection] = [:]
         if !added.isEmpty || LoadedState.queues(of: next) != before.queues {
             do {
@@ -122,7 +129,7 @@ extension RunningHost {
 
     /// Connects the bots `ids` (and brings the queues' groups up to date for `bots`, every bot
     /// the host will run) on the transport the host started with.
-    private func connect(_ ids: [String], bots: [CompiledBot], provider: any TransportProvider) async throws -> [String: BotConnection] {
+    func connect(_ ids: [String], bots: [CompiledBot], provider: any TransportProvider) async throws -> [String: BotConnection] {
         guard let first = sessions.all.first, let connectMore = first.connectMore else {
             if ids.isEmpty { return [:] }
             throw HostError("the \(kind) transport cannot add bots while it runs; restart to start them")

@@ -1,0 +1,176 @@
+import Foundation
+import SQLiteStore
+import Synchronization
+
+/// This process's share of the bots on a shared PostgreSQL database: each bot (its Matrix
+/// account's `/sync` loop, outbox and conversations) is run by exactly one process, the holder
+/// of its lease.
+///
+/// Two loops. The renewal loop talks to the database every third of the lease: it renews the
+/// leases held, and takes free or expired ones (a process that died is replaced within one
+/// lease). The watchdog never touches the database: a bot whose lease was not renewed in
+/// time is stopped before the lease can expire, even while a database call hangs — so two
+/// processes never act for one bot at once. `Fencing` stands behind it in the database.
+final class LeaseKeeper: Sendable {
+    /// What the host does when leases change hands: start the bots taken (returning those that
+    /// started), stop the bots lost at once.
+    struct Actions: Sendable {
+        var taken: @Sendable ([String: Int64]) async -> Set<String>
+        var lost: @Sendable ([String]) async -> Void
+    }
+
+    private struct Held {
+        var generation: Int64
+        /// When this process must have stopped acting for the bot unless renewed: the start of
+        /// the last successful renewal plus the lease, less a margin for the stop itself.
+        var actUntil: ContinuousClock.Instant
+    }
+
+    let store: LeaseStore
+    let processID: String
+    let bots: [String]
+    let lease: Duration
+    let fences: FenceBook
+    private let held = Mutex<[String: Held]>([:])
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// When the database last answered a renewal round (nil: never): `/healthz` turns 503
+    /// when it is older than the lease.
+    private let lastRound = Mutex<ContinuousClock.Instant?>(nil)
+    private let log: @Sendable (_ level: String, _ message: String, _ fields: [String: String]) -> Void
+
+    /// The part of the lease kept back: the bot is stopped this long before the lease expires.
+    var margin: Duration { lease / 5 }
+
+    init(store: LeaseStore, processID: String, bots: [String], lease: Duration, fences: FenceBook,
+         log: @escaping @Sendable (_ level: String, _ message: String, _ fields: [String: String]) -> Void) {
+        self.store = store
+        self.processID = processID
+        self.bots = bots
+        self.lease = lease
+        self.fences = fences
+        self.log = log
+    }
+
+    /// A name for this process, unique across the cluster and its restarts.
+    static func newProcessID() -> String {
+        "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    /// The bots held now, with their generations.
+    var holdings: [String: Int64] { held.withLock { $0.mapValues(\.generation) } }
+
+    /// True while the database answered within the last lease.
+    var databaseReachable: Bool {
+        guard let last = lastRound.withLock({ $0 }) else { return false }
+        return ContinuousClock.now - last < lease
+    }
+
+    /// Reports this process, then takes every free bot's lease: the bots to connect at start,
+    /// with their generations (their fences are set).
+    func takeFree() -> [String: Int64] {
+        if (try? store.heartbeat(id: processID, host: ProcessInfo.processInfo.hostName,
+                                 pid: Int64(ProcessInfo.processInfo.processIdentifier))) != nil {
+            lastRound.withLock { $0 = ContinuousClock.now }
+        }
+        var taken: [String: Int64] = [:]
+        let seconds = lease.timeInterval
+        for bot in bots where held.withLock({ $0[bot] == nil }) {
+            let started = ContinuousClock.now
+            guard let generation = try? store.acquire(bot, holder: processID, seconds: seconds) else { continue }
+            fences.hold(bot, at: generation)
+            held.withLock { $0[bot] = Held(generation: generation, actUntil: started + lease - margin) }
+            taken[bot] = generation
+        }
+        return taken
+    }
+
+    /// Starts the two loops.
+    func start(_ actions: Actions) {
+        let renew = Task { [self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: lease / 3)
+                guard !Task.isCancelled else { return }
+                await round(actions)
+            }
+        }
+        let watchdog = Task { [self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: lease / 10)
+                guard !Task.isCancelled else { return }
+                let now = ContinuousClock.now
+                let lapsed = held.withLock { $0.filter { $0.value.actUntil <= now }.map(\.key) }
+                if !lapsed.isEmpty { await lose(lapsed, why: "not renewed in time (database unreachable?)", actions) }
+            }
+        }
+        tasks.withLock { $0 = [renew, watchdog] }
+    }
+
+    /// One renewal round: renew what is held, drop what was lost, take what is free.
+    func round(_ actions: Actions) async {
+        let seconds = lease.timeInterval
+        var answered = true
+        do {
+            try store.heartbeat(id: processID, host: ProcessInfo.processInfo.hostName, pid: Int64(ProcessInfo.processInfo.processIdentifier))
+        } catch {
+            answered = false
+        }
+        var lost: [String] = []
+        for (bot, generation) in holdings {
+            let started = ContinuousClock.now
+            do {
+                if try store.renew(bot, holder: processID, generation: generation, seconds: seconds) {
+                    held.withLock { held in
+                        if held[bot]?.generation == generation { held[bot]?.actUntil = started + lease - margin }
+                    }
+                } else {
+                    lost.append(bot)
+                }
+            } catch {
+                answered = false  // the watchdog stops the bot if this lasts
+            }
+        }
+        if !lost.isEmpty { await lose(lost, why: "lease taken by another process", actions) }
+        guard answered else { return }
+        let taken = takeFree()
+        guard !taken.isEmpty else { return }
+        log("info", "took over bots", ["bots": taken.keys.sorted().joined(separator: ","),
+                                        "generations": taken.keys.sorted().map { String(taken[$0]!) }.joined(separator: ",")])
+        let started = await actions.taken(taken)
+        let failed = taken.filter { !started.contains($0.key) }
+        for (bot, generation) in failed {
+            // Given back at once, so another process can try.
+            held.withLock { _ = $0.removeValue(forKey: bot) }
+            fences.drop(bot)
+            try? store.release(bot, holder: processID, generation: generation)
+        }
+    }
+
+    /// Stops acting for `bots` (once each, whichever loop sees it first).
+    private func lose(_ bots: [String], why: String, _ actions: Actions) async {
+        let gone = held.withLock { held in bots.filter { held.removeValue(forKey: $0) != nil } }
+        guard !gone.isEmpty else { return }
+        for bot in gone { fences.drop(bot) }
+        log("warn", "bots stopped: \(why)", ["bots": gone.sorted().joined(separator: ",")])
+        await actions.lost(gone)
+    }
+
+    /// Ends both loops; then gives every lease up so the others take over at once.
+    func stop(releasing: Bool) async {
+        let running = tasks.withLock { tasks in
+            defer { tasks = [] }
+            return tasks
+        }
+        for task in running { task.cancel() }
+        for task in running { await task.value }
+        guard releasing else { return }
+        let leases = held.withLock { held in
+            defer { held = [:] }
+            return held
+        }
+        for (bot, lease) in leases {
+            fences.drop(bot)
+            try? store.release(bot, holder: processID, generation: lease.generation)
+        }
+        try? store.forget(id: processID, staleAfter: 86_400)
+    }
+}
