@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "ParleyHosting", dependencies: ["ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyMatrix", "ParleyMatrixCrypto", "ParleyCrypto", "ParleyCore", "YAMLCoding", "ParleyMetrics", "ParleyHTTPServer", "ParleyWebAssets", "SQLiteStore"]),
         .target(name: "ParleyCLI", dependencies: ["ParleyHosting", "ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyCore", "YAMLCoding"]),
         .executableTarget(name: "parley", dependencies: ["ParleyCLI"]),
-        .executableTarget(name: "parley-bench", dependencies: ["YAMLCoding", "ParleyCore", "ParleyHub", "ParleyBots", "ParleyFlowTest", "ParleyHosting", "ParleyMatrix", "ParleyCrypto", "ParleyMatrixCrypto", "ParleyCLI", "ParleyTesting"]),
+        .executableTarget(name: "parley-bench", dependencies: ["YAMLCoding", "ParleyCore", "ParleyHub", "ParleyBots", "ParleyFlowTest", "ParleyHosting", "ParleyMatrix", "ParleyCrypto", "ParleyMatrixCrypto", "ParleyCLI", "ParleyTesting", "SQLiteStore"]),
         // The decoders' fuzz targets: a seeded mutation loop (CI), or libFuzzer with -DPARLEY_LIBFUZZER.
         .executableTarget(name: "parley-fuzz", dependencies: ["YAMLCoding", "ParleyCore", "ParleyBots", "ParleyMatrix"]),
 

@@ -29,7 +29,8 @@ public enum TestDatabase: String, Sendable, CustomStringConvertible, CaseIterabl
         switch self {
         case .sqlite:
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-db-\(UUID())")
-            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // Owner-only, as Parley makes its own folders (a looser one would be warned about).
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             return folder.appendingPathComponent("\(label).db").path
         case .postgres:
             let clean = String(label.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }.prefix(30))

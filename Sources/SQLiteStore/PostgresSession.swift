@@ -56,7 +56,7 @@ final class PostgresSession {
     private func setUp() throws {
         let quoted = "\"\(schema)\""
         // Concurrent CREATE SCHEMA IF NOT EXISTS can still collide in the catalog: serialize it.
-        try exec("SELECT pg_advisory_lock(4242); CREATE SCHEMA IF NOT EXISTS \(quoted); SELECT pg_advisory_unlock(4242); SET search_path TO \(quoted); SET client_min_messages TO warning")
+        try exec("SET client_min_messages TO warning; SELECT pg_advisory_lock(4242); CREATE SCHEMA IF NOT EXISTS \(quoted); SELECT pg_advisory_unlock(4242); SET search_path TO \(quoted)")
         if let fence {
             let value = "\(fence.lease) \(fence.generation)".replacingOccurrences(of: "'", with: "''")
             try exec("SET parley.fence TO '\(value)'")

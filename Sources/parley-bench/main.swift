@@ -25,6 +25,9 @@ let areas: KeyValuePairs<String, () async throws -> Void> = [
     // End-to-end encryption: the support bot's drives in plain and encrypted rooms side by
     // side, and a broadcast into 1,000 encrypted direct rooms (Synapse, as `matrix`).
     "matrix-e2ee": benchMatrixE2EE,
+    // One process on PostgreSQL (storage.url) against SQLite: conversations/s and broadcast
+    // recipients/s (needs PARLEY_TEST_POSTGRES_URL; `eval "$(scripts/postgres start)"`).
+    "cluster": benchCluster,
 ]
 // Not part of a full run: one untimed pass of one YAML stage, for callgrind; parts of an area.
 let tools: KeyValuePairs<String, () async throws -> Void> = [

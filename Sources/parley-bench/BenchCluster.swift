@@ -1,0 +1,120 @@
+import Foundation
+import ParleyBots
+import ParleyCore
+import ParleyHub
+import ParleyTesting
+import SQLiteStore
+import YAMLCoding
+
+/// `parley-bench cluster`: what a shared PostgreSQL costs one process against SQLite, in one
+/// run. Needs `PARLEY_TEST_POSTGRES_URL` (`eval "$(scripts/postgres start)"`); says "skipped"
+/// without one.
+/// - Conversations: 100 users each run 10 two-step flows (`/order` → question → number →
+///   answer with the number), the bot's conversation state, inbox and outbox durable in the
+///   store; every answer checked.
+/// - A broadcast to 20,000 users, its job and recipients in the store; every recipient
+///   checked to have exactly one message.
+/// The users live on an embedded hub (in memory, or a SQLite file of its own for the broadcast,
+/// to count each recipient's messages): only the store differs between the lines.
+/// Failover (several processes, Synapse) is measured by `scripts/cluster-test`.
+func benchCluster() async throws {
+    guard let url = TestDatabase.postgresURL else {
+        benchLine("cluster: skipped (no PostgreSQL: eval \"$(scripts/postgres start)\")")
+        return
+    }
+    var figures: [String: (conversations: Double, recipients: Double)] = [:]
+    for kind in [TestDatabase.sqlite, .postgres] {
+        let location = kind == .sqlite ? kind.location("cluster") : StoreLocation.postgres(url, schema: "bench_\(UUID().uuidString.prefix(8).lowercased())")
+        let conversations = try await ClusterBench.conversations(location: location, users: 100, each: 10)
+        let recipients = try await ClusterBench.broadcast(location: location, count: 20_000)
+        figures[kind.rawValue] = (conversations, recipients)
+        benchLine(String(format: "cluster.%@: %.0f conversations/s (100 users × 10 two-step flows, every answer checked), "
+                         + "%.0f broadcast recipients/s (20,000, each exactly once), 1 process", kind.rawValue, conversations, recipients))
+    }
+    if let lite = figures["sqlite"], let pg = figures["postgres"] {
+        benchLine(String(format: "cluster.ratio: PostgreSQL takes %.2f× SQLite's time per conversation and %.2f× per recipient "
+                         + "(target: within 2× for one process)", lite.conversations / pg.conversations, lite.recipients / pg.recipients))
+    }
+}
+
+enum ClusterBench {
+    static let bot = """
+        commands:
+          order: { goto: order.number }
+        flows:
+          order:
+            number:
+              reply: Which order?
+              ask: { save: number }
+              next: done
+            done:
+              reply: "Order {{vars.number}} noted."
+        """
+
+    /// Conversations per second through a bot whose state and outbox live at `location`.
+    static func conversations(location: String, users: Int, each: Int) async throws -> Double {
+        let hub = try Hub()
+        try hub.addUser(Profile(id: "desk", name: "Desk"))
+        let definition = try YAMLDecoder(environment: [:]).decode(BotDefinition.self, from: bot, file: "desk.yaml")
+        let compiled = try CompiledBot(id: "desk", definition: definition)
+        let host = BotHost(store: try SQLiteBotStore(path: location))
+        let transport = try hub.connect(user: "desk")
+        let own = location.hasPrefix("postgres") ? StoreLocation.postgres(location, schema: StoreLocation.schemaName("bench_desk_\(UUID().uuidString.prefix(6))"))
+            : location + ".desk.db"
+        try host.add(compiled, connection: BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount },
+                                                         storage: .outboxOnly(path: own)))
+        await host.start()
+        var clients: [ChatClient] = []
+        var answers: [AsyncStream<ChatEvent>.AsyncIterator.Box] = []
+        for index in 0..<users {
+            try hub.addUser(Profile(id: "u\(index)", name: "User \(index)"))
+            let client = try ChatClient(transport: hub.connect(user: "u\(index)"))
+            answers.append(.init(await client.events().makeAsyncIterator()))
+            try await client.connect()
+            clients.append(client)
+        }
+        let start = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<users {
+                let client = clients[index], answer = answers[index]
+                group.addTask {
+                    for round in 0..<each {
+                        _ = try await client.send(TextContent("/order"), to: .person("desk"))
+                        try await answer.nextAnswer(from: "desk", expecting: "Which order?")
+                        _ = try await client.send(TextContent("\(index)-\(round)"), to: .person("desk"))
+                        try await answer.nextAnswer(from: "desk", expecting: "Order \(index)-\(round) noted.")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let seconds = (ContinuousClock.now - start).timeInterval
+        await host.stop()
+        for client in clients { await client.close() }
+        return Double(users * each) / seconds
+    }
+
+    /// Broadcast recipients per second, the job and its recipients stored at `location`.
+    static func broadcast(location: String, count: Int) async throws -> Double {
+        // A hub file of its own (the same kind in both runs), so every message can be counted.
+        let hub = try Hub(path: TestDatabase.sqlite.location("hub"))
+        try hub.addUser(Profile(id: "news", name: "News"))
+        for index in 0..<count { try hub.addUser(Profile(id: "r\(index)")) }
+        let transport = try hub.connect(user: "news")
+        let service = BroadcastService(store: try BroadcastStore(path: location))
+        var recipients = BroadcastRecipients()
+        for index in 0..<count { recipients.append(.person("r\(index)")) }
+        let start = ContinuousClock.now
+        let job = try service.create(bot: "news", origin: "bench", message: try BroadcastMessage(text: "Hello {{recipient.id}}"),
+                                     recipients: recipients).job
+        let report = try await service.run(job.id, transport: transport)
+        let seconds = (ContinuousClock.now - start).timeInterval
+        guard report.sent == count, report.failed == 0 else { throw BenchFailure("cluster broadcast: \(report)") }
+        // Each recipient's channel holds exactly its one message.
+        for index in stride(from: 0, to: count, by: 97) {
+            let history = try hub.messages(in: .person("news"), seenBy: "r\(index)")
+            guard history.count == 1 else { throw BenchFailure("cluster broadcast: r\(index) has \(history.count) messages") }
+        }
+        return Double(count) / seconds
+    }
+}
