@@ -49,7 +49,7 @@ enum BroadcastCommand: Subcommand {
             try recipients.append(targets: targets, source: "--to")
             if let toFile { try recipients.append(file: context.resolve(toFile), displayPath: toFile) }
             let message = try BroadcastMessage(text: text)
-            let transport = try host.transport(for: bot)
+            let transport = host.storage.isPostgres ? nil : try host.transport(for: bot)
             let id = arguments.values["id"] ?? UUID().uuidString.lowercased()
             let (job, created) = try host.service.create(id: id, bot: bot, origin: "cli", message: message, recipients: recipients, rate: rate)
             guard job.bot == bot else {
@@ -71,15 +71,24 @@ enum BroadcastCommand: Subcommand {
         }
         return await BroadcastsCommand.withDesk(arguments, context: context) { desk throws(BroadcastError) in
             let (job, created) = try desk.service.retryFailed(source, newID: arguments.values["id"] ?? UUID().uuidString.lowercased())
-            return try await runJob(job, created: created, transport: try desk.transport(for: job.bot), desk: desk, output: context.output)
+            return try await runJob(job, created: created, transport: desk.storage.isPostgres ? nil : try desk.transport(for: job.bot),
+                                    desk: desk, output: context.output)
         }
     }
 
-    /// Sends `job` and prints its start and report; 1 unless every recipient got it.
-    private static func runJob(_ job: BroadcastJob, created: Bool, transport: any Transport, desk: BroadcastDesk,
+    /// Sends `job` and prints its start and report; 1 unless every recipient got it. With no
+    /// transport (a shared database), the job is left to the process that runs its bot.
+    private static func runJob(_ job: BroadcastJob, created: Bool, transport: (any Transport)?, desk: BroadcastDesk,
                                output: any OutputSink) async throws(BroadcastError) -> Int32 {
         output.line(created ? "broadcast \(job.id): \(job.total) recipients"
                             : "broadcast \(job.id) exists: resuming, \(job.pending) of \(job.total) pending")
+        guard let transport else {
+            // Sending here too would race the process that holds the bot's lease: it picks the
+            // job up within a third of the lease.
+            output.line("broadcast \(job.id): queued; the parley run process that runs bot '\(job.bot)' sends it "
+                        + "(follow it with 'parley broadcasts', see who runs what with 'parley cluster')")
+            return 0
+        }
         let report = try await desk.service.run(job.id, transport: transport)
         output.line(report.description)
         // A recipient that failed did not get the message: a script must be able to tell.

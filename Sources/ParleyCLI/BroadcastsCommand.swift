@@ -17,6 +17,10 @@ enum BroadcastsCommand: Subcommand {
     static func run(_ arguments: ParsedArguments, context: CommandContext) async throws(UsageError) -> Int32 {
         if let extra = arguments.positionals.first { throw UsageError("unexpected argument '\(extra)'") }
         return await withDesk(arguments, context: context) { desk throws(BroadcastError) in
+            if arguments.flags.contains("resume") && desk.storage.isPostgres {
+                throw BroadcastError(.invalidState, "the storage is shared (storage.url): the parley run processes resume unfinished "
+                                     + "jobs themselves; '--resume' would send them a second time")
+            }
             if arguments.flags.contains("resume") {
                 let reports = try await desk.service.runUnfinished { bot in try? desk.transport(for: bot) }
                 for report in reports { context.output.line(report.description) }

@@ -5,7 +5,7 @@ public enum ParleyCommand {
     public static let usageExitCode: Int32 = 64
 
     static let subcommands: [any Subcommand.Type] = [CheckCommand.self, RunCommand.self, ChatCommand.self, TestCommand.self,
-                                                     BroadcastCommand.self, BroadcastsCommand.self, AudiencesCommand.self]
+                                                     BroadcastCommand.self, BroadcastsCommand.self, AudiencesCommand.self, ClusterCommand.self]
 
     static var usage: String { "usage: parley <subcommand> [options]" }
 

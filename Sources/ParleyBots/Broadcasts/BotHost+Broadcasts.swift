@@ -13,6 +13,34 @@ extension BotHost {
         planSchedules(bots)
     }
 
+    /// Starts the unfinished jobs of the running bots `ids` that no run of this process is
+    /// sending: on a shared database, jobs another process (or `parley broadcast`) created for
+    /// a bot this one runs. Each job runs in a task of its own; returns how many started.
+    @discardableResult
+    public func pickUpBroadcasts(of ids: Set<String>) -> Int {
+        guard let service = options.broadcasts, let jobs = try? service.store.unfinishedJobs() else { return 0 }
+        let busy = service.runningJobs
+        var started = 0
+        for job in jobs where ids.contains(job.bot) && !busy.contains(job.id) && job.state != .paused && job.state != .cancelled {
+            guard let runtime = broadcastRoutes.withLock({ $0[job.bot] }) else { continue }
+            let tracker = self.tracker
+            tracker.begin()
+            let task = Task {
+                defer { tracker.end() }
+                do throws(BroadcastError) {
+                    _ = try await service.run(job.id, route: .client(runtime.client))
+                } catch {
+                    // Started meanwhile, or paused or cancelled since the list was read: not a failure.
+                    guard error.code != .alreadyRunning && error.code != .invalidState else { return }
+                    self.logger.log(.error, at: self.clock.now(), bot: job.bot, "broadcast not run", ["job": job.id, "error": "\(error)"])
+                }
+            }
+            broadcastTasks.withLock { $0.append(task) }
+            started += 1
+        }
+        return started
+    }
+
     /// Resumes the unfinished jobs of the bots `ids` (all running bots when nil): at start,
     /// and for bots that start later (a reload, or a process taking over another's bots).
     func resumeBroadcasts(of ids: Set<String>?) {

@@ -17,6 +17,8 @@ public final class BroadcastService: Sendable {
     let log: @Sendable (String) -> Void
     /// The jobs running in this process, each with what stops it.
     private let running = Mutex<[String: BroadcastRunControl]>([:])
+    /// The bot of each running job (for `interrupt(bot:)`).
+    private let runningBots = Mutex<[String: String]>([:])
     /// Jobs created by this process and not run yet: their first run sends nothing twice, so
     /// its sends need no look-up by the server; every other run may repeat what a run that
     /// died (or was stopped) sent without recording it.
@@ -108,11 +110,13 @@ public final class BroadcastService: Sendable {
         }
         defer {
             _ = running.withLock { $0.removeValue(forKey: id) }
+            _ = runningBots.withLock { $0.removeValue(forKey: id) }
             control.end()
         }
         // Read once the control is registered: a pause stored before is seen here, one
         // stored after finds the control and stops it.
         guard let job = try store.job(id) else { throw BroadcastError(.unknownJob, "no broadcast with id '\(id)'") }
+        runningBots.withLock { $0[id] = job.bot }
         // A finished job runs to a report of what it sent (nothing is pending).
         guard job.state != .paused && job.state != .cancelled else { throw Self.notRunning(job) }
         let firstRun = fresh.withLock { $0.remove(id) } != nil
@@ -151,6 +155,19 @@ public final class BroadcastService: Sendable {
         }
         return reports
     }
+
+    /// Stops the runs of bot `bot`'s jobs in this process and waits for them to end, storing
+    /// no new state: what they had not recorded stays pending for whoever runs the bot next
+    /// (a process that lost the bot's lease on a shared database).
+    public func interrupt(bot: String) async {
+        let ids = runningBots.withLock { $0.filter { $0.value == bot }.map(\.key) }
+        let controls = running.withLock { running in ids.compactMap { running[$0] } }
+        for control in controls { control.requestStop() }
+        for control in controls { await control.waitUntilEnded() }
+    }
+
+    /// The ids of the jobs running in this process.
+    public var runningJobs: Set<String> { Set(running.withLock { $0.keys }) }
 
     /// Every job, newest first, with its progress.
     public func jobs() throws(BroadcastError) -> [BroadcastJob] { try store.jobs() }

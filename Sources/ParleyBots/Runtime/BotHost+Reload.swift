@@ -35,6 +35,7 @@ extension BotHost {
         let leaving = Set(changes.removed + changes.abandoned)
         for id in changes.abandoned {
             guard let runtime = runtime(id) else { continue }
+            await options.broadcasts?.interrupt(bot: id)
             await runtime.stop()
             logger.log(.warn, at: clock.now(), bot: id, "bot stopped at once: this process no longer holds it")
         }

@@ -17,6 +17,9 @@ final class LeaseKeeper: Sendable {
     struct Actions: Sendable {
         var taken: @Sendable ([String: Int64]) async -> Set<String>
         var lost: @Sendable ([String]) async -> Void
+        /// After every round the database answered, with the bots held: work that other
+        /// processes queued for them (broadcast jobs) is picked up here.
+        var held: @Sendable (Set<String>) async -> Void
     }
 
     private struct Held {
@@ -131,6 +134,7 @@ final class LeaseKeeper: Sendable {
         }
         if !lost.isEmpty { await lose(lost, why: "lease taken by another process", actions) }
         guard answered else { return }
+        defer { if !holdings.isEmpty { Task { [holdings] in await actions.held(Set(holdings.keys)) } } }
         let taken = takeFree()
         guard !taken.isEmpty else { return }
         log("info", "took over bots", ["bots": taken.keys.sorted().joined(separator: ","),

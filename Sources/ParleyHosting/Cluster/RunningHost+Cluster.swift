@@ -33,6 +33,8 @@ extension RunningHost {
         }, lost: { [weak self] bots in
             guard let self else { return }
             _ = await self.host.apply(BotChanges(abandoned: bots))
+        }, held: { [weak self] bots in
+            self?.host.pickUpBroadcasts(of: bots)
         }))
     }
 
