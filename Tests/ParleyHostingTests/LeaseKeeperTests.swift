@@ -1,0 +1,72 @@
+import Foundation
+import ParleyTesting
+import SQLiteStore
+import Synchronization
+import Testing
+@testable import ParleyHosting
+
+/// Two keepers (two processes) on the test PostgreSQL; skipped without one. Leases of 2 s:
+/// waits are bounded polls of what the keepers report, never fixed sleeps.
+@Suite(.enabled(if: TestDatabase.postgresURL != nil, "no PostgreSQL: run scripts/postgres start"))
+struct LeaseKeeperTests {
+    final class Recorder: Sendable {
+        let taken = Mutex<[String]>([])
+        let lost = Mutex<[String]>([])
+        var actions: LeaseKeeper.Actions {
+            LeaseKeeper.Actions(taken: { bots in self.taken.withLock { $0 += bots.keys.sorted() }; return Set(bots.keys) },
+                                lost: { bots in self.lost.withLock { $0 += bots } },
+                                held: { _ in })
+        }
+    }
+
+    func keeper(_ bots: [String], fences: FenceBook = FenceBook()) throws -> LeaseKeeper {
+        LeaseKeeper(store: try LeaseStore(location: TestDatabase.postgresURL ?? ""), processID: LeaseKeeper.newProcessID(),
+                    bots: bots, lease: .seconds(2), fences: fences, log: { _, _, _ in })
+    }
+
+    /// Polls `condition` every 50 ms for at most `seconds`.
+    func eventually(_ seconds: Double, _ condition: () -> Bool) async -> Bool {
+        for _ in 0..<Int(seconds * 20) {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return condition()
+    }
+
+    @Test func theFirstProcessTakesTheBotsAndTheSecondTakesThemOverWhenItStops() async throws {
+        let bots = ["support-\(UUID().uuidString.prefix(6))", "news-\(UUID().uuidString.prefix(6))"]
+        let fencesA = FenceBook()
+        let a = try keeper(bots, fences: fencesA), b = try keeper(bots)
+        #expect(Set(a.takeFree().keys) == Set(bots))
+        #expect(b.takeFree().isEmpty)
+        #expect(fencesA.fence(of: bots[0]) != nil)
+        let recorderA = Recorder(), recorderB = Recorder()
+        a.start(recorderA.actions)
+        b.start(recorderB.actions)
+        // While A renews, B takes nothing for longer than a lease.
+        #expect(await !eventually(2.5) { !recorderB.taken.withLock { $0 }.isEmpty })
+        #expect(Set(a.holdings.keys) == Set(bots))
+        await a.stop(releasing: true)
+        #expect(fencesA.fence(of: bots[0]) == nil)
+        #expect(await eventually(3) { Set(recorderB.taken.withLock { $0 }) == Set(bots) })
+        #expect(Set(b.holdings.keys) == Set(bots))
+        await b.stop(releasing: true)
+    }
+
+    @Test func aKeeperWhoseLeaseWasTakenStopsTheBotAndDropsItsFence() async throws {
+        let bot = "desk-\(UUID().uuidString.prefix(6))"
+        let fencesA = FenceBook()
+        let a = try keeper([bot], fences: fencesA)
+        let generation = try #require(a.takeFree()[bot])
+        let recorder = Recorder()
+        a.start(recorder.actions)
+        // Another process takes the lease over (as if A had been paused past its expiry).
+        let other = try LeaseStore(location: TestDatabase.postgresURL ?? "")
+        try other.release(bot, holder: a.processID, generation: generation)
+        let stolen = try #require(try other.acquire(bot, holder: "intruder", seconds: 60))
+        #expect(stolen == generation + 1)
+        #expect(await eventually(3) { recorder.lost.withLock { $0 } == [bot] })
+        #expect(a.holdings.isEmpty && fencesA.fence(of: bot) == nil)
+        await a.stop(releasing: true)
+    }
+}
