@@ -148,3 +148,15 @@ struct Run {
         #expect(!run.stderr.contains("hunter2"))
     }
 }
+
+@Suite struct ClusterCommandTests {
+    @Test func aSQLiteStoreHasNoCluster() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cluster-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "storage: { path: state/parley.db }\n".write(to: folder.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        let run = await Run(["cluster"], in: folder.path)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("a SQLite file: one process runs every bot; several processes share a PostgreSQL database (storage.url)"))
+    }
+}

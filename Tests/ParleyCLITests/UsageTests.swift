@@ -47,6 +47,7 @@ import ParleyCLI
               broadcast Send a text to many targets now (stored, rate-limited, resumable with --id).
               broadcasts List broadcast jobs and their progress (--resume finishes unfinished ones).
               audiences List audiences (members, opt-outs, growth); 'export NAME' prints one's members.
+              cluster   Show the processes sharing storage.url, the bots each runs (lease ages) and their broadcasts.
 
             See 'parley <subcommand> --help' for a subcommand's options.
 
