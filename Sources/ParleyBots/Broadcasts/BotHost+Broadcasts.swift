@@ -66,7 +66,9 @@ extension BotHost {
     /// first start: a reload never fires a run the new timing "missed" before it existed.
     /// One that is unchanged goes on from its stored last run, so a run is never fired twice
     /// (and a run the old scheduler is firing at this moment finds its job already stored).
-    func planSchedules(_ bots: [ScheduledBot]) {
+    /// `resuming`: bots whose schedules go on from their stored last runs even though this
+    /// scheduler did not have them (bots taken over from another process).
+    func planSchedules(_ bots: [ScheduledBot], resuming: Set<String> = []) {
         broadcastRoutes.withLock { routes in
             routes = Dictionary(bots.map { ($0.bot.id, $0.runtime) }, uniquingKeysWith: { first, _ in first })
         }
@@ -82,7 +84,7 @@ extension BotHost {
         let before = Set(previous?.entries ?? [])
         if previous != nil {
             let now = clock.now()
-            for (_, schedule) in schedules where !before.contains(schedule.entry) {
+            for (_, schedule) in schedules where !before.contains(schedule.entry) && !resuming.contains(schedule.entry.bot) {
                 do { try store.setLastFire(bot: schedule.entry.bot, schedule: schedule.entry.name, now) } catch {
                     logger.log(.error, at: now, bot: schedule.entry.bot, "schedule not re-planned", ["schedule": schedule.entry.name, "error": "\(error)"])
                 }

@@ -13,6 +13,10 @@ public struct BotChanges: Sendable {
     /// them (its lease on a shared database), so it must not send another message as them.
     /// What they had queued stays durable for the process that takes them over.
     public var abandoned: [String]
+    /// The added bots are not new but taken over from another process (a shared database):
+    /// their schedules go on from their stored last runs, so a run that came due while no
+    /// process ran them still fires, once. (A bot new to the config starts its schedules from now.)
+    public var takenOver = false
 
     /// Changes.
     public init(changed: [CompiledBot] = [], added: [(bot: CompiledBot, connection: BotConnection)] = [], removed: [String] = [],
@@ -78,7 +82,7 @@ extension BotHost {
         }
         var scheduled: [ScheduledBot] = []
         for runtime in runtimes.withLock({ $0 }) where running.contains(runtime.id) { scheduled.append((runtime, await runtime.bot)) }
-        planSchedules(scheduled)
+        planSchedules(scheduled, resuming: changes.takenOver ? Set(startedNow) : [])
         if !startedNow.isEmpty { resumeBroadcasts(of: Set(startedNow)) }
         return startedNow
     }

@@ -44,7 +44,9 @@ extension RunningHost {
         let bots = all.filter { ids.contains($0.id) }
         do {
             let connections = try await connect(bots.map(\.id), bots: all, provider: provider)
-            let started = await host.apply(BotChanges(added: bots.compactMap { bot in connections[bot.id].map { (bot, $0) } }))
+            var changes = BotChanges(added: bots.compactMap { bot in connections[bot.id].map { (bot, $0) } })
+            changes.takenOver = true
+            let started = await host.apply(changes)
             metrics.expect(self)  // the new bots' sync loops, for /healthz
             return Set(started)
         } catch {
