@@ -44,32 +44,51 @@ extension BroadcastStore {
         return parsed
     }
 
-    /// Writes outcomes in one transaction and moves the job's counters with them.
+    /// Writes outcomes in one transaction and moves the job's counters with them. Many rows
+    /// a statement (an UPDATE from a list of values): on PostgreSQL each statement is a round trip.
     public func record(job: String, _ results: [BroadcastRecipient]) throws(BroadcastError) {
-        guard !results.isEmpty else { return }
+        var rows: [SQLiteValue] = []
+        rows.reserveCapacity(results.count * 5)
+        for result in results {
+            let (state, messageID, reason): (RecipientState, String?, String?)
+            switch result.outcome {
+            case .sent(let id)?: (state, messageID, reason) = (.sent, id, nil)
+            case .failed(let why)?: (state, messageID, reason) = (.failed, nil, why)
+            case .optedOut?: (state, messageID, reason) = (.optedOut, nil, nil)
+            case nil: continue
+            }
+            rows += [.integer(Int64(result.position)), .integer(state.rawValue), SQLiteValue(messageID), SQLiteValue(reason),
+                     .integer(Int64(result.attempts))]
+        }
+        guard !rows.isEmpty else { return }
         try access("record outcomes of \(job)") { connection in
             try connection.transaction {
-                let update = try connection.prepare(
-                    "UPDATE broadcast_recipients SET state = ?, message_id = ?, reason = ?, attempts = ? WHERE job = ? AND position = ? AND state = 0")
                 var counts: [RecipientState: Int64] = [:]
-                for result in results {
-                    let (state, messageID, reason): (RecipientState, String?, String?)
-                    switch result.outcome {
-                    case .sent(let id)?: (state, messageID, reason) = (.sent, id, nil)
-                    case .failed(let why)?: (state, messageID, reason) = (.failed, nil, why)
-                    case .optedOut?: (state, messageID, reason) = (.optedOut, nil, nil)
-                    case nil: continue
+                var start = 0
+                while start < rows.count {
+                    let count = min(Self.rowsPerInsert, (rows.count - start) / 5)
+                    // Only rows that were still pending change, and are counted (a repeated
+                    // record changes nothing).
+                    let changed = try connection.rows("""
+                        WITH v(position, state, message_id, reason, attempts) AS (VALUES \(Array(repeating: Self.outcomeRow, count: count).joined(separator: ", ")))
+                        UPDATE broadcast_recipients SET state = v.state, message_id = v.message_id, reason = v.reason, attempts = v.attempts
+                        FROM v WHERE broadcast_recipients.job = ? AND broadcast_recipients.position = v.position AND broadcast_recipients.state = 0
+                        RETURNING broadcast_recipients.state
+                        """, Array(rows[start..<start + count * 5]) + [.text(job)])
+                    for row in changed {
+                        if let state = row.first?.int64.flatMap(RecipientState.init(rawValue:)) { counts[state, default: 0] += 1 }
                     }
-                    try update.run([.integer(state.rawValue), SQLiteValue(messageID), SQLiteValue(reason),
-                                    .integer(Int64(result.attempts)), .text(job), .integer(Int64(result.position))])
-                    // Only rows that were still pending count (a repeated record changes nothing).
-                    if connection.changes > 0 { counts[state, default: 0] += 1 }
+                    start += count * 5
                 }
                 try connection.run("UPDATE broadcast_jobs SET sent = sent + ?, failed = failed + ?, opted_out = opted_out + ? WHERE id = ?",
                                    [.integer(counts[.sent] ?? 0), .integer(counts[.failed] ?? 0), .integer(counts[.optedOut] ?? 0), .text(job)])
             }
         }
     }
+
+    /// One outcome in `record`'s list, typed for PostgreSQL (which cannot tell untyped values'
+    /// types in a VALUES list); SQLite reads the casts as affinities.
+    private static let outcomeRow = "(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT))"
 
     /// Marks `job` finished at `now` (when nothing is pending any more), unless it was
     /// cancelled meanwhile.

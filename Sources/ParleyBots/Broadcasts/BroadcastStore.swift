@@ -112,22 +112,37 @@ public final class BroadcastStore: Sendable {
         }
         return try access("store broadcast \(id)") { connection in
             try connection.transaction {
-                guard try connection.scalar("SELECT 1 FROM broadcast_jobs WHERE id = ?", [.text(id)]) == nil else { return false }
+                // The id is the claim: of two processes creating one job (a schedule's run), the
+                // second changes nothing and resumes the first's.
                 try connection.run(
-                    "INSERT INTO broadcast_jobs (id, bot, origin, payload, rate, state, created, total, templated, audience) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT OR IGNORE INTO broadcast_jobs (id, bot, origin, payload, rate, state, created, total, templated, audience) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [.text(id), .text(bot), .text(origin), .text(message.payload.compactJSON()),
                      ratePerSecond.map { .real($0) } ?? .null, .text(BroadcastJob.State.running.rawValue),
                      .real(now.timeIntervalSince1970), .integer(Int64(recipients.count)), SQLiteValue(message.isTemplate),
                      SQLiteValue(audience)])
-                let insert = try connection.prepare("INSERT INTO broadcast_recipients (job, position, target, payload) VALUES (?, ?, ?, ?)")
-                for (position, channel) in recipients.enumerated() {
-                    let payload = payloads.map { SQLiteValue.text($0[position].compactJSON()) } ?? .null
-                    try insert.run([.text(id), .integer(Int64(position)), .text(channel.target), payload])
+                guard connection.changes == 1 else { return false }
+                // Many rows a statement: on PostgreSQL each statement is a round trip.
+                var start = 0
+                while start < recipients.count {
+                    let count = min(Self.rowsPerInsert, recipients.count - start)
+                    var values: [SQLiteValue] = []
+                    values.reserveCapacity(count * 4)
+                    for position in start..<start + count {
+                        values += [.text(id), .integer(Int64(position)), .text(recipients[position].target),
+                                   payloads.map { SQLiteValue.text($0[position].compactJSON()) } ?? .null]
+                    }
+                    try connection.run("INSERT INTO broadcast_recipients (job, position, target, payload) VALUES "
+                                       + Array(repeating: "(?, ?, ?, ?)", count: count).joined(separator: ", "), values)
+                    start += count
                 }
                 return true
             }
         }
     }
+
+    /// Recipients written per INSERT (and outcomes per UPDATE): a few hundred parameters, far
+    /// below SQLite's limit; the statement for a full chunk is prepared once.
+    static let rowsPerInsert = 250
 
     /// The job `id`, or nil.
     public func job(_ id: String) throws(BroadcastError) -> BroadcastJob? {

@@ -146,6 +146,11 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     public func save(_ state: ConversationState?, bot: String, channel: String, handled: String?) throws {
         try locked {
             guard let handled else { return try write(state, bot: bot, channel: channel) }
+            if connection.isPostgres {
+                // One statement, so one round trip: the inbox row goes in a data-modifying WITH
+                // (PostgreSQL's; SQLite has none, and a local transaction costs it nothing).
+                return try write(state, bot: bot, channel: channel, handled: handled)
+            }
             try connection.transaction {
                 try write(state, bot: bot, channel: channel)
                 try connection.run("DELETE FROM engine_inbox WHERE bot = ? AND message_id = ?", [.text(bot), .text(handled)])
@@ -153,31 +158,44 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
         }
     }
 
-    private func write(_ state: ConversationState?, bot: String, channel: String) throws {
+    /// Stores (or, for nil, deletes) a conversation's state; on PostgreSQL with `handled`, the
+    /// handled message leaves the inbox in the same statement.
+    private func write(_ state: ConversationState?, bot: String, channel: String, handled: String? = nil) throws {
+        let prefix = handled == nil ? "" : "WITH handled AS (DELETE FROM engine_inbox WHERE bot = ? AND message_id = ?) "
+        let inbox: [SQLiteValue] = handled.map { [.text(bot), .text($0)] } ?? []
         guard let state else {
-            try connection.run("DELETE FROM engine_states WHERE bot = ? AND channel = ?", [.text(bot), .text(channel)])
+            try connection.run(prefix + "DELETE FROM engine_states WHERE bot = ? AND channel = ?", inbox + [.text(bot), .text(channel)])
             return
         }
         let text = String(decoding: try encoder.encode(state), as: UTF8.self)
         // The column holds the earliest timer, so the start-up query finds every state with one.
         let deadline: SQLiteValue = state.nextTimer.map { .real($0.timeIntervalSince1970) } ?? .null
-        try connection.run("""
+        try connection.run(prefix + """
             INSERT INTO engine_states (bot, channel, state, deadline) VALUES (?, ?, ?, ?)
             ON CONFLICT(bot, channel) DO UPDATE SET state = excluded.state, deadline = excluded.deadline
-            """, [.text(bot), .text(channel), .text(text), deadline])
+            """, inbox + [.text(bot), .text(channel), .text(text), deadline])
     }
 
     public func receive(_ messages: [ReceivedMessage], bot: String) throws {
         guard !messages.isEmpty else { return }
         try locked {
-            try connection.transaction {
-                let insert = try connection.prepare("INSERT OR IGNORE INTO engine_inbox (bot, message_id, message) VALUES (?, ?, ?)")
-                for message in messages {
-                    try insert.run([.text(bot), .text(message.id), .text(message.storedJSON)])
-                }
+            // One multi-row statement a chunk: a lone statement needs no transaction around it,
+            // which on PostgreSQL saves two round trips per batch received.
+            let chunks = stride(from: 0, to: messages.count, by: Self.inboxRowsPerInsert).map {
+                messages[$0..<min($0 + Self.inboxRowsPerInsert, messages.count)]
             }
+            func insert(_ chunk: ArraySlice<ReceivedMessage>) throws {
+                try connection.run("INSERT OR IGNORE INTO engine_inbox (bot, message_id, message) VALUES "
+                                   + Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", "),
+                                   chunk.flatMap { [.text(bot), .text($0.id), .text($0.storedJSON)] as [SQLiteValue] })
+            }
+            if chunks.count == 1 { return try insert(chunks[0]) }
+            try connection.transaction { for chunk in chunks { try insert(chunk) } }
         }
     }
+
+    /// Messages written per INSERT by `receive`.
+    static let inboxRowsPerInsert = 200
 
     public func handled(_ messageID: String, bot: String) throws {
         try locked {
