@@ -30,19 +30,27 @@ public final class SQLiteOutboxStore: OutboxStore {
 
     public func commit(inserting: [OutboxItem], deleting: [UUIDKey]) throws {
         guard !inserting.isEmpty || !deleting.isEmpty else { return }
-        try connection.with("outbox write") { connection in
-            try connection.transaction {
-                let insert = try connection.prepare(
-                    "INSERT OR IGNORE INTO outbox (id, sequence, priority, attempts, enqueued_at, body) VALUES (?, ?, ?, ?, ?, ?)")
-                for item in inserting {
-                    try insert.run([.text(item.id.text), .integer(item.sequence), .integer(Int64(item.priority.rawValue)),
-                                    .integer(Int64(item.attempts)), .real(item.enqueuedAt.timeIntervalSince1970), .text(item.body)])
-                }
-                let delete = try connection.prepare("DELETE FROM outbox WHERE id = ?")
-                for id in deleting { try delete.run([.text(id.text)]) }
-            }
+        // Many rows a statement and the statements in one batch: one round trip on PostgreSQL.
+        var statements: [(sql: String, values: [SQLiteValue])] = []
+        for start in stride(from: 0, to: inserting.count, by: Self.rowsPerStatement) {
+            let chunk = inserting[start..<min(start + Self.rowsPerStatement, inserting.count)]
+            statements.append(("INSERT OR IGNORE INTO outbox (id, sequence, priority, attempts, enqueued_at, body) VALUES "
+                               + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "),
+                               chunk.flatMap { item -> [SQLiteValue] in
+                                   [.text(item.id.text), .integer(item.sequence), .integer(Int64(item.priority.rawValue)),
+                                    .integer(Int64(item.attempts)), .real(item.enqueuedAt.timeIntervalSince1970), .text(item.body)]
+                               }))
         }
+        for start in stride(from: 0, to: deleting.count, by: Self.rowsPerStatement) {
+            let chunk = deleting[start..<min(start + Self.rowsPerStatement, deleting.count)]
+            statements.append(("DELETE FROM outbox WHERE id IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")",
+                               chunk.map { .text($0.text) }))
+        }
+        _ = try connection.with("outbox write") { connection in try connection.batch(statements) }
     }
+
+    /// Rows a statement of `commit` writes or deletes.
+    static let rowsPerStatement = 100
 
     public func pending() throws -> [OutboxItem] {
         return try connection.with("outbox read") { connection in

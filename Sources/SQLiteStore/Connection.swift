@@ -18,6 +18,8 @@ public final class Connection {
     private var cache: [String: Statement] = [:]
     /// Rows changed by the last statement on PostgreSQL (SQLite keeps its own count).
     var lastPostgresChanges = 0
+    /// Inside `transaction`: a batch then joins it instead of opening its own.
+    private var inTransaction = false
 
     /// Says on standard error what opening a database changed (a file mode tightened).
     public static let standardErrorWarning: @Sendable (String) -> Void = { line in
@@ -126,6 +128,8 @@ public final class Connection {
     /// for are locked by the statements themselves (`FOR UPDATE`, conditional updates).
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try control("BEGIN IMMEDIATE")
+        inTransaction = true
+        defer { inTransaction = false }
         do {
             let result = try body()
             try control("COMMIT")
@@ -134,6 +138,32 @@ public final class Connection {
             try? control("ROLLBACK")
             throw error
         }
+    }
+
+    /// Runs `statements` all or none and returns the rows each changed: on PostgreSQL in one
+    /// round trip (a pipeline, wrapped in BEGIN … COMMIT unless inside `transaction`), on
+    /// SQLite in a transaction (a lone statement runs alone: it is atomic by itself). For
+    /// writes whose results the caller does not need between them.
+    @discardableResult
+    public func batch(_ statements: [(sql: String, values: [SQLiteValue])]) throws -> [Int] {
+        guard statements.count > 1 else {
+            guard let only = statements.first else { return [] }
+            try run(only.sql, only.values)
+            return [changes]
+        }
+        if case .postgres(let session) = backend {
+            let pipelined = try statements.map { try prepare($0.sql).pipelined($0.values)! }
+            let changed = try session.pipeline(pipelined, atomic: !inTransaction)
+            lastPostgresChanges = changed.last ?? 0
+            return changed
+        }
+        let run = { () throws -> [Int] in
+            try statements.map { statement in
+                try self.run(statement.sql, statement.values)
+                return self.changes
+            }
+        }
+        return inTransaction ? try run() : try transaction(run)
     }
 
     /// BEGIN, COMMIT, ROLLBACK: cached statements on SQLite, simple queries on PostgreSQL.

@@ -9,13 +9,13 @@ import Foundation
 /// fast with `unavailable` instead of blocking its caller; its statements are prepared again
 /// after the reset. Nothing queued in memory is dropped: callers keep what they could not write.
 final class PostgresSession {
-    private var handle: OpaquePointer
+    var handle: OpaquePointer
     let url: String
     let schema: String
     /// The lease every write on this connection must still hold (a bot's own schemas).
     let fence: StoreLocation.Fence?
     /// Statement names known to the server on the current connection.
-    private var prepared: Set<String> = []
+    var prepared: Set<String> = []
     private var nextName = 0
     private var backoff = PostgresSession.firstBackoff
     private var nextReset = ContinuousClock.now
@@ -66,7 +66,7 @@ final class PostgresSession {
     var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
 
     /// Resets a broken connection, no more often than the backoff allows.
-    private func reviveIfBroken() throws {
+    func reviveIfBroken() throws {
         guard isBroken else { return }
         let now = ContinuousClock.now
         guard now >= nextReset else {
@@ -126,22 +126,27 @@ final class PostgresSession {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
         default:
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let message = Self.trimmed(PQresultErrorMessage(result))
-            if isBroken || state?.hasPrefix("08") == true || state?.hasPrefix("57P") == true {
-                throw SQLiteError.unavailable("PostgreSQL \(StoreLocation.withoutPassword(url)): \(message)")
-            }
-            throw SQLiteError(postgresState: state, message: message, sql: sql)
+            throw error(of: result, sql: sql)
         }
     }
 
-    private static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
+    /// The error a failed result reports: `unavailable` when the connection or server went away.
+    func error(of result: OpaquePointer, sql: String) -> SQLiteError {
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        let message = Self.trimmed(PQresultErrorMessage(result))
+        if isBroken || state?.hasPrefix("08") == true || state?.hasPrefix("57P") == true {
+            return SQLiteError.unavailable("PostgreSQL \(StoreLocation.withoutPassword(url)): \(message)")
+        }
+        return SQLiteError(postgresState: state, message: message, sql: sql)
+    }
+
+    static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
         text.map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown error"
     }
 
     /// Parameters as libpq wants them: text for numbers and strings (the server infers each
     /// type from the statement), binary for blobs (raw bytes into `bytea`), null pointers for NULL.
-    private static func withParameters<T>(_ values: [SQLiteValue],
+    static func withParameters<T>(_ values: [SQLiteValue],
                                           _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
         var buffers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []

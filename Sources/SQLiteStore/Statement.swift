@@ -33,6 +33,12 @@ public final class Statement {
         if case .sqlite(let handle) = backend { sqlite3_finalize(handle) }
     }
 
+    /// On PostgreSQL: the statement as a pipeline sends it with `values`.
+    func pipelined(_ values: [SQLiteValue]) -> PostgresSession.PipelinedStatement? {
+        guard case .postgres(_, let name, let translated) = backend else { return nil }
+        return PostgresSession.PipelinedStatement(name: name, translated: translated, original: sql, values: values)
+    }
+
     /// Binds `values` to the parameters `?1…?n`, after resetting the statement (SQLite only:
     /// PostgreSQL takes the values with each run).
     private func bind(_ handle: OpaquePointer, _ values: [SQLiteValue]) throws {

@@ -145,35 +145,23 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
 
     public func save(_ state: ConversationState?, bot: String, channel: String, handled: String?) throws {
         try locked {
-            guard let handled else { return try write(state, bot: bot, channel: channel) }
-            if connection.isPostgres {
-                // One statement, so one round trip: the inbox row goes in a data-modifying WITH
-                // (PostgreSQL's; SQLite has none, and a local transaction costs it nothing).
-                return try write(state, bot: bot, channel: channel, handled: handled)
-            }
-            try connection.transaction {
-                try write(state, bot: bot, channel: channel)
-                try connection.run("DELETE FROM engine_inbox WHERE bot = ? AND message_id = ?", [.text(bot), .text(handled)])
-            }
+            // One batch: a transaction on SQLite, one round trip on PostgreSQL.
+            var statements = [try write(state, bot: bot, channel: channel)]
+            if let handled { statements.append(("DELETE FROM engine_inbox WHERE bot = ? AND message_id = ?", [.text(bot), .text(handled)])) }
+            try connection.batch(statements)
         }
     }
 
-    /// Stores (or, for nil, deletes) a conversation's state; on PostgreSQL with `handled`, the
-    /// handled message leaves the inbox in the same statement.
-    private func write(_ state: ConversationState?, bot: String, channel: String, handled: String? = nil) throws {
-        let prefix = handled == nil ? "" : "WITH handled AS (DELETE FROM engine_inbox WHERE bot = ? AND message_id = ?) "
-        let inbox: [SQLiteValue] = handled.map { [.text(bot), .text($0)] } ?? []
-        guard let state else {
-            try connection.run(prefix + "DELETE FROM engine_states WHERE bot = ? AND channel = ?", inbox + [.text(bot), .text(channel)])
-            return
-        }
+    /// The statement that stores (or, for nil, deletes) a conversation's state.
+    private func write(_ state: ConversationState?, bot: String, channel: String) throws -> (sql: String, values: [SQLiteValue]) {
+        guard let state else { return ("DELETE FROM engine_states WHERE bot = ? AND channel = ?", [.text(bot), .text(channel)]) }
         let text = String(decoding: try encoder.encode(state), as: UTF8.self)
         // The column holds the earliest timer, so the start-up query finds every state with one.
         let deadline: SQLiteValue = state.nextTimer.map { .real($0.timeIntervalSince1970) } ?? .null
-        try connection.run(prefix + """
+        return ("""
             INSERT INTO engine_states (bot, channel, state, deadline) VALUES (?, ?, ?, ?)
             ON CONFLICT(bot, channel) DO UPDATE SET state = excluded.state, deadline = excluded.deadline
-            """, inbox + [.text(bot), .text(channel), .text(text), deadline])
+            """, [.text(bot), .text(channel), .text(text), deadline])
     }
 
     public func receive(_ messages: [ReceivedMessage], bot: String) throws {
@@ -297,7 +285,8 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
         try locked {
             try connection.transaction {
                 try write(ticket, insert: false)
-                try write(state, bot: ticket.bot, channel: ticket.channel)
+                let state = try write(state, bot: ticket.bot, channel: ticket.channel)
+                try connection.run(state.sql, state.values)
             }
         }
     }
