@@ -61,17 +61,21 @@ struct BotBench {
         let transport = try hub.connect(user: "bench")
         try host.add(bot, connection: BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount }))
         await host.start()
+        (clients, answers) = try await Self.connectUsers(users, to: hub)
+    }
+
+    /// Users `u0`…`u<count-1>` on `hub`, connected, each with the stream of what it receives.
+    static func connectUsers(_ count: Int, to hub: Hub) async throws -> (clients: [ChatClient], answers: [AsyncStream<ChatEvent>.AsyncIterator.Box]) {
         var clients: [ChatClient] = []
         var answers: [AsyncStream<ChatEvent>.AsyncIterator.Box] = []
-        for index in 0..<users {
+        for index in 0..<count {
             try hub.addUser(Profile(id: "u\(index)", name: "User \(index)"))
             let client = try ChatClient(transport: hub.connect(user: "u\(index)"))
             answers.append(.init(await client.events().makeAsyncIterator()))
             try await client.connect()
             clients.append(client)
         }
-        self.clients = clients
-        self.answers = answers
+        return (clients, answers)
     }
 
     /// `users` users each send `/echo …` and wait for the answer, `each` times, concurrently.

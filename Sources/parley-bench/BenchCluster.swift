@@ -9,9 +9,9 @@ import YAMLCoding
 /// `parley-bench cluster`: what a shared PostgreSQL costs one process against SQLite, in one
 /// run. Needs `PARLEY_TEST_POSTGRES_URL` (`eval "$(scripts/postgres start)"`); says "skipped"
 /// without one.
-/// - Conversations: 100 users each run 10 two-step flows (`/order` → question → number →
-///   answer with the number), the bot's conversation state, inbox and outbox durable in the
-///   store; every answer checked.
+/// - Conversations: 100 users each run 10 two-step flows of the reload tests' desk bot
+///   (`/order` → question → number → answer with the number), the bot's conversation state,
+///   inbox and outbox durable in the store; every answer checked.
 /// - A broadcast to 20,000 users, its job and recipients in the store; every recipient
 ///   checked to have exactly one message.
 /// The users live on an embedded hub (in memory, or a SQLite file of its own for the broadcast,
@@ -38,24 +38,11 @@ func benchCluster() async throws {
 }
 
 enum ClusterBench {
-    static let bot = """
-        commands:
-          order: { goto: order.number }
-        flows:
-          order:
-            number:
-              reply: Which order?
-              ask: { save: number }
-              next: done
-            done:
-              reply: "Order {{vars.number}} noted."
-        """
-
     /// Conversations per second through a bot whose state and outbox live at `location`.
     static func conversations(location: String, users: Int, each: Int) async throws -> Double {
         let hub = try Hub()
         try hub.addUser(Profile(id: "desk", name: "Desk"))
-        let definition = try YAMLDecoder(environment: [:]).decode(BotDefinition.self, from: bot, file: "desk.yaml")
+        let definition = try YAMLDecoder(environment: [:]).decode(BotDefinition.self, from: TestFixtures.reloadedDesk, file: "desk.yaml")
         let compiled = try CompiledBot(id: "desk", definition: definition)
         let host = BotHost(store: try SQLiteBotStore(path: location))
         let transport = try hub.connect(user: "desk")
@@ -64,15 +51,7 @@ enum ClusterBench {
         try host.add(compiled, connection: BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount },
                                                          storage: .outboxOnly(path: own)))
         await host.start()
-        var clients: [ChatClient] = []
-        var answers: [AsyncStream<ChatEvent>.AsyncIterator.Box] = []
-        for index in 0..<users {
-            try hub.addUser(Profile(id: "u\(index)", name: "User \(index)"))
-            let client = try ChatClient(transport: hub.connect(user: "u\(index)"))
-            answers.append(.init(await client.events().makeAsyncIterator()))
-            try await client.connect()
-            clients.append(client)
-        }
+        let (clients, answers) = try await BotBench.connectUsers(users, to: hub)
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<users {
