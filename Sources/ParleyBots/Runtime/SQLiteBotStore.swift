@@ -7,6 +7,11 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     // `Connection` is not Sendable; every use holds the lock, hence @unchecked.
     private let lock = NSLock()
     let connection: Connection
+    /// On PostgreSQL: more connections for the per-message work (states, inbox), so that
+    /// conversations do not wait for each other's round trips. Nil on SQLite.
+    private let pool: ConnectionPool?
+    /// The connections of `pool`.
+    static let postgresPoolSize = 4
     private let encoder = JSONEncoder()
     let decoder = JSONDecoder()
 
@@ -116,12 +121,26 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     public init(path: String) throws(BotError) {
         do {
             connection = try Self.migrations.open(path)
+            pool = connection.isPostgres ? ConnectionPool(location: path, size: Self.postgresPoolSize) : nil
         } catch {
             throw BotError("cannot open the bot state database \(path): \(error)")
         }
     }
 
     public var isPersistent: Bool { true }
+
+    /// A conversation's own work (its state, the inbox): on a pooled connection when there is
+    /// a pool, else under the lock like everything else.
+    func perMessage<T>(_ body: (Connection) throws -> T) throws -> T {
+        guard let pool else { return try locked { try body(connection) } }
+        do {
+            return try pool.with(body)
+        } catch let error as BotError {
+            throw error
+        } catch {
+            throw BotError("bot state storage failed: \(error)")
+        }
+    }
 
     func locked<T>(_ body: () throws -> T) throws -> T {
         lock.lock()
@@ -136,7 +155,7 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     }
 
     public func state(bot: String, channel: String) throws -> ConversationState? {
-        try locked {
+        try perMessage { connection in
             guard let text = try connection.scalar("SELECT state FROM engine_states WHERE bot = ? AND channel = ?",
                                                    [.text(bot), .text(channel)])?.string else { return nil }
             return try decoder.decode(ConversationState.self, from: Data(text.utf8))
@@ -144,7 +163,7 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     }
 
     public func save(_ state: ConversationState?, bot: String, channel: String, handled: String?) throws {
-        try locked {
+        try perMessage { connection in
             // One batch: a transaction on SQLite, one round trip on PostgreSQL.
             var statements = [try write(state, bot: bot, channel: channel)]
             if let handled { statements.append(("DELETE FROM engine_inbox WHERE bot = ? AND message_id = ?", [.text(bot), .text(handled)])) }
@@ -166,7 +185,7 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
 
     public func receive(_ messages: [ReceivedMessage], bot: String) throws {
         guard !messages.isEmpty else { return }
-        try locked {
+        try perMessage { connection in
             // One multi-row statement a chunk: a lone statement needs no transaction around it,
             // which on PostgreSQL saves two round trips per batch received.
             let chunks = stride(from: 0, to: messages.count, by: Self.inboxRowsPerInsert).map {
@@ -186,7 +205,7 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     static let inboxRowsPerInsert = 200
 
     public func handled(_ messageID: String, bot: String) throws {
-        try locked {
+        try perMessage { connection in
             try connection.run("DELETE FROM engine_inbox WHERE bot = ? AND message_id = ?", [.text(bot), .text(messageID)])
         }
     }
