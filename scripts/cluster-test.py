@@ -356,14 +356,17 @@ class Scenario:
         def messages_in(room):
             state = self.admin("GET", f"/_synapse/admin/v1/rooms/{urllib.parse.quote(room)}/state").get("state", [])
             members = {e["state_key"] for e in state if e.get("type") == "m.room.member"} - {SUPPORT}
-            texts = [body(e) for e in self.room_messages(room) if e.get("sender") == SUPPORT and body(e).startswith(BROADCAST_TEXT)]
-            return room, members, texts
+            events = [e for e in self.room_messages(room) if e.get("sender") == SUPPORT]
+            texts = [body(e) for e in events if body(e).startswith(BROADCAST_TEXT)]
+            others = [msgtype_of(e, e.get("type")) + ": " + body(e) for e in events if not body(e).startswith(BROADCAST_TEXT)]
+            return room, members, texts, others
 
         with concurrent.futures.ThreadPoolExecutor(8) as pool:
             found = list(pool.map(messages_in, rooms))
         got = {f"@{r}:{SERVER}": 0 for r in self.recipients}
         wrong = []
-        for room, members, texts in found:
+        extra = [(room, others) for room, _, _, others in found if others]
+        for room, members, texts, _ in found:
             for text in texts:
                 named = text[len(BROADCAST_TEXT):]
                 user = named if named.startswith("@") else f"@{named}:{SERVER}"
@@ -376,6 +379,7 @@ class Scenario:
         self.numbers["recipients"] = count
         self.numbers["broadcast duplicates"] = sum(n - 1 for n in twice.values())
         expect(not wrong, f"broadcast messages in the wrong room: {wrong[:5]}")
+        expect(not extra, f"{len(extra)} recipients' rooms hold other messages of the bot: {extra[:5]}")
         expect(not missing, f"{len(missing)} recipients got no message: {missing[:10]}")
         expect(not twice, f"{len(twice)} recipients got more than one message: {dict(list(twice.items())[:10])}")
         self.numbers["broadcast rooms made at the kill"] = self.sent_at_kill
@@ -541,6 +545,6 @@ if __name__ == "__main__":
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--postgres", required=True, help="the database's URL")
     parser.add_argument("--postgres-script", required=True, help="scripts/postgres (pause/resume)")
-    parser.add_argument("--recipients", type=int, default=300)
+    parser.add_argument("--recipients", type=int, default=500)
     synapse.add_homeserver_arguments(parser)
     sys.exit(asyncio.run(Scenario(parser.parse_args()).run()))
