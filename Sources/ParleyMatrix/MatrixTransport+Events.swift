@@ -130,7 +130,26 @@ extension MatrixTransport {
         // Our own invites are reported from the sync's `invite` section, before we join.
         if user == userID, change == .invited { return }
         if user == userID, change == .kicked || change == .left { joinedRooms.remove(room) }
-        let channel = directRooms[room].map(Channel.person) ?? .group(room)
+        var channel = directRooms[room].map(Channel.person) ?? .group(room)
+        if user == userID, change == .joined, previous == nil, directRooms[room] == nil, let peer = await orphanedDirectPeer(room) {
+            channel = .person(peer)
+        }
         emit(.membership(MembershipEvent(channel: channel, user: user, change: change, by: sender == user ? nil : sender)))
+    }
+
+    /// The other user of a direct room this account made whose `m.direct` entry was never
+    /// written — the process that made it (a broadcast's send) died first and another took
+    /// the bot over — recorded in `m.direct` now; nil for any other room. Such a room is not a
+    /// group to greet: it has this account and one user it invited as direct (`is_direct`).
+    /// Asked only when this account arrives in a room without an invite (it made the room, or
+    /// joined a public one by its alias).
+    private func orphanedDirectPeer(_ room: String) async -> String? {
+        guard let answer = try? await client.request("GET", MatrixClient.clientPath("rooms", room, "members"),
+                                                     query: [("not_membership", "leave")]) else { return nil }
+        let others = (answer["chunk"]?.arrayValue ?? []).filter { $0["state_key"]?.stringValue != userID }
+        guard others.count == 1, let other = others.first, let peer = other["state_key"]?.stringValue,
+              other["sender"]?.stringValue == userID, other["content"]?["is_direct"]?.boolValue == true else { return nil }
+        do { try await addDirectRoom(room, with: peer) } catch { return nil }
+        return peer
     }
 }

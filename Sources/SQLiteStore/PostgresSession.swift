@@ -67,6 +67,14 @@ final class PostgresSession {
 
     /// Resets a broken connection, no more often than the backoff allows.
     func reviveIfBroken() throws {
+        // A server that went away (a restart, a fast shutdown) has told this idle connection
+        // so and closed it, unread: read it now (without blocking: libpq's socket is
+        // non-blocking), so the statement goes to a fresh connection instead of failing with
+        // "server closed the connection unexpectedly" — the first statement of every store
+        // after a database restart did (a schedule's catch-up read lost its run).
+        if !isBroken, PQtransactionStatus(handle) == PQTRANS_IDLE {
+            for _ in 0..<2 where !isBroken { _ = PQconsumeInput(handle) }
+        }
         guard isBroken else { return }
         let now = ContinuousClock.now
         guard now >= nextReset else {

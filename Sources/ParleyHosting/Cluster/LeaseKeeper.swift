@@ -36,6 +36,8 @@ final class LeaseKeeper: Sendable {
     let fences: FenceBook
     private let held = Mutex<[String: Held]>([:])
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// Take-overs under way (bots being connected and started), awaited by `stop`.
+    private let takeovers = Mutex<[Task<Void, Never>]>([])
     /// When the database last answered a renewal round (nil: never): `/healthz` turns 503
     /// when it is older than the lease.
     private let lastRound = Mutex<ContinuousClock.Instant?>(nil)
@@ -139,14 +141,29 @@ final class LeaseKeeper: Sendable {
         guard !taken.isEmpty else { return }
         log("info", "took over bots", ["bots": taken.keys.sorted().joined(separator: ","),
                                         "generations": taken.keys.sorted().map { String(taken[$0]!) }.joined(separator: ",")])
-        let started = await actions.taken(taken)
-        let failed = taken.filter { !started.contains($0.key) }
-        for (bot, generation) in failed {
-            // Given back at once, so another process can try.
-            held.withLock { _ = $0.removeValue(forKey: bot) }
-            fences.drop(bot)
-            try? store.release(bot, holder: processID, generation: generation)
+        // Started beside the renewal loop, not in it: connecting and starting a bot (its login,
+        // the catch-up of its sync, the broadcasts it resumes) can take longer than the lease,
+        // and the leases taken must be renewed meanwhile, or the watchdog stops them and the
+        // next process takes them over, again and again.
+        let takeover = Task { [self] in
+            let started = await actions.taken(taken)
+            // A bot whose lease was lost while it was starting (the watchdog or a renewal saw it
+            // before the bot was up) is stopped again: it must not run without its lease.
+            let lostMeanwhile = started.filter { bot in held.withLock { $0[bot]?.generation != taken[bot] } }
+            if !lostMeanwhile.isEmpty { await actions.lost(lostMeanwhile.sorted()) }
+            let failed = taken.filter { !started.contains($0.key) }
+            for (bot, generation) in failed {
+                // Given back at once, so another process can try (unless lost meanwhile).
+                guard held.withLock({ held in
+                    guard held[bot]?.generation == generation else { return false }
+                    held.removeValue(forKey: bot)
+                    return true
+                }) else { continue }
+                fences.drop(bot)
+                try? store.release(bot, holder: processID, generation: generation)
+            }
         }
+        takeovers.withLock { $0.append(takeover) }
     }
 
     /// Stops acting for `bots` (once each, whichever loop sees it first).
@@ -166,6 +183,7 @@ final class LeaseKeeper: Sendable {
         }
         for task in running { task.cancel() }
         for task in running { await task.value }
+        for task in takeovers.withLock({ $0 }) { await task.value }
         guard releasing else { return }
         let leases = held.withLock { held in
             defer { held = [:] }
