@@ -48,7 +48,7 @@ from parley_synapse import (BotView, CheckFailed, Person, SetupFailed, body, che
 SERVER = "localhost"
 SUPPORT = f"@support:{SERVER}"
 ANNOUNCER = f"@announcer:{SERVER}"
-LEASE = 3.0
+LEASE = float(os.environ.get("CLUSTER_LEASE", "3"))  # storage.lease, seconds (scripts/cluster-test writes it)
 BROADCAST_TEXT = "Cluster notice for "  # + {{recipient.id}}
 
 
