@@ -85,7 +85,7 @@ public final class BroadcastStore: Sendable {
         do {
             connection = Mutex(try Self.migrations.open(path))
         } catch {
-            throw BroadcastError(.storage, "cannot open the broadcast store at \(path): \(error)")
+            throw BroadcastError(.storage, "cannot open the broadcast store at \(StoreLocation(path).shown): \(error)")
         }
     }
 

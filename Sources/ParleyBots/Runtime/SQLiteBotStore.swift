@@ -123,7 +123,7 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
             connection = try Self.migrations.open(path)
             pool = connection.isPostgres ? ConnectionPool(location: path, size: Self.postgresPoolSize) : nil
         } catch {
-            throw BotError("cannot open the bot state database \(path): \(error)")
+            throw BotError("cannot open the bot state database \(StoreLocation(path).shown): \(error)")
         }
     }
 

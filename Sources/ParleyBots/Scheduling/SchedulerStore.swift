@@ -26,7 +26,7 @@ public final class SchedulerStore: Sendable {
         do {
             connection = Mutex(try Self.migrations.open(path))
         } catch {
-            throw BroadcastError(.storage, "cannot open the schedule store at \(path): \(error)")
+            throw BroadcastError(.storage, "cannot open the schedule store at \(StoreLocation(path).shown): \(error)")
         }
     }
 

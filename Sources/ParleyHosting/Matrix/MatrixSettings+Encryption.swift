@@ -3,6 +3,7 @@ import ParleyCore
 import ParleyCrypto
 import ParleyMatrix
 import ParleyMatrixCrypto
+import SQLiteStore
 import YAMLCoding
 
 extension MatrixSettings {
@@ -41,7 +42,7 @@ extension MatrixSettings {
         do {
             store = try MatrixCryptoStore(path: path, pickleKey: PickleKey(key), log: log)
         } catch let error as MatrixCryptoStoreError {
-            throw ParleyError(.invalidArgument, "bot '\(bot)': \(error)", context: ["field": "transport.encryption.pickle_key", "path": path])
+            throw ParleyError(.invalidArgument, "bot '\(bot)': \(error)", context: ["field": "transport.encryption.pickle_key", "path": StoreLocation(path).shown])
         }
         return (mode, MatrixE2EE(store: store, log: log))
     }
