@@ -56,74 +56,20 @@ def log(line):
     print(f"cluster-test: {line}", flush=True)
 
 
-class Process:
-    """One `parley run --config matrix.yaml` of the cluster, its output in its own log file."""
+class Process(synapse.Parley):
+    """One `parley run --config matrix.yaml` of the cluster, started at once, its output in its own log file."""
 
     def __init__(self, name, binary, workdir, env):
-        self.name = name
-        self.binary = binary
-        self.workdir = workdir
-        self.env = env
-        self.log_path = os.path.join(workdir, f"parley-{name}.log")
-        self.pid_path = os.path.join(workdir, f"parley-{name}.pid")
-        out = open(self.log_path, "wb")
-        self.process = subprocess.Popen([binary, "run", "--config", "matrix.yaml"], cwd=workdir, env=env,
-                                        stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
-        out.close()
-        with open(self.pid_path, "w") as f:  # the shell driver kills it by this id if we are killed
-            f.write(str(self.process.pid))
-        self.pid = self.process.pid
-
-    def lines(self):
-        try:
-            with open(self.log_path, encoding="utf-8", errors="replace") as f:
-                return f.read().splitlines()
-        except OSError:
-            return []
-
-    def alive(self):
-        return self.process.poll() is None
-
-    async def wait_for_line(self, predicate, what, seconds, after=0):
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            found = [line for line in self.lines()[after:] if predicate(line)]
-            if found:
-                return found
-            if not self.alive():
-                raise CheckFailed(f"parley {self.name} exited with {self.process.returncode} while waiting for {what}")
-            await asyncio.sleep(0.1)
-        raise CheckFailed(f"no {what} in parley {self.name}'s log within {seconds} s")
+        super().__init__(binary, workdir, env, name=name)
+        self.start()
 
     def url(self):
         found = [line.split("url=")[1].split()[0] for line in self.lines() if " listening url=" in line]
         expect(found, f"no 'listening' line in parley {self.name}'s log")
         return found[-1]
 
-    def kill(self):
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
-        self.forget()
-
-    def forget(self):
-        try:
-            os.remove(self.pid_path)
-        except OSError:
-            pass
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-        self.forget()
-        return self.process.returncode
-
     def tail(self, count=25):
-        return "\n".join(self.lines()[-count:])
+        return super().tail(count)
 
 
 class Scenario:
@@ -257,11 +203,7 @@ class Scenario:
             self.people[name] = Person(self.homeserver, f"@{name}:{SERVER}", self.passwords[name])
             await self.people[name].login()
         nina = self.people["nina"]
-        self.agents = await nina.create_room(alias="agents", name="Agents", preset=RoomPreset.private_chat, invite=[SUPPORT])
-        self.supervisors = await nina.create_room(alias="supervisors", name="Supervisors", preset=RoomPreset.private_chat,
-                                                  invite=[SUPPORT])
-        self.phone = await nina.create_room(alias="phone", name="Phone", preset=RoomPreset.private_chat, invite=[SUPPORT])
-        self.announcements = await nina.create_room(alias="announcements", name="Announcements", preset=RoomPreset.public_chat)
+        self.agents, self.supervisors, self.phone, self.announcements = await synapse.example_rooms(nina, SUPPORT)
         # The broadcast's recipients: users without a password (no hashing), made by the admin API.
         started = time.monotonic()
         self.recipients = [f"cr{i:05d}" for i in range(self.args.recipients)]

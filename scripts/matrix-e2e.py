@@ -90,13 +90,7 @@ class Scenario:
             self.people[name] = Person(self.homeserver, f"@{name}:{SERVER}", self.passwords[name])
             await self.people[name].login()
         nina = self.people["nina"]
-        # The agents' room is invite-only (anyone could join a public one and act as an agent);
-        # the support bot is invited and joins it by its alias at start.
-        self.agents = await nina.create_room(alias="agents", name="Agents", preset=RoomPreset.private_chat, invite=[SUPPORT])
-        self.supervisors = await nina.create_room(alias="supervisors", name="Supervisors", preset=RoomPreset.private_chat,
-                                                  invite=[SUPPORT])
-        self.phone = await nina.create_room(alias="phone", name="Phone", preset=RoomPreset.private_chat, invite=[SUPPORT])
-        self.announcements = await nina.create_room(alias="announcements", name="Announcements", preset=RoomPreset.public_chat)
+        self.agents, self.supervisors, self.phone, self.announcements = await synapse.example_rooms(nina, SUPPORT)
         log(f"accounts registered; #agents:{SERVER} is {self.agents}, #announcements:{SERVER} is {self.announcements}")
 
     async def direct_room(self, person, bot, name):

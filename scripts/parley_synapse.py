@@ -163,26 +163,43 @@ def media_download_url(homeserver, mxc):
 # a matrix-nio client per account, what a bot posts in a room, and the predicates on its events.
 
 class Parley:
-    """`parley run --config matrix.yaml` in the work folder, its output in a log file per start."""
+    """`parley run --config matrix.yaml` in the work folder, its output in a log file per start.
 
-    def __init__(self, binary, workdir, env):
+    With a `name` (the cluster test's several processes), its log is `parley-<name>.log` and the
+    id the shell driver kills it by is in `parley-<name>.pid`; else `parley-run<N>.log` per start
+    and `parley.pid`."""
+
+    def __init__(self, binary, workdir, env, name=None):
         self.binary = binary
         self.workdir = workdir
         self.env = env
+        self.name = name
         self.process = None
         self.log_path = None
         self.starts = 0
+        self.pid_path = os.path.join(workdir, f"parley-{name}.pid" if name else "parley.pid")
 
     def start(self):
         self.starts += 1
-        self.log_path = os.path.join(self.workdir, f"parley-run{self.starts}.log")
+        self.log_path = os.path.join(self.workdir, f"parley-{self.name}.log" if self.name else f"parley-run{self.starts}.log")
         out = open(self.log_path, "wb")
         self.process = subprocess.Popen([self.binary, "run", "--config", "matrix.yaml"], cwd=self.workdir, env=self.env,
                                         stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
         out.close()
         # The shell driver kills it by this id if we are killed ourselves.
-        with open(os.path.join(self.workdir, "parley.pid"), "w") as f:
+        with open(self.pid_path, "w") as f:
             f.write(str(self.process.pid))
+
+    @property
+    def pid(self):
+        return self.process.pid
+
+    @property
+    def label(self):
+        return f"parley {self.name}" if self.name else "parley"
+
+    def alive(self):
+        return self.process.poll() is None
 
     def lines(self):
         try:
@@ -191,16 +208,17 @@ class Parley:
         except OSError:
             return []
 
-    async def wait_for_line(self, predicate, what, seconds):
+    async def wait_for_line(self, predicate, what, seconds, after=0):
+        """The log lines from line `after` on that match, waited for."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
-            found = [line for line in self.lines() if predicate(line)]
+            found = [line for line in self.lines()[after:] if predicate(line)]
             if found:
                 return found
-            if self.process.poll() is not None:
-                raise CheckFailed(f"parley exited with {self.process.returncode} while waiting for {what}")
-            await asyncio.sleep(0.2)
-        raise CheckFailed(f"no {what} in parley's log within {seconds} s")
+            if not self.alive():
+                raise CheckFailed(f"{self.label} exited with {self.process.returncode} while waiting for {what}")
+            await asyncio.sleep(0.1 if self.name else 0.2)
+        raise CheckFailed(f"no {what} in {self.label}'s log within {seconds} s")
 
     async def wait_started(self):
         await self.wait_for_line(lambda line: " info host started" in line, "'host started' line", 60)
@@ -208,7 +226,7 @@ class Parley:
     def ended(self):
         """The process is gone: the driver has nothing left to kill."""
         try:
-            os.remove(os.path.join(self.workdir, "parley.pid"))
+            os.remove(self.pid_path)
         except OSError:
             pass
 
@@ -405,6 +423,18 @@ def download(homeserver, token, mxc, decode=True):
     with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
         data = answer.read()
     return data.decode("utf-8", errors="replace") if decode else data
+
+
+async def example_rooms(nina, bot):
+    """The rooms matrix.yaml names, made by `nina`: #agents, #supervisors and #phone
+    invite-only with `bot` invited (anyone could join a public one and act as an agent; the
+    bot joins them by alias at start), #announcements public. Returns their ids in that order."""
+    from nio import RoomPreset
+    agents = await nina.create_room(alias="agents", name="Agents", preset=RoomPreset.private_chat, invite=[bot])
+    supervisors = await nina.create_room(alias="supervisors", name="Supervisors", preset=RoomPreset.private_chat, invite=[bot])
+    phone = await nina.create_room(alias="phone", name="Phone", preset=RoomPreset.private_chat, invite=[bot])
+    announcements = await nina.create_room(alias="announcements", name="Announcements", preset=RoomPreset.public_chat)
+    return agents, supervisors, phone, announcements
 
 
 def register_accounts(homeserver, secret, passwords, admin):
