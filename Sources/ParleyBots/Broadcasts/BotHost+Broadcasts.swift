@@ -9,12 +9,24 @@ extension BotHost {
     typealias ScheduledBot = (runtime: BotRuntime, bot: CompiledBot)
 
     func startBroadcasts(_ bots: [ScheduledBot]) {
-        resumeBroadcasts(of: nil)
+        guard let service = options.broadcasts else { return }
+        let tracker = self.tracker
+        tracker.begin()
+        let resume = Task {
+            defer { tracker.end() }
+            do {
+                _ = try await service.runUnfinished { bot in self.broadcastRoutes.withLock { $0[bot] }.map { BroadcastRoute.client($0.client) } }
+            } catch {
+                self.logger.log(.error, at: self.clock.now(), bot: nil, "broadcasts not resumed", ["error": "\(error)"])
+            }
+        }
+        broadcastTasks.withLock { $0.append(resume) }
         planSchedules(bots)
     }
 
     /// Starts the unfinished jobs of the running bots `ids` that no run of this process is
-    /// sending: on a shared database, jobs another process (or `parley broadcast`) created for
+    /// sending: those of bots that started later (a reload, or a process taking over another's
+    /// bots), and on a shared database jobs another process (or `parley broadcast`) created for
     /// a bot this one runs. Each job runs in a task of its own; returns how many started.
     @discardableResult
     public func pickUpBroadcasts(of ids: Set<String>) -> Int {
@@ -39,26 +51,6 @@ extension BotHost {
             started += 1
         }
         return started
-    }
-
-    /// Resumes the unfinished jobs of the bots `ids` (all running bots when nil): at start,
-    /// and for bots that start later (a reload, or a process taking over another's bots).
-    func resumeBroadcasts(of ids: Set<String>?) {
-        guard let service = options.broadcasts else { return }
-        let tracker = self.tracker
-        tracker.begin()
-        let resume = Task {
-            defer { tracker.end() }
-            do {
-                _ = try await service.runUnfinished { bot in
-                    guard ids?.contains(bot) ?? true else { return nil }
-                    return self.broadcastRoutes.withLock { $0[bot] }.map { BroadcastRoute.client($0.client) }
-                }
-            } catch {
-                self.logger.log(.error, at: self.clock.now(), bot: nil, "broadcasts not resumed", ["error": "\(error)"])
-            }
-        }
-        broadcastTasks.withLock { $0.append(resume) }
     }
 
     /// Starts the cron scheduler over `bots`' schedules, replacing the one running (a

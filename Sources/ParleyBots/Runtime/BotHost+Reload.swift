@@ -83,7 +83,7 @@ extension BotHost {
         var scheduled: [ScheduledBot] = []
         for runtime in runtimes.withLock({ $0 }) where running.contains(runtime.id) { scheduled.append((runtime, await runtime.bot)) }
         planSchedules(scheduled, resuming: changes.takenOver ? Set(startedNow) : [])
-        if !startedNow.isEmpty { resumeBroadcasts(of: Set(startedNow)) }
+        if !startedNow.isEmpty { pickUpBroadcasts(of: Set(startedNow)) }
         return startedNow
     }
 
