@@ -56,7 +56,10 @@ final class PostgresSession {
     private func setUp() throws {
         let quoted = "\"\(schema)\""
         // Concurrent CREATE SCHEMA IF NOT EXISTS can still collide in the catalog: serialize it.
-        try exec("SET client_min_messages TO warning; SELECT pg_advisory_lock(4242); CREATE SCHEMA IF NOT EXISTS \(quoted); SELECT pg_advisory_unlock(4242); SET search_path TO \(quoted)")
+        // One string is one implicit transaction, so the lock is the transaction's, released
+        // only once the schema is committed (a session lock unlocked in the same string let the
+        // next process in before the commit, and its CREATE failed on the catalog's unique index).
+        try exec("SET client_min_messages TO warning; SELECT pg_advisory_xact_lock(4242); CREATE SCHEMA IF NOT EXISTS \(quoted); SET search_path TO \(quoted)")
         if let fence {
             let value = "\(fence.lease) \(fence.generation)".replacingOccurrences(of: "'", with: "''")
             try exec("SET parley.fence TO '\(value)'")
