@@ -2,16 +2,16 @@ import Glibc
 
 /// A mutex with a condition variable that waits on the monotonic clock. `NSCondition` waits
 /// until a wall-clock `Date`, which a clock step (NTP, an administrator) stretches or cuts
-/// short; a handler's deadline must not move with the wall clock.
+/// short; a handler's deadline (or a lease's renewal) must not move with the wall clock.
 ///
 /// `@unchecked Sendable`: a pthread mutex and condition are made to be shared between
 /// threads; they are allocated once, at fixed addresses as pthreads requires, and freed in
 /// `deinit`, when no thread can hold them any more.
-final class MonotonicCondition: @unchecked Sendable {
+package final class MonotonicCondition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -27,7 +27,7 @@ final class MonotonicCondition: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
@@ -35,18 +35,18 @@ final class MonotonicCondition: @unchecked Sendable {
 
     /// Under the lock: sleeps until `signal()` or until `deadline` (see `now()`) has passed.
     /// May return early (a spurious wake-up): callers re-check what they wait for.
-    func wait(until deadline: UInt64) {
+    package func wait(until deadline: UInt64) {
         var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         pthread_cond_timedwait(condition, mutex, &time)
     }
 
     /// Under the lock: wakes the waiting thread.
-    func signal() {
+    package func signal() {
         pthread_cond_signal(condition)
     }
 
     /// Nanoseconds of `CLOCK_MONOTONIC`, the clock `wait(until:)` measures.
-    static func now() -> UInt64 {
+    package static func now() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)

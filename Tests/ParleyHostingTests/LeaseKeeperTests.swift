@@ -55,6 +55,29 @@ struct LeaseKeeperTests {
         await b.stop(releasing: true)
     }
 
+    /// The renewals run on a thread of their own: while every thread of the cooperative pool is
+    /// blocked (synchronous database calls, busy bots) for longer than the lease, the lease is
+    /// still renewed on time and the bot kept. On the pool, the renewals waited, the lease lapsed
+    /// and another process took the bots of a live one (seen in a fresh-clone CI run).
+    @Test func renewalsGoOnWhileTheCooperativePoolIsBlocked() async throws {
+        let bot = "busy-\(UUID().uuidString.prefix(6))"
+        let a = try keeper([bot])  // 2 s lease: renewed every 0.67 s, stopped 1.6 s after the last renewal
+        #expect(a.takeFree()[bot] != nil)
+        let recorder = Recorder()
+        a.start(recorder.actions)
+        let reader = try LeaseStore(location: TestDatabase.postgresURL ?? "")
+        let blocked = PoolBlocker(seconds: 2.5) { try? reader.leases().first { $0.name == bot } }
+        await blocked.blockEveryPoolThread()
+        let lease = try #require(blocked.seen)
+        // Read at the end of the block, from a thread of its own: renewed within the last
+        // renewal interval (plus the database's time under load), and still this process's.
+        #expect(lease.now - lease.renewedAt < 1.5)
+        #expect(lease.holder == a.processID && lease.isLive)
+        #expect(await !eventually(1) { !recorder.lost.withLock { $0 }.isEmpty })
+        #expect(Array(a.holdings.keys) == [bot])
+        await a.stop(releasing: true)
+    }
+
     @Test func aKeeperWhoseLeaseWasTakenStopsTheBotAndDropsItsFence() async throws {
         let bot = "desk-\(UUID().uuidString.prefix(6))"
         let fencesA = FenceBook()
@@ -71,4 +94,38 @@ struct LeaseKeeperTests {
         #expect(a.holdings.isEmpty && fencesA.fence(of: bot) == nil)
         await a.stop(releasing: true)
     }
+}
+
+/// Blocks every thread of the cooperative pool for `seconds`, then runs `look` on a thread of
+/// its own while they are still blocked, and lets them go.
+final class PoolBlocker: Sendable {
+    private let seconds: Double
+    private let look: @Sendable () -> LeaseStore.Lease?
+    private let release = DispatchSemaphore(value: 0)
+    private let seenLease = Mutex<LeaseStore.Lease?>(nil)
+    /// Twice the pool's width: every pool thread gets one, whatever else is queued.
+    private let blockers = ProcessInfo.processInfo.activeProcessorCount * 2
+
+    var seen: LeaseStore.Lease? { seenLease.withLock { $0 } }
+
+    init(seconds: Double, look: @escaping @Sendable () -> LeaseStore.Lease?) {
+        self.seconds = seconds
+        self.look = look
+    }
+
+    func blockEveryPoolThread() async {
+        let thread = Thread { [self] in
+            Thread.sleep(forTimeInterval: seconds)
+            let lease = look()
+            seenLease.withLock { $0 = lease }
+            for _ in 0..<blockers { release.signal() }
+        }
+        thread.start()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<blockers { group.addTask { self.block() } }
+        }
+    }
+
+    /// Synchronous, so it may wait on the semaphore: that is the point.
+    private func block() { release.wait() }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// account's `/sync` loop, outbox and conversations) is run by exactly one process, the holder
 /// of its lease.
 ///
-/// Two loops. The renewal loop talks to the database every third of the lease: it renews the
+/// Two loops, on threads of their own. The renewal loop talks to the database every third of the lease: it renews the
 /// leases held, and takes free or expired ones (a process that died is replaced within one
 /// lease). The watchdog never touches the database: a bot whose lease was not renewed in
 /// time is stopped before the lease can expire, even while a database call hangs — so two
@@ -35,9 +35,10 @@ final class LeaseKeeper: Sendable {
     let lease: Duration
     let fences: FenceBook
     private let held = Mutex<[String: Held]>([:])
-    private let tasks = Mutex<[Task<Void, Never>]>([])
-    /// Take-overs under way (bots being connected and started), awaited by `stop`.
-    private let takeovers = Mutex<[Task<Void, Never>]>([])
+    private let loops = Mutex<[PeriodicThread]>([])
+    /// What the host is doing for changes of hands (bots being started or stopped), by a
+    /// number of their own; awaited by `stop`.
+    private let pending = Mutex<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
     /// When the database last answered a renewal round (nil: never): `/healthz` turns 503
     /// when it is older than the lease.
     private let lastRound = Mutex<ContinuousClock.Instant?>(nil)
@@ -89,29 +90,19 @@ final class LeaseKeeper: Sendable {
         return taken
     }
 
-    /// Starts the two loops.
+    /// Starts the two loops, each on a thread of its own (see `PeriodicThread`).
     func start(_ actions: Actions) {
-        let renew = Task { [self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: lease / 3)
-                guard !Task.isCancelled else { return }
-                await round(actions)
-            }
+        let renew = PeriodicThread(name: "parley-lease-renewal", every: lease / 3) { [self] in round(actions) }
+        let watchdog = PeriodicThread(name: "parley-lease-watchdog", every: lease / 10) { [self] in
+            let now = ContinuousClock.now
+            let lapsed = held.withLock { $0.filter { $0.value.actUntil <= now }.map(\.key) }
+            if !lapsed.isEmpty { lose(lapsed, why: "not renewed in time (database unreachable?)", actions) }
         }
-        let watchdog = Task { [self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: lease / 10)
-                guard !Task.isCancelled else { return }
-                let now = ContinuousClock.now
-                let lapsed = held.withLock { $0.filter { $0.value.actUntil <= now }.map(\.key) }
-                if !lapsed.isEmpty { await lose(lapsed, why: "not renewed in time (database unreachable?)", actions) }
-            }
-        }
-        tasks.withLock { $0 = [renew, watchdog] }
+        loops.withLock { $0 = [renew, watchdog] }
     }
 
     /// One renewal round: renew what is held, drop what was lost, take what is free.
-    func round(_ actions: Actions) async {
+    func round(_ actions: Actions) {
         let seconds = lease.timeInterval
         var answered = true
         do {
@@ -134,9 +125,9 @@ final class LeaseKeeper: Sendable {
                 answered = false  // the watchdog stops the bot if this lasts
             }
         }
-        if !lost.isEmpty { await lose(lost, why: "lease taken by another process", actions) }
+        if !lost.isEmpty { lose(lost, why: "lease taken by another process", actions) }
         guard answered else { return }
-        defer { if !holdings.isEmpty { Task { [holdings] in await actions.held(Set(holdings.keys)) } } }
+        defer { if !holdings.isEmpty { spawn { [holdings] in await actions.held(Set(holdings.keys)) } } }
         let taken = takeFree()
         guard !taken.isEmpty else { return }
         log("info", "took over bots", ["bots": taken.keys.sorted().joined(separator: ","),
@@ -145,7 +136,7 @@ final class LeaseKeeper: Sendable {
         // the catch-up of its sync, the broadcasts it resumes) can take longer than the lease,
         // and the leases taken must be renewed meanwhile, or the watchdog stops them and the
         // next process takes them over, again and again.
-        let takeover = Task { [self] in
+        spawn { [self] in
             let started = await actions.taken(taken)
             // A bot whose lease was lost while it was starting (the watchdog or a renewal saw it
             // before the bot was up) is stopped again: it must not run without its lease.
@@ -163,27 +154,40 @@ final class LeaseKeeper: Sendable {
                 try? store.release(bot, holder: processID, generation: generation)
             }
         }
-        takeovers.withLock { $0.append(takeover) }
     }
 
-    /// Stops acting for `bots` (once each, whichever loop sees it first).
-    private func lose(_ bots: [String], why: String, _ actions: Actions) async {
+    /// Runs `work` (what the host does for a change of hands) on the cooperative pool, off the
+    /// loops' threads; `stop` awaits what is under way. A finished task forgets itself.
+    private func spawn(_ work: @escaping @Sendable () async -> Void) {
+        pending.withLock { pending in
+            let id = pending.next
+            pending.next += 1
+            // Created under the lock, so the task's own removal (which takes it) comes after this insertion.
+            pending.tasks[id] = Task { [self] in
+                await work()
+                _ = self.pending.withLock { $0.tasks.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    /// Stops acting for `bots` (once each, whichever loop sees it first): their fences go at
+    /// once, so their stores' writes are refused from here on; the bots are stopped on the pool.
+    private func lose(_ bots: [String], why: String, _ actions: Actions) {
         let gone = held.withLock { held in bots.filter { held.removeValue(forKey: $0) != nil } }
         guard !gone.isEmpty else { return }
         for bot in gone { fences.drop(bot) }
         log("warn", "bots stopped: \(why)", ["bots": gone.sorted().joined(separator: ",")])
-        await actions.lost(gone)
+        spawn { await actions.lost(gone) }
     }
 
     /// Ends both loops; then gives every lease up so the others take over at once.
     func stop(releasing: Bool) async {
-        let running = tasks.withLock { tasks in
-            defer { tasks = [] }
-            return tasks
+        let running = loops.withLock { loops in
+            defer { loops = [] }
+            return loops
         }
-        for task in running { task.cancel() }
-        for task in running { await task.value }
-        for task in takeovers.withLock({ $0 }) { await task.value }
+        for loop in running { await loop.stop() }
+        for task in pending.withLock({ Array($0.tasks.values) }) { await task.value }
         guard releasing else { return }
         let leases = held.withLock { held in
             defer { held = [:] }
