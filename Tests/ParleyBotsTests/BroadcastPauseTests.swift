@@ -127,4 +127,34 @@ import Testing
         }
         #expect(try fixture.store.job(id)?.state == .cancelled)
     }
+
+    /// Another process (its console, on the shared database) pauses or cancels the job: it
+    /// has no hold on this run, only the stored state, which the run reads once a second of its
+    /// clock. At 1/s: u0 is sent, the pause is stored, and the next token (2 s on) finds it; nothing
+    /// more is sent. Before the run read the state, it sent on to the end.
+    @Test(arguments: TestDatabase.kinds) func aPauseOrCancelStoredByAnotherProcessStopsTheRun(database: TestDatabase) async throws {
+        for stop in [BroadcastJob.State.paused, .cancelled] {
+            let clock = ManualClock()
+            let location = database.location("broadcasts-\(stop.rawValue)")
+            let fixture = try BroadcastFixture(users: 5, storePath: location, clock: clock)
+            var audience = BroadcastRecipients()
+            try audience.append(targets: BroadcastFixture.targets(0..<5))
+            let id = try fixture.service.create(bot: "news", origin: "test", message: try BroadcastMessage(text: "Hi"),
+                                                recipients: audience, rate: Rate(count: 1, per: .seconds(1))).job.id
+            let service = fixture.service, transport = fixture.transport
+            let run = Task { try await service.run(id, transport: transport) }
+            try await withTimeout { await clock.waitForSleepers(1) }
+            let elsewhere = BroadcastService(store: try BroadcastStore(path: location), clock: clock)
+            let stopped = try await stop == .paused ? elsewhere.pause(id) : elsewhere.cancel(id)
+            #expect(stopped.state == stop)  // its send to u0 is recorded by the run, at its end
+            await clock.advance(by: .seconds(2))
+            // A run that missed the stop waits on the clock for ever: the timeout cancels it.
+            let report = try await withTimeout(seconds: 10) {
+                try await withTaskCancellationHandler { try await run.value } onCancel: { run.cancel() }
+            }
+            #expect(report.sent == 1 && report.pending == 4, "\(stop)")
+            #expect(try (0..<5).map { try fixture.messages(to: "u\($0)").count } == [1, 0, 0, 0, 0], "\(stop)")
+            #expect(try fixture.store.job(id)?.state == stop)
+        }
+    }
 }

@@ -64,6 +64,7 @@ struct BroadcastRunner: Sendable {
         try await withThrowingTaskGroup(of: BroadcastRecipient.self) { group in
             var inFlight = 0, started = 0
             var after = -1
+            var stored = StoredState(job: job.id, store: store)
             // Bounded: each page moves `after` forward past at least one recipient.
             pages: while !control.isStopping {
                 let page = try store.pending(job: job.id, after: after, limit: configuration.pageSize)
@@ -94,6 +95,7 @@ struct BroadcastRunner: Sendable {
                     }
                     // A pause or cancel lets the sends in flight end (and be recorded) and starts no other.
                     guard try await pace(&bucket) else { break pages }
+                    if try stored.stoppedElsewhere(at: clock.now()) { break pages }
                     if try optOuts.contains(recipient.position) {
                         try skip(recipient, into: &progress)
                         continue
@@ -215,6 +217,28 @@ struct BroadcastRunner: Sendable {
             for profile in profiles { names[.person(profile.id)] = profile.displayName }
         }
         return names
+    }
+}
+
+/// A pause or cancel asked of another process (its console or API, on a shared PostgreSQL)
+/// reaches this run only through the store: the run reads its job's state before its first
+/// send and then at most once a second of its clock, so it stops within a second of the
+/// request (and of its rate's next token), as it does for a pause asked here.
+struct StoredState {
+    let job: String
+    let store: BroadcastStore
+    private var checked: Date?
+
+    init(job: String, store: BroadcastStore) {
+        self.job = job
+        self.store = store
+    }
+
+    /// True when the stored job is no longer running (paused, cancelled, or gone).
+    mutating func stoppedElsewhere(at now: Date) throws(BroadcastError) -> Bool {
+        if let checked, now.timeIntervalSince(checked) < 1, now >= checked { return false }
+        checked = now
+        return try store.job(job)?.state != .running
     }
 }
 
