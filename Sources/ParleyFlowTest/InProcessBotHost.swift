@@ -82,6 +82,7 @@ public final class InProcessBotHost: TestBotHost {
 
         func waitUntilIdle() async throws { await current.waitUntilIdle() }
         func nextDeadline() async -> Date? { await current.nextDeadline() }
+        func idleReport() async -> String? { await current.idleReport() }
 
         func stop() async {
             await current.stop()

@@ -161,11 +161,17 @@ public protocol TestBotSession: Sendable {
     func pauseNextBroadcast(schedule: String, afterSends count: Int) async throws
     /// Resumes every paused broadcast job of the bot; returns how many (`resume_broadcasts`).
     func resumeBroadcasts() async throws -> Int
+    /// What the bot's idle check sees now (events taken, handled, work in flight), shown when
+    /// an expected output is missing; nil when the bot cannot say.
+    func idleReport() async -> String?
 }
 
 extension TestBotSession {
     /// Unknown: the runner relies on what sleeps on the clock.
     public func nextDeadline() async -> Date? { nil }
+
+    /// Unknown: a bot outside this process.
+    public func idleReport() async -> String? { nil }
 
     /// A bot that cannot be restarted from here.
     public func restart(reconnect: @Sendable () async throws -> any Transport) async throws {

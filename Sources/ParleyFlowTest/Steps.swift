@@ -165,8 +165,9 @@ final class StepRunner {
             output = recorder.next(in: channel)
         }
         guard let output else {
+            let seen = await bot.idleReport().map { ["idle: " + $0] } ?? []
             throw StepFailure(["expected: \(ExpectationMatcher.describe(expectation))",
-                               "actual: nothing (more) in \(channel.target) once the bot was idle"])
+                               "actual: nothing (more) in \(channel.target) once the bot was idle"] + seen)
         }
         let problems = run.matcher.mismatches(expectation, output)
         guard problems.isEmpty else {

@@ -137,6 +137,13 @@ public final class BotHost: Sendable {
         logger.log(.warn, at: clock.now(), bot: nil, "still busy after 10000 idle checks")
     }
 
+    /// What `waitUntilIdle` rests on, now (for a flow test's failure message).
+    public func idleReport() async -> String {
+        var parts: [String] = []
+        for runtime in runtimes.withLock({ $0 }) { parts.append(await runtime.idleFigures()) }
+        return (parts + ["\(tracker.active) pieces of work in flight", "timers due: \(timer.hasDue())"]).joined(separator: "; ")
+    }
+
     /// Stops: new messages are no longer taken; work in flight gets `options.stopGrace` to
     /// finish; then clients close (unsent items stay durable in their outboxes).
     public func stop() async {

@@ -277,6 +277,14 @@ actor BotRuntime {
 
     nonisolated var isCaughtUp: Bool { transport.isCaughtUp }
 
+    /// What an idle check rests on, now: for a flow test's failure message, so "nothing once
+    /// the bot was idle" says what idle saw.
+    func idleFigures() async -> String {
+        let delivered = transport.deliveredEventCount.map { String($0()) } ?? "?"
+        let handled = await client.processedEventCount
+        return "\(bot.id): took \(transport.relayedEventCount) of \(delivered) events delivered, handled \(handled), \(backlog) items queued"
+    }
+
     // MARK: - State
 
     func loadState(_ channel: Channel) -> ConversationState {
