@@ -55,29 +55,6 @@ struct LeaseKeeperTests {
         await b.stop(releasing: true)
     }
 
-    /// The renewals run on a thread of their own: while every thread of the cooperative pool is
-    /// blocked (synchronous database calls, busy bots) for longer than the lease, the lease is
-    /// still renewed on time and the bot kept. On the pool, the renewals waited, the lease lapsed
-    /// and another process took the bots of a live one (seen in a fresh-clone CI run).
-    @Test func renewalsGoOnWhileTheCooperativePoolIsBlocked() async throws {
-        let bot = "busy-\(UUID().uuidString.prefix(6))"
-        let a = try keeper([bot])  // 2 s lease: renewed every 0.67 s, stopped 1.6 s after the last renewal
-        #expect(a.takeFree()[bot] != nil)
-        let recorder = Recorder()
-        a.start(recorder.actions)
-        let reader = try LeaseStore(location: TestDatabase.postgresURL ?? "")
-        let blocked = PoolBlocker(seconds: 2.5) { try? reader.leases().first { $0.name == bot } }
-        await blocked.blockEveryPoolThread()
-        let lease = try #require(blocked.seen)
-        // Read at the end of the block, from a thread of its own: renewed within the last
-        // renewal interval (plus the database's time under load), and still this process's.
-        #expect(lease.now - lease.renewedAt < 1.5)
-        #expect(lease.holder == a.processID && lease.isLive)
-        #expect(await !eventually(1) { !recorder.lost.withLock { $0 }.isEmpty })
-        #expect(Array(a.holdings.keys) == [bot])
-        await a.stop(releasing: true)
-    }
-
     @Test func aKeeperWhoseLeaseWasTakenStopsTheBotAndDropsItsFence() async throws {
         let bot = "desk-\(UUID().uuidString.prefix(6))"
         let fencesA = FenceBook()
@@ -92,6 +69,35 @@ struct LeaseKeeperTests {
         #expect(stolen == generation + 1)
         #expect(await eventually(3) { recorder.lost.withLock { $0 } == [bot] })
         #expect(a.holdings.isEmpty && fencesA.fence(of: bot) == nil)
+        await a.stop(releasing: true)
+    }
+}
+
+/// Lease renewals while the cooperative pool is blocked: in their own run (`PoolBlockingTests`).
+@Suite(.enabled(if: TestDatabase.postgresURL != nil, "no PostgreSQL: run scripts/postgres start"),
+       .enabled(if: PoolBlockingTests.enabled, "blocks the cooperative pool: run with PARLEY_POOL_BLOCKING_TESTS=1 --filter PoolBlocking"))
+struct LeasePoolBlockingTests {
+    /// The renewals run on a thread of their own: while every thread of the cooperative pool is
+    /// blocked (synchronous database calls, busy bots) for longer than the lease, the lease is
+    /// still renewed on time and the bot kept. On the pool, the renewals waited, the lease lapsed
+    /// and another process took the bots of a live one (seen in a fresh-clone CI run).
+    @Test func renewalsGoOnWhileTheCooperativePoolIsBlocked() async throws {
+        let bot = "busy-\(UUID().uuidString.prefix(6))"
+        let base = LeaseKeeperTests()
+        let a = try base.keeper([bot])  // 2 s lease: renewed every 0.67 s, stopped 1.6 s after the last renewal
+        #expect(a.takeFree()[bot] != nil)
+        let recorder = LeaseKeeperTests.Recorder()
+        a.start(recorder.actions)
+        let reader = try LeaseStore(location: TestDatabase.postgresURL ?? "")
+        let blocked = PoolBlocker(seconds: 2.5) { try? reader.leases().first { $0.name == bot } }
+        await blocked.blockEveryPoolThread()
+        let lease = try #require(blocked.seen)
+        // Read at the end of the block, from a thread of its own: renewed within the last
+        // renewal interval (plus the database's time under load), and still this process's.
+        #expect(lease.now - lease.renewedAt < 1.5)
+        #expect(lease.holder == a.processID && lease.isLive)
+        #expect(await !base.eventually(1) { !recorder.lost.withLock { $0 }.isEmpty })
+        #expect(Array(a.holdings.keys) == [bot])
         await a.stop(releasing: true)
     }
 }

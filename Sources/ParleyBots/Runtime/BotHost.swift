@@ -132,7 +132,14 @@ public final class BotHost: Sendable {
             }
             if cronFiring { await Task.yield() }
             if tracker.active > 0 || cronFiring { continue }
-            if tracker.active == 0 && all.allSatisfy(\.isCaughtUp) && !timer.hasDue() { return }
+            // Everything delivered handed over first, then nothing in flight: work a late
+            // hand-over queued is counted by the time the client counts the event processed.
+            var handedOver = true
+            for runtime in all where !(await runtime.hasHandledEverythingDelivered()) {
+                handedOver = false
+                break
+            }
+            if handedOver && tracker.active == 0 && !timer.hasDue() { return }
         }
         logger.log(.warn, at: clock.now(), bot: nil, "still busy after 10000 idle checks")
     }

@@ -275,7 +275,18 @@ actor BotRuntime {
         await client.waitUntilProcessed(transport.relayedEventCount)
     }
 
-    nonisolated var isCaughtUp: Bool { transport.isCaughtUp }
+    /// True when every event the server delivered has been taken and the client has finished
+    /// with it: handed to this runtime, which counts its work (if any) before the client
+    /// counts it processed. Taken is not enough: a batch taken after the last
+    /// `drainInbound` may still be on its way here, counted nowhere as work. Read in this
+    /// order (the server's count, then what was taken, then what was processed), so an event
+    /// taken meanwhile is beyond the count and answers false.
+    func hasHandledEverythingDelivered() async -> Bool {
+        guard transport.isCaughtUp else { return false }
+        let taken = transport.relayedEventCount
+        if stopping { return true }
+        return await client.processedEventCount >= taken
+    }
 
     /// What an idle check rests on, now: for a flow test's failure message, so "nothing once
     /// the bot was idle" says what idle saw.
