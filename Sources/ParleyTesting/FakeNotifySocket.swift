@@ -32,6 +32,15 @@ public final class FakeNotifySocket: Sendable {
         return count < 0 ? nil : String(decoding: buffer[..<count], as: UTF8.self)
     }
 
+    /// `next()` on a thread of its own: the waiting test holds no thread of the cooperative
+    /// pool, which the notifier's pinging task needs (on 2 cores, with the suite running, a
+    /// test blocking one of the two pool threads starved it past the receive timeout).
+    public func nextOffPool() async -> String? {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.next()) }.start()
+        }
+    }
+
     deinit {
         close(fd)
         unlink(path)

@@ -10,16 +10,16 @@ import Testing
         let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "20000"])
         #expect(notifier.watchdogInterval == .milliseconds(10))
         notifier.ready(status: "2 bots running")
-        #expect(socket.next() == "READY=1\nSTATUS=2 bots running")
+        #expect(await socket.nextOffPool() == "READY=1\nSTATUS=2 bots running")
         let pinging = Task { await notifier.feedWatchdog() }
-        #expect(socket.next() == "WATCHDOG=1")
-        #expect(socket.next() == "WATCHDOG=1")
+        #expect(await socket.nextOffPool() == "WATCHDOG=1")
+        #expect(await socket.nextOffPool() == "WATCHDOG=1")
         pinging.cancel()
         await pinging.value
         notifier.stopping()
         // Pings already sent may come first; STOPPING follows them.
-        var last = socket.next()
-        for _ in 0..<10 where last == "WATCHDOG=1" { last = socket.next() }
+        var last = await socket.nextOffPool()
+        for _ in 0..<10 where last == "WATCHDOG=1" { last = await socket.nextOffPool() }
         #expect(last == "STOPPING=1\nSTATUS=shutting down")
     }
 
