@@ -25,6 +25,20 @@ struct BroadcastFixture {
         self.clock = clock
     }
 
+    /// Creates a job of `news` to u0…u`count-1` at 1 a second and starts its run on `clock`;
+    /// returns once u0 has been sent to and the run waits on the clock for the next token.
+    func startJobAtOnePerSecond(to count: Int, text: String = "Hi", clock: ManualClock) async throws
+        -> (id: String, run: Task<BroadcastReport, any Error>) {
+        var audience = BroadcastRecipients()
+        try audience.append(targets: Self.targets(0..<count))
+        let id = try service.create(bot: "news", origin: "test", message: try BroadcastMessage(text: text),
+                                    recipients: audience, rate: Rate(count: 1, per: .seconds(1))).job.id
+        let service = self.service, transport = self.transport
+        let run = Task { try await service.run(id, transport: transport) }
+        try await withTimeout { await clock.waitForSleepers(1) }
+        return (id, run)
+    }
+
     /// Targets `user:u0…` for `range`.
     static func targets(_ range: Range<Int>) -> [String] { range.map { "user:u\($0)" } }
 

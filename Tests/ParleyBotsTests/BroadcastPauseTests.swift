@@ -71,13 +71,9 @@ import Testing
         let id: String
         do {
             let fixture = try BroadcastFixture(users: 3, hubPath: hubFile, storePath: store, clock: clock)
-            var audience = BroadcastRecipients()
-            try audience.append(targets: BroadcastFixture.targets(0..<3))
-            id = try fixture.service.create(bot: "news", origin: "test", message: try BroadcastMessage(text: "Hi {{recipient.id}}"),
-                                            recipients: audience, rate: Rate(count: 1, per: .seconds(1))).job.id
+            let (job, run) = try await fixture.startJobAtOnePerSecond(to: 3, text: "Hi {{recipient.id}}", clock: clock)
+            id = job
             let service = fixture.service, transport = fixture.transport
-            let run = Task { try await service.run(id, transport: transport) }
-            try await withTimeout { await clock.waitForSleepers(1) }
             let paused = try await withTimeout { try await service.pause(id) }
             #expect(paused.state == .paused && paused.sent == 1 && paused.pending == 2)
             let report = try await run.value
@@ -110,13 +106,8 @@ import Testing
     @Test(arguments: TestDatabase.kinds) func aCancelledRunSendsNothingMoreAndCannotBeResumed(database: TestDatabase) async throws {
         let clock = ManualClock()
         let fixture = try BroadcastFixture(users: 3, storePath: database.location("broadcasts"), clock: clock)
-        var audience = BroadcastRecipients()
-        try audience.append(targets: BroadcastFixture.targets(0..<3))
-        let id = try fixture.service.create(bot: "news", origin: "test", message: try BroadcastMessage(text: "Hi"),
-                                            recipients: audience, rate: Rate(count: 1, per: .seconds(1))).job.id
-        let service = fixture.service, transport = fixture.transport
-        let run = Task { try await service.run(id, transport: transport) }
-        try await withTimeout { await clock.waitForSleepers(1) }
+        let (id, run) = try await fixture.startJobAtOnePerSecond(to: 3, clock: clock)
+        let service = fixture.service
         let cancelled = try await withTimeout { try await service.cancel(id) }
         #expect(cancelled.state == .cancelled && cancelled.sent == 1 && cancelled.cancelled == 2)
         _ = try await run.value
@@ -137,13 +128,7 @@ import Testing
             let clock = ManualClock()
             let location = database.location("broadcasts-\(stop.rawValue)")
             let fixture = try BroadcastFixture(users: 5, storePath: location, clock: clock)
-            var audience = BroadcastRecipients()
-            try audience.append(targets: BroadcastFixture.targets(0..<5))
-            let id = try fixture.service.create(bot: "news", origin: "test", message: try BroadcastMessage(text: "Hi"),
-                                                recipients: audience, rate: Rate(count: 1, per: .seconds(1))).job.id
-            let service = fixture.service, transport = fixture.transport
-            let run = Task { try await service.run(id, transport: transport) }
-            try await withTimeout { await clock.waitForSleepers(1) }
+            let (id, run) = try await fixture.startJobAtOnePerSecond(to: 5, clock: clock)
             let elsewhere = BroadcastService(store: try BroadcastStore(path: location), clock: clock)
             let stopped = try await stop == .paused ? elsewhere.pause(id) : elsewhere.cancel(id)
             #expect(stopped.state == stop)  // its send to u0 is recorded by the run, at its end
