@@ -41,8 +41,9 @@ extension Duration {
         return UInt32(max(1, seconds + (attoseconds > 0 ? 1 : 0)))
     }
 
-    /// Nanoseconds within a millisecond and about 30 years (a deadline that never overflows).
-    var clampedNanoseconds: UInt64 {
+    /// Nanoseconds within a millisecond and about 30 years (a deadline that never overflows):
+    /// what `MonotonicCondition.wait(until:)` deadlines are made of.
+    package var clampedNanoseconds: UInt64 {
         let (seconds, attoseconds) = components
         let whole = UInt64(min(max(seconds, 0), 1_000_000_000)) * 1_000_000_000
         return max(whole + UInt64(max(attoseconds, 0) / 1_000_000_000), 1_000_000)

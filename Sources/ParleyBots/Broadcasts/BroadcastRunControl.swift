@@ -9,14 +9,13 @@ import Synchronization
 final class BroadcastRunControl: Sendable {
     private struct State {
         var stopping = false
-        var ended = false
         var nextWaiter: UInt64 = 0
         /// Sleeps cut short by a stop.
         var sleepers: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        var endWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
+    private let ended = EndLatch()
 
     /// A stop was asked for: send nothing more.
     var isStopping: Bool { state.withLock { $0.stopping } }
@@ -32,25 +31,10 @@ final class BroadcastRunControl: Sendable {
     }
 
     /// The run has ended (everything it sent is recorded).
-    func end() {
-        let waiters = state.withLock { state in
-            state.ended = true
-            defer { state.endWaiters.removeAll() }
-            return state.endWaiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
+    func end() { ended.open() }
 
     /// Returns once the run has ended.
-    func waitUntilEnded() async {
-        await withCheckedContinuation { continuation in
-            let ended = state.withLock { state in
-                if !state.ended { state.endWaiters.append(continuation) }
-                return state.ended
-            }
-            if ended { continuation.resume() }
-        }
-    }
+    func waitUntilEnded() async { await ended.wait() }
 
     /// Sleeps on `clock` until `deadline`; returns false at once when a stop is asked for
     /// (before or during the sleep). Throws when the task is cancelled.

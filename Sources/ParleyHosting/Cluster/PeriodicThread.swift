@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCore
 import ParleyHTTPServer
 import Synchronization
 
@@ -10,17 +11,12 @@ import Synchronization
 /// lapsed while the process was healthy (a fresh-clone CI run showed it: the second process
 /// took the bots over from a live first one). A thread is scheduled by the kernel alone.
 final class PeriodicThread: Sendable {
-    private struct State {
-        var stopped = false
-        var finished = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
-    }
-
     private let condition = MonotonicCondition()
-    private let state = Mutex(State())
+    private let stopped = Mutex(false)
+    private let finished = EndLatch()
 
     init(name: String, every interval: Duration, _ body: @escaping @Sendable () -> Void) {
-        let step = UInt64(interval.components.seconds) * 1_000_000_000 + UInt64(interval.components.attoseconds / 1_000_000_000)
+        let step = interval.clampedNanoseconds
         let thread = Thread { [self] in
             var next = MonotonicCondition.now() + step
             while !sleep(until: next) {
@@ -28,12 +24,7 @@ final class PeriodicThread: Sendable {
                 // From now, not from the last deadline: a body that overran is not run again at once.
                 next = MonotonicCondition.now() + step
             }
-            let waiters = state.withLock { state in
-                state.finished = true
-                defer { state.waiters = [] }
-                return state.waiters
-            }
-            for waiter in waiters { waiter.resume() }
+            finished.open()
         }
         thread.name = name
         thread.start()
@@ -47,21 +38,14 @@ final class PeriodicThread: Sendable {
         }
     }
 
-    private var isStopped: Bool { state.withLock { $0.stopped } }
+    private var isStopped: Bool { stopped.withLock { $0 } }
 
     /// Ends the loop and returns once the thread is done (a `body` under way runs to its end).
     func stop() async {
         condition.withLock {
-            state.withLock { $0.stopped = true }
+            stopped.withLock { $0 = true }
             condition.signal()
         }
-        await withCheckedContinuation { continuation in
-            let done = state.withLock { state in
-                if state.finished { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
-        }
+        await finished.wait()
     }
 }
