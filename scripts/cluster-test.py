@@ -9,6 +9,8 @@ DIR holds a copy of matrix.yaml (storage switched to the database, an operations
 with an admin token), profiles.yaml and bots/ whose announcer has a schedule every minute
 (scripts/cluster-test makes it). The processes are A, B, C (each its own log file); a process
 killed is replaced by a fresh one, so three run throughout. Checks, in order:
+  0. balance: the first process takes both bots, and hands one over once the others have
+     joined (its share of two bots over three processes is one): the bots run on two processes;
   1. failover mid-flow: alice's /refund is asked for the order number; the process holding
      `support` (from parley.cluster_leases) is killed with SIGKILL; alice answers 123456; the
      order card with the kept flow variable comes from another process within the lease and a
@@ -217,6 +219,28 @@ class Scenario:
         log(f"accounts registered, {len(self.recipients)} recipients in {time.monotonic() - started:.1f} s")
         tables = self.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'parley'")
         expect(tables[0][0] == "0", "the database holds a parley schema already: the test needs a fresh one")
+
+    # ---- 0. balance
+
+    async def balanced(self):
+        """Check 0: the first process took both bots; once the others joined, its share is one
+        bot (two bots, three processes), so it hands one over: the bots end up on two processes,
+        each running where its lease is held, and the third stands by."""
+        deadline = time.monotonic() + 4 * LEASE + 30
+        while time.monotonic() < deadline:
+            held = self.holders()
+            if set(held) == {"support", "announcer"} and len({pid for pid, _ in held.values()}) == 2:
+                break
+            await asyncio.sleep(0.2)
+        held = self.holders()
+        expect(set(held) == {"support", "announcer"} and len({pid for pid, _ in held.values()}) == 2,
+               f"the two bots should be held by two processes within {4 * LEASE + 30:.0f} s: {held}")
+        owners = {bot: (await self.running(bot))[0].name for bot in ("support", "announcer")}
+        handed = [p.name for p in self.processes for line in p.lines() if "handed over to balance the cluster" in line]
+        expect(handed, "no process logged handing a bot over to balance the cluster")
+        idle = [p.name for p in self.processes if p.name not in owners.values()]
+        self.passed(f"three processes: the bots spread by their shares (parley {handed[0]} handed one over): support on "
+                    f"parley {owners['support']}, announcer on parley {owners['announcer']}; parley {', '.join(idle)} stands by")
 
     # ---- 1. failover mid-flow
 
@@ -446,11 +470,7 @@ class Scenario:
         try:
             for _ in range(3):
                 await self.start_joined()
-            a = self.processes[0]
-            held = self.holders()
-            expect(set(held) == {"support", "announcer"} and all(pid == a.pid for pid, _ in held.values()),
-                   f"the first process should hold every bot: {held}")
-            self.passed("three processes: A took every lease, B and C stand by")
+            await self.balanced()
             await self.failover_mid_flow()
             await self.broadcast()
             await self.database_cut()

@@ -34,6 +34,8 @@ public final class LeaseStore: @unchecked Sendable {
         public var pid: Int64
         public var startedAt: Double
         public var seenAt: Double
+        /// The bots its configuration runs (it holds the leases of some of them).
+        public var bots: [String]
         /// The database's clock when it was read.
         public var now: Double
     }
@@ -44,6 +46,11 @@ public final class LeaseStore: @unchecked Sendable {
                                      expires_at DOUBLE PRECISION NOT NULL);
         CREATE TABLE cluster_processes (id TEXT PRIMARY KEY, host TEXT NOT NULL, pid BIGINT NOT NULL,
                                         started_at DOUBLE PRECISION NOT NULL, seen_at DOUBLE PRECISION NOT NULL);
+        """,
+        // Each process reports the bots it runs: the live processes that share a bot split the
+        // bots between them (`LeaseKeeper`'s fair share).
+        """
+        ALTER TABLE cluster_processes ADD COLUMN bots TEXT NOT NULL DEFAULT '';
         """])
 
     /// The database's clock, in seconds since 1970.
@@ -65,18 +72,19 @@ public final class LeaseStore: @unchecked Sendable {
         return try body(connection)
     }
 
-    /// Takes lease `name` for `holder` for `seconds` if it is free or expired; the new
-    /// generation, or nil while another holds it.
-    public func acquire(_ name: String, holder: String, seconds: Double) throws -> Int64? {
+    /// Takes lease `name` for `holder` for `seconds` if it is free, or expired for at least
+    /// `expiredFor` seconds; the new generation, or nil while another holds it (or it expired
+    /// more recently).
+    public func acquire(_ name: String, holder: String, seconds: Double, expiredFor: Double = 0) throws -> Int64? {
         try with { db in
             try db.rows("""
                 INSERT INTO cluster_leases (name, holder, generation, acquired_at, renewed_at, expires_at)
                 VALUES (?, ?, 1, \(Self.now), \(Self.now), \(Self.now) + ?)
                 ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, generation = cluster_leases.generation + 1,
                     acquired_at = excluded.acquired_at, renewed_at = excluded.renewed_at, expires_at = excluded.expires_at
-                WHERE cluster_leases.expires_at < \(Self.now)
+                WHERE cluster_leases.expires_at < \(Self.now) - ?
                 RETURNING generation
-                """, [.text(name), .text(holder), .real(seconds)]).first?.first?.int64
+                """, [.text(name), .text(holder), .real(seconds), .real(expiredFor)]).first?.first?.int64
         }
     }
 
@@ -92,11 +100,12 @@ public final class LeaseStore: @unchecked Sendable {
         }
     }
 
-    /// Gives lease `name` up at once (a clean shutdown): another process may take it now
-    /// instead of after its expiry.
+    /// Gives lease `name` up at once (a clean shutdown, a hand-over): another process may take
+    /// it now instead of after its expiry. It expires now, not in the past: an orphan (taken
+    /// beyond a share, see `acquire`'s `expiredFor`) is one left free for a while since.
     public func release(_ name: String, holder: String, generation: Int64) throws {
         try with { db in
-            try db.run("UPDATE cluster_leases SET expires_at = 0 WHERE name = ? AND holder = ? AND generation = ?",
+            try db.run("UPDATE cluster_leases SET expires_at = \(Self.now) WHERE name = ? AND holder = ? AND generation = ?",
                        [.text(name), .text(holder), .integer(generation)])
         }
     }
@@ -113,15 +122,29 @@ public final class LeaseStore: @unchecked Sendable {
         }
     }
 
-    /// Records that process `id` is alive (at start and at every renewal round).
-    public func heartbeat(id: String, host: String, pid: Int64) throws {
+    /// Records that process `id`, which runs `bots`, is alive (at start and at every renewal round).
+    public func heartbeat(id: String, host: String, pid: Int64, bots: [String]) throws {
         try with { db in
             try db.run("""
-                INSERT INTO cluster_processes (id, host, pid, started_at, seen_at) VALUES (?, ?, ?, \(Self.now), \(Self.now))
-                ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at
-                """, [.text(id), .text(host), .integer(pid)])
+                INSERT INTO cluster_processes (id, host, pid, started_at, seen_at, bots) VALUES (?, ?, ?, \(Self.now), \(Self.now), ?)
+                ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at, bots = excluded.bots
+                """, [.text(id), .text(host), .integer(pid), .text(Self.joined(bots))])
         }
     }
+
+    /// How many processes seen within the last `seconds` run at least one of `bots` (a process
+    /// counts itself once it has reported itself).
+    public func peers(sharing bots: [String], seenWithin seconds: Double) throws -> Int {
+        let mine = Set(bots)
+        return try with { db in
+            try db.rows("SELECT bots FROM cluster_processes WHERE seen_at >= \(Self.now) - ?", [.real(seconds)])
+                .filter { row in !mine.isDisjoint(with: Self.split(row.first?.string ?? "")) }.count
+        }
+    }
+
+    /// Bot ids as stored in one column: one a line (an id holds no line break).
+    private static func joined(_ bots: [String]) -> String { bots.joined(separator: "\n") }
+    private static func split(_ stored: String) -> [String] { stored.split(separator: "\n").map(String.init) }
 
     /// Removes process `id` (a clean shutdown), and any not seen for `staleAfter` seconds.
     public func forget(id: String, staleAfter: Double) throws {
@@ -133,9 +156,10 @@ public final class LeaseStore: @unchecked Sendable {
     /// Every process that reported itself, oldest first.
     public func members() throws -> [Member] {
         try with { db in
-            try db.rows("SELECT id, host, pid, started_at, seen_at, \(Self.now) FROM cluster_processes ORDER BY started_at, id").map { row in
+            try db.rows("SELECT id, host, pid, started_at, seen_at, \(Self.now), bots FROM cluster_processes ORDER BY started_at, id").map { row in
                 Member(id: row[0].string ?? "", host: row[1].string ?? "", pid: row[2].int64 ?? 0,
-                       startedAt: row[3].double ?? 0, seenAt: row[4].double ?? 0, now: row[5].double ?? 0)
+                       startedAt: row[3].double ?? 0, seenAt: row[4].double ?? 0, bots: Self.split(row[6].string ?? ""),
+                       now: row[5].double ?? 0)
             }
         }
     }

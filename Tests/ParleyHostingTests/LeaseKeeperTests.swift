@@ -12,10 +12,14 @@ struct LeaseKeeperTests {
     final class Recorder: Sendable {
         let taken = Mutex<[String]>([])
         let lost = Mutex<[String]>([])
+        /// Bots this process cannot start (its homeserver refuses them, say): given back.
+        let cannotStart: Set<String>
+        init(cannotStart: Set<String> = []) { self.cannotStart = cannotStart }
         var actions: LeaseKeeper.Actions {
-            LeaseKeeper.Actions(taken: { bots in self.taken.withLock { $0 += bots.keys.sorted() }; return Set(bots.keys) },
-                                lost: { bots in self.lost.withLock { $0 += bots } },
-                                held: { _ in })
+            LeaseKeeper.Actions(taken: { bots in
+                self.taken.withLock { $0 += bots.keys.sorted() }
+                return Set(bots.keys).subtracting(self.cannotStart)
+            }, lost: { bots in self.lost.withLock { $0 += bots } }, held: { _ in })
         }
     }
 
@@ -33,25 +37,71 @@ struct LeaseKeeperTests {
         return condition()
     }
 
-    @Test func theFirstProcessTakesTheBotsAndTheSecondTakesThemOverWhenItStops() async throws {
-        let bots = ["support-\(UUID().uuidString.prefix(6))", "news-\(UUID().uuidString.prefix(6))"]
+    @Test func theSecondProcessTakesItsShareWhenItJoinsAndEverythingWhenTheFirstStops() async throws {
+        let bots = ["news-\(UUID().uuidString.prefix(6))", "support-\(UUID().uuidString.prefix(6))"]
         let fencesA = FenceBook()
         // A 5 s lease: A's renewals (every 1.7 s) must stay on time while the whole suite runs
         // beside it on 2 cores; with 2 s a late renewal let the watchdog stop A under load.
         let a = try keeper(bots, fences: fencesA, lease: .seconds(5)), b = try keeper(bots, lease: .seconds(5))
         #expect(Set(a.takeFree().keys) == Set(bots))
         #expect(b.takeFree().isEmpty)
-        #expect(fencesA.fence(of: bots[0]) != nil)
+        #expect(fencesA.fence(of: bots[1]) != nil)
         let recorderA = Recorder(), recorderB = Recorder()
         a.start(recorderA.actions)
         b.start(recorderB.actions)
-        // While A renews, B takes nothing for longer than a lease.
-        #expect(await !eventually(5.5) { !recorderB.taken.withLock { $0 }.isEmpty })
-        #expect(Set(a.holdings.keys) == Set(bots))
+        // B reported itself: A's share is one bot, so it stops the last by name and gives its
+        // lease back, and B takes it.
+        #expect(await eventually(8) { recorderB.taken.withLock { $0 } == [bots[1]] })
+        #expect(recorderA.lost.withLock { $0 } == [bots[1]])
+        #expect(a.holdings.keys.sorted() == [bots[0]] && b.holdings.keys.sorted() == [bots[1]])
+        #expect(fencesA.fence(of: bots[1]) == nil)
         await a.stop(releasing: true)
         #expect(fencesA.fence(of: bots[0]) == nil)
         #expect(await eventually(6) { Set(recorderB.taken.withLock { $0 }) == Set(bots) })
         #expect(Set(b.holdings.keys) == Set(bots))
+        await b.stop(releasing: true)
+    }
+
+    /// Five bots over three processes: 2, 2 and 1. One dies (its heartbeat and renewals stop,
+    /// its leases are not given back): the two left split all five within a lease or two.
+    @Test func threeProcessesSplitTheBotsAndTheSurvivorsSplitADeadOnesBots() async throws {
+        let tag = UUID().uuidString.prefix(6)
+        let bots = (1...5).map { "bot\($0)-\(tag)" }
+        let keepers = try (0..<3).map { _ in try keeper(bots, lease: .seconds(3)) }
+        let recorders = (0..<3).map { _ in Recorder() }
+        for (keeper, recorder) in zip(keepers, recorders) {
+            _ = keeper.takeFree()
+            keeper.start(recorder.actions)
+        }
+        func counts(_ alive: [LeaseKeeper]) -> [Int] { alive.map(\.holdings.count).sorted() }
+        func all(_ alive: [LeaseKeeper]) -> Set<String> { Set(alive.flatMap(\.holdings.keys)) }
+        #expect(await eventually(15) { counts(keepers) == [1, 2, 2] && all(keepers) == Set(bots) })
+        // The one with two bots dies: its leases run out, as its reports do.
+        let dead = try #require(keepers.first { $0.holdings.count == 2 })
+        let survivors = keepers.filter { $0 !== dead }
+        await dead.stop(releasing: false)
+        #expect(await eventually(15) { counts(survivors) == [2, 3] && all(survivors) == Set(bots) })
+        for keeper in survivors { await keeper.stop(releasing: true) }
+    }
+
+    /// A bot handed to a process that cannot start it is given back, and after a whole lease
+    /// free it is an orphan: the process at its share takes it beyond it and keeps it; its
+    /// other bot then goes to the process under its share, which can start that one.
+    @Test func aBotNoProcessUnderItsShareCanStartIsTakenAsAnOrphan() async throws {
+        let bots = ["a-\(UUID().uuidString.prefix(6))", "b-\(UUID().uuidString.prefix(6))"]
+        let a = try keeper(bots, lease: .seconds(3)), b = try keeper(bots, lease: .seconds(3))
+        #expect(Set(a.takeFree().keys) == Set(bots))
+        let recorderA = Recorder(), recorderB = Recorder(cannotStart: [bots[1]])
+        a.start(recorderA.actions)
+        b.start(recorderB.actions)
+        // A hands b-… over, B cannot start it and gives it back; A takes it back as an orphan
+        // and hands a-… over instead, which B runs.
+        #expect(await eventually(20) { a.holdings.keys.sorted() == [bots[1]] && b.holdings.keys.sorted() == [bots[0]] })
+        #expect(recorderA.taken.withLock { $0 } == [bots[1]] && recorderA.lost.withLock { $0 } == [bots[1], bots[0]])
+        #expect(recorderB.taken.withLock { $0 } == [bots[1], bots[0]])
+        // Settled: nothing changes hands for more than a lease.
+        #expect(await !eventually(4) { recorderA.lost.withLock { $0 }.count > 2 || recorderB.taken.withLock { $0 }.count > 2 })
+        await a.stop(releasing: true)
         await b.stop(releasing: true)
     }
 

@@ -74,10 +74,47 @@ struct LeaseStoreTests {
     @Test func processesReportThemselvesAndStaleOnesAreForgotten() throws {
         let leases = try LeaseStore(location: url)
         let id = unique("proc")
-        try leases.heartbeat(id: id, host: "h1", pid: 42)
-        #expect(try leases.members().contains { $0.id == id && $0.pid == 42 && $0.host == "h1" })
+        try leases.heartbeat(id: id, host: "h1", pid: 42, bots: ["a", "b"])
+        #expect(try leases.members().contains { $0.id == id && $0.pid == 42 && $0.host == "h1" && $0.bots == ["a", "b"] })
         try leases.forget(id: id, staleAfter: 3600)
         #expect(try !leases.members().contains { $0.id == id })
+    }
+
+    /// The peers of a process are the live ones that run one of its bots: another cluster's
+    /// processes on the same database, and processes not seen lately, do not count.
+    @Test func peersAreTheLiveProcessesThatShareABot() throws {
+        let leases = try LeaseStore(location: url)
+        let (support, news, other) = (unique("support"), unique("news"), unique("other"))
+        let ids = (0..<3).map { unique("peer\($0)") }
+        try leases.heartbeat(id: ids[0], host: "h", pid: 1, bots: [support, news])
+        try leases.heartbeat(id: ids[1], host: "h", pid: 2, bots: [news])
+        try leases.heartbeat(id: ids[2], host: "h", pid: 3, bots: [other])
+        #expect(try leases.peers(sharing: [support, news], seenWithin: 60) == 2)
+        #expect(try leases.peers(sharing: [support], seenWithin: 60) == 1)
+        #expect(try leases.peers(sharing: [other], seenWithin: 60) == 1)
+        // Seen within the last -1 s: nobody (as if every report were older than the window).
+        #expect(try leases.peers(sharing: [support, news], seenWithin: -1) == 0)
+        for id in ids { try leases.forget(id: id, staleAfter: 86_400) }
+    }
+
+    /// Beyond its share a process takes only a lease that has been free for a while (an
+    /// orphan): not one just given back, which is there for a process under its share.
+    @Test func aLeaseJustGivenBackIsNotTakenAsAnOrphanUntilItHasBeenFreeForAWhile() throws {
+        let leases = try LeaseStore(location: url)
+        let bot = unique("orphan")
+        let first = try #require(try leases.acquire(bot, holder: "a", seconds: 60))
+        try leases.release(bot, holder: "a", generation: first)
+        #expect(try leases.acquire(bot, holder: "c", seconds: 60, expiredFor: 0.3) == nil)
+        // Bounded wait on the database's clock: free for 0.3 s, then an orphan.
+        var orphan: Int64?
+        for _ in 0..<40 where orphan == nil {
+            orphan = try leases.acquire(bot, holder: "c", seconds: 60, expiredFor: 0.3)
+            if orphan == nil { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        #expect(orphan == first + 1)
+        // Given back again: an ordinary take is at once.
+        try leases.release(bot, holder: "c", generation: first + 1)
+        #expect(try leases.acquire(bot, holder: "b", seconds: 60) == first + 2)
     }
 
     @Test func sqliteHasNoLeases() {

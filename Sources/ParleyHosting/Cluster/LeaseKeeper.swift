@@ -6,6 +6,13 @@ import Synchronization
 /// account's `/sync` loop, outbox and conversations) is run by exactly one process, the holder
 /// of its lease.
 ///
+/// The live processes that run a bot split the bots between them: each takes free bots up to its
+/// fair share (the bots over the processes, rounded up), and one holding more than its share
+/// (a process joined) hands the extra ones over: it stops them and gives their leases back, and
+/// a process under its share takes them at its next round. A bot free for a whole lease that
+/// no process under its share took (one that cannot start a bot gives it back and leaves it
+/// alone for two leases) is an orphan: any process takes it, beyond its share, and keeps it.
+///
 /// Two loops, on threads of their own. The renewal loop talks to the database every third of the lease: it renews the
 /// leases held, and takes free or expired ones (a process that died is replaced within one
 /// lease). The watchdog never touches the database: a bot whose lease was not renewed in
@@ -27,6 +34,8 @@ final class LeaseKeeper: Sendable {
         /// When this process must have stopped acting for the bot unless renewed: the start of
         /// the last successful renewal plus the lease, less a margin for the stop itself.
         var actUntil: ContinuousClock.Instant
+        /// Taken beyond this process's share (see the type's comment): never handed over.
+        var orphan = false
     }
 
     let store: LeaseStore
@@ -35,6 +44,9 @@ final class LeaseKeeper: Sendable {
     let lease: Duration
     let fences: FenceBook
     private let held = Mutex<[String: Held]>([:])
+    /// Bots this process could not start, with when it may take them again: two leases, so that
+    /// another process can take one over as an orphan (it must have been free for a whole lease).
+    private let backingOff = Mutex<[String: ContinuousClock.Instant]>([:])
     private let loops = Mutex<[PeriodicThread]>([])
     /// What the host is doing for changes of hands (bots being started or stopped), by a
     /// number of their own; awaited by `stop`.
@@ -71,20 +83,42 @@ final class LeaseKeeper: Sendable {
         return ContinuousClock.now - last < lease
     }
 
-    /// Reports this process, then takes every free bot's lease: the bots to connect at start,
-    /// with their generations (their fences are set).
+    /// Reports this process, then takes free bots' leases up to its share: the bots to connect
+    /// at start, with their generations (their fences are set).
     func takeFree() -> [String: Int64] {
-        if (try? store.heartbeat(id: processID, host: ProcessInfo.processInfo.hostName,
-                                 pid: Int64(ProcessInfo.processInfo.processIdentifier))) != nil {
-            lastRound.withLock { $0 = ContinuousClock.now }
-        }
+        guard heartbeat() else { return [:] }
+        return take(upTo: share())
+    }
+
+    /// Reports this process alive, with the bots it runs; false when the database did not answer.
+    private func heartbeat() -> Bool {
+        guard (try? store.heartbeat(id: processID, host: ProcessInfo.processInfo.hostName,
+                                    pid: Int64(ProcessInfo.processInfo.processIdentifier), bots: bots)) != nil else { return false }
+        lastRound.withLock { $0 = ContinuousClock.now }
+        return true
+    }
+
+    /// This process's fair share of the bots: a live process (seen within the lease; one that
+    /// died stops counting before its leases expire, as its last report came before its last
+    /// renewal) that runs any of them takes an equal part, rounded up. All of them when the
+    /// count cannot be read.
+    func share() -> Int {
+        guard let peers = try? store.peers(sharing: bots, seenWithin: lease.timeInterval), peers > 1 else { return bots.count }
+        return (bots.count + peers - 1) / peers
+    }
+
+    /// Takes free leases while this process holds fewer than `share`, and orphans beyond it.
+    private func take(upTo share: Int) -> [String: Int64] {
         var taken: [String: Int64] = [:]
         let seconds = lease.timeInterval
-        for bot in bots where held.withLock({ $0[bot] == nil }) {
+        let now = ContinuousClock.now
+        backingOff.withLock { $0 = $0.filter { $0.value > now } }
+        for bot in bots where held.withLock({ $0[bot] == nil }) && backingOff.withLock({ $0[bot] == nil }) {
             let started = ContinuousClock.now
-            guard let generation = try? store.acquire(bot, holder: processID, seconds: seconds) else { continue }
+            let orphan = held.withLock { $0.count } >= share
+            guard let generation = try? store.acquire(bot, holder: processID, seconds: seconds, expiredFor: orphan ? seconds : 0) else { continue }
             fences.hold(bot, at: generation)
-            held.withLock { $0[bot] = Held(generation: generation, actUntil: started + lease - margin) }
+            held.withLock { $0[bot] = Held(generation: generation, actUntil: started + lease - margin, orphan: orphan) }
             taken[bot] = generation
         }
         return taken
@@ -104,12 +138,7 @@ final class LeaseKeeper: Sendable {
     /// One renewal round: renew what is held, drop what was lost, take what is free.
     func round(_ actions: Actions) {
         let seconds = lease.timeInterval
-        var answered = true
-        do {
-            try store.heartbeat(id: processID, host: ProcessInfo.processInfo.hostName, pid: Int64(ProcessInfo.processInfo.processIdentifier))
-        } catch {
-            answered = false
-        }
+        var answered = heartbeat()
         var lost: [String] = []
         for (bot, generation) in holdings {
             let started = ContinuousClock.now
@@ -128,7 +157,9 @@ final class LeaseKeeper: Sendable {
         if !lost.isEmpty { lose(lost, why: "lease taken by another process", actions) }
         guard answered else { return }
         defer { if !holdings.isEmpty { spawn { [holdings] in await actions.held(Set(holdings.keys)) } } }
-        let taken = takeFree()
+        let share = share()
+        handOver(beyond: share, actions)
+        let taken = take(upTo: share)
         guard !taken.isEmpty else { return }
         log("info", "took over bots", ["bots": taken.keys.sorted().joined(separator: ","),
                                         "generations": taken.keys.sorted().map { String(taken[$0]!) }.joined(separator: ",")])
@@ -144,7 +175,8 @@ final class LeaseKeeper: Sendable {
             if !lostMeanwhile.isEmpty { await actions.lost(lostMeanwhile.sorted()) }
             let failed = taken.filter { !started.contains($0.key) }
             for (bot, generation) in failed {
-                // Given back at once, so another process can try (unless lost meanwhile).
+                // Given back at once, so another process can try (unless lost meanwhile); this one
+                // leaves it alone for two leases.
                 guard held.withLock({ held in
                     guard held[bot]?.generation == generation else { return false }
                     held.removeValue(forKey: bot)
@@ -152,6 +184,7 @@ final class LeaseKeeper: Sendable {
                 }) else { continue }
                 fences.drop(bot)
                 try? store.release(bot, holder: processID, generation: generation)
+                backingOff.withLock { $0[bot] = ContinuousClock.now + lease * 2 }
             }
         }
     }
@@ -170,14 +203,35 @@ final class LeaseKeeper: Sendable {
         }
     }
 
+    /// Hands the bots held beyond `share` over (the last by name, never an orphan): each is
+    /// stopped as a lost one, then its lease is given back, so a process under its share takes
+    /// it at its next round.
+    private func handOver(beyond share: Int, _ actions: Actions) {
+        let extra: [String] = held.withLock { held in
+            let over = held.count - share
+            guard over > 0 else { return [] }
+            return Array(held.filter { !$0.value.orphan }.keys.sorted().suffix(over))
+        }
+        guard !extra.isEmpty else { return }
+        let generations = holdings
+        lose(extra, why: "handed over to balance the cluster (a share of \(share) of \(bots.count))", level: "info", actions) { [store, processID] in
+            for bot in extra { try? store.release(bot, holder: processID, generation: generations[bot] ?? 0) }
+        }
+    }
+
     /// Stops acting for `bots` (once each, whichever loop sees it first): their fences go at
-    /// once, so their stores' writes are refused from here on; the bots are stopped on the pool.
-    private func lose(_ bots: [String], why: String, _ actions: Actions) {
+    /// once, so their stores' writes are refused from here on; the bots are stopped on the
+    /// pool, and `then` runs once they are.
+    private func lose(_ bots: [String], why: String, level: String = "warn", _ actions: Actions,
+                      then: @escaping @Sendable () -> Void = {}) {
         let gone = held.withLock { held in bots.filter { held.removeValue(forKey: $0) != nil } }
         guard !gone.isEmpty else { return }
         for bot in gone { fences.drop(bot) }
-        log("warn", "bots stopped: \(why)", ["bots": gone.sorted().joined(separator: ",")])
-        spawn { await actions.lost(gone) }
+        log(level, "bots stopped: \(why)", ["bots": gone.sorted().joined(separator: ",")])
+        spawn {
+            await actions.lost(gone)
+            then()
+        }
     }
 
     /// Ends both loops; then gives every lease up so the others take over at once.
