@@ -43,6 +43,8 @@ extension BotHost {
             await runtime.stop()
             logger.log(.warn, at: clock.now(), bot: id, "bot stopped at once: this process no longer holds it")
         }
+        // Its last conversation writes land now, before its lease can pass to another process.
+        if !changes.abandoned.isEmpty { store.flushWrites() }
         for id in changes.removed {
             guard let runtime = runtime(id) else { continue }
             await leave(runtime)

@@ -38,6 +38,7 @@ public final class BotHost: Sendable {
         self.logger = logger
         self.options = options
         timer = DeadlineTimer(clock: clock)
+        (store as? SQLiteBotStore)?.reportWriteFailures { [clock] line in logger.log(.error, at: clock.now(), bot: nil, line, [:]) }
     }
 
     /// Adds a compiled bot with its connection (before `start()`).
@@ -139,7 +140,11 @@ public final class BotHost: Sendable {
                 handedOver = false
                 break
             }
-            if handedOver && tracker.active == 0 && !timer.hasDue() { return }
+            if handedOver && tracker.active == 0 && !timer.hasDue() {
+                // What the handling wrote behind is in the store too (a test reads it next).
+                store.flushWrites()
+                return
+            }
         }
         logger.log(.warn, at: clock.now(), bot: nil, "still busy after 10000 idle checks")
     }
@@ -168,5 +173,6 @@ public final class BotHost: Sendable {
             await runtime.stop()
             logger.log(.info, at: clock.now(), bot: runtime.id, "bot stopped")
         }
+        store.flushWrites()
     }
 }

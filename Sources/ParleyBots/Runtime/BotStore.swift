@@ -92,7 +92,9 @@ public protocol BotStore: Sendable {
     /// The state of a conversation, or nil if it never had one.
     func state(bot: String, channel: String) throws -> ConversationState?
     /// Saves (or with nil, forgets) a conversation's state; with `handled`, also takes that
-    /// message out of the bot's inbox, in the same write.
+    /// message out of the bot's inbox, in the same write. With `handled` (and in `handled(_:bot:)`)
+    /// a store may write behind: return before the write is durable, which is safe because a
+    /// restart handles a message still in the inbox again. Every other call sees the write.
     func save(_ state: ConversationState?, bot: String, channel: String, handled: String?) throws
     /// Keeps messages `bot` has received (the server will not deliver them again) until they
     /// are handled; one already kept stays as it is.
@@ -102,6 +104,8 @@ public protocol BotStore: Sendable {
     /// The messages `bot` received and did not finish handling, in the order received: a
     /// restart handles them first.
     func unhandled(bot: String) throws -> [ReceivedMessage]
+    /// Waits until the writes made behind (see `save`) are done: at a clean stop.
+    func flushWrites()
     /// False when nothing outlives the process (a memory store): the bots then keep no inbox
     /// and name no sends, which would only cost time.
     var isPersistent: Bool { get }
@@ -180,6 +184,9 @@ public struct BotStoreSummary: Sendable, Equatable {
 }
 
 extension BotStore {
+    /// Nothing is written behind.
+    public func flushWrites() {}
+
     /// In two steps (a store that keeps nothing across a crash has nothing to tear).
     public func assign(_ ticket: Ticket) throws {
         try update(ticket)

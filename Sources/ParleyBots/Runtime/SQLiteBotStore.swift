@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteStore
+import Synchronization
 
 /// A `BotStore` in a SQLite file (WAL) or a PostgreSQL schema (a `StoreLocation` string),
 /// shared by the bots of one host.
@@ -12,6 +13,16 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     private let pool: ConnectionPool?
     /// The connections of `pool`.
     static let postgresPoolSize = 4
+    /// On PostgreSQL: the writes of handled messages (their conversation's state, their removal
+    /// from the inbox), committed behind the bot's back, many in one round trip, so a
+    /// conversation does not wait for its write before the next message is handled. A crash
+    /// before one commits leaves its message in the inbox, and the restart handles it again from
+    /// the state before (its sends under the same names), as after a crash just before a
+    /// synchronous write. Every other call waits for them first (reads see them; other writes
+    /// land after them). Nil on SQLite, whose writes take no round trip.
+    private let behind: WriteBehind?
+    /// Where the writes `behind` gives up on are reported (see `reportWriteFailures`).
+    private let failureReport = FailureReport()
     private let encoder = JSONEncoder()
     let decoder = JSONDecoder()
 
@@ -121,7 +132,12 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     public init(path: String) throws(BotError) {
         do {
             connection = try Self.migrations.open(path)
-            pool = connection.isPostgres ? ConnectionPool(location: path, size: Self.postgresPoolSize) : nil
+            let pool = connection.isPostgres ? ConnectionPool(location: path, size: Self.postgresPoolSize) : nil
+            self.pool = pool
+            behind = pool.map { [failureReport] pool in
+                WriteBehind(label: "parley-bot-store-writes", perform: { write in _ = try pool.with { try $0.batch(write) } },
+                            failed: { error in failureReport.send("cannot save a conversation's state: \(error)") })
+            }
         } catch {
             throw BotError("cannot open the bot state database \(StoreLocation(path).shown): \(error)")
         }
@@ -131,8 +147,10 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
 
     /// A conversation's own work (its state, the inbox): on a pooled connection when there is
     /// a pool, else under the lock like everything else.
-    func perMessage<T>(_ body: (Connection) throws -> T) throws -> T {
+    /// After the writes behind, unless `afterWritesBehind` is false.
+    func perMessage<T>(afterWritesBehind: Bool = true, _ body: (Connection) throws -> T) throws -> T {
         guard let pool else { return try locked { try body(connection) } }
+        if afterWritesBehind { behind?.flush() }
         do {
             return try pool.with(body)
         } catch let error as BotError {
@@ -143,6 +161,7 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     }
 
     func locked<T>(_ body: () throws -> T) throws -> T {
+        behind?.flush()
         lock.lock()
         defer { lock.unlock() }
         do {
@@ -163,12 +182,26 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     }
 
     public func save(_ state: ConversationState?, bot: String, channel: String, handled: String?) throws {
-        try perMessage { connection in
-            // One batch: a transaction on SQLite, one round trip on PostgreSQL.
-            var statements = [try write(state, bot: bot, channel: channel)]
-            if let handled { statements.append(("DELETE FROM engine_inbox WHERE bot = ? AND message_id = ?", [.text(bot), .text(handled)])) }
-            try connection.batch(statements)
-        }
+        // One batch: a transaction on SQLite, one round trip on PostgreSQL.
+        var statements = [try write(state, bot: bot, channel: channel)]
+        if let handled { statements.append(Self.removal(of: handled, bot: bot)) }
+        // Only a handled message's write goes behind: a restart does it again. A state saved
+        // for anything else (a timer, a ticket's end) is not redone, so it is written now.
+        if let behind, handled != nil { return behind.enqueue(statements) }
+        _ = try perMessage { connection in try connection.batch(statements) }
+    }
+
+    /// The statement that takes message `id` out of `bot`'s inbox.
+    private static func removal(of id: String, bot: String) -> (sql: String, values: [SQLiteValue]) {
+        ("DELETE FROM engine_inbox WHERE bot = ? AND message_id = ?", [.text(bot), .text(id)])
+    }
+
+    public func flushWrites() { behind?.flush() }
+
+    /// Sends the writes given up on behind (each after a try alone) to `report` instead of
+    /// standard error: the host logs them.
+    public func reportWriteFailures(to report: @escaping @Sendable (String) -> Void) {
+        failureReport.destination.withLock { $0 = report }
     }
 
     /// The statement that stores (or, for nil, deletes) a conversation's state.
@@ -185,7 +218,9 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
 
     public func receive(_ messages: [ReceivedMessage], bot: String) throws {
         guard !messages.isEmpty else { return }
-        try perMessage { connection in
+        // Need not wait for the writes behind: they only remove messages received before these
+        // (a message is removed once handled, and handled once received).
+        try perMessage(afterWritesBehind: false) { connection in
             // One multi-row statement a chunk: a lone statement needs no transaction around it,
             // which on PostgreSQL saves two round trips per batch received.
             let chunks = stride(from: 0, to: messages.count, by: Self.inboxRowsPerInsert).map {
@@ -205,9 +240,9 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     static let inboxRowsPerInsert = 200
 
     public func handled(_ messageID: String, bot: String) throws {
-        try perMessage { connection in
-            try connection.run("DELETE FROM engine_inbox WHERE bot = ? AND message_id = ?", [.text(bot), .text(messageID)])
-        }
+        let removal = Self.removal(of: messageID, bot: bot)
+        if let behind { return behind.enqueue([removal]) }
+        try perMessage { connection in try connection.run(removal.sql, removal.values) }
     }
 
     public func unhandled(bot: String) throws -> [ReceivedMessage] {
@@ -386,4 +421,14 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
         try connection.run("INSERT INTO engine_queue_turns (queue, agent) VALUES (?, ?) ON CONFLICT(queue) DO UPDATE SET agent = excluded.agent",
                            [.text(queue), .text(agent)])
     }
+}
+
+/// Where a store reports what it could not write behind its callers' backs: standard error
+/// until the host routes it to its log.
+final class FailureReport: Sendable {
+    let destination = Mutex<@Sendable (String) -> Void>({ line in
+        FileHandle.standardError.write(Data("parley: \(line)\n".utf8))
+    })
+
+    func send(_ line: String) { destination.withLock { $0 }(line) }
 }
