@@ -13,7 +13,12 @@ extension Outbox {
             signal()
             return
         }
-        persistPending()
+        await persistPending()
+        // A commit off the actor may have let other rounds start, or `stop()` begin, meanwhile.
+        guard machine.hasRoom(forRoundsOf: width) else {
+            signal()
+            return
+        }
         let now = clock.now()
         releaseBlocks(at: now)
         // The same pick as the worker's: with one round at a time every ready lane, else

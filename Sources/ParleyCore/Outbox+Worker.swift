@@ -9,12 +9,15 @@ extension Outbox {
         await withDiscardingTaskGroup { group in
             // Bounded by the life cycle: every round either sends, persists, or waits for a signal.
             while machine.isRunning {
-                persistPending()
+                await persistPending()
+                // A commit off the actor may have let `stop()` begin.
+                guard machine.isRunning else { break }
                 let now = clock.now()
                 releaseBlocks(at: now)
                 let round = machine.hasRoom(forRoundsOf: width) ? takeRound(at: now, concurrent: width > 1) : []
                 if round.isEmpty {
-                    if queue.hasRowsToWrite { continue }
+                    // Rows a commit under way will write are its, and it signals when done.
+                    if queue.hasRowsToWrite && !persisting { continue }
                     await waitForWork()
                     continue
                 }
@@ -33,22 +36,6 @@ extension Outbox {
         await send(round)
         _ = machine.roundFinished(inline: false)
         signal()
-    }
-
-    /// One transaction: the new items are written, the finished ones deleted.
-    func persistPending() {
-        guard queue.hasRowsToWrite else { return }
-        let inserting = queue.takeIncoming()
-        let deleting = queue.takeCompletedIDs()
-        do {
-            // A store that keeps nothing is spared building the rows.
-            if storeKeepsItems { try store.commit(inserting: inserting.map(\.item), deleting: deleting) }
-        } catch {
-            let failure = ParleyError.wrapping(error, as: .storage)
-            for queued in inserting { finish(queued, .failure(failure)) }
-            return
-        }
-        queue.appendToLanes(inserting)
     }
 
     /// Lifts the blocks that ended by `now`; the worker wakes when the next one ends.

@@ -95,6 +95,13 @@ public actor Outbox {
     var timer: Task<Void, Never>?
     /// `stop()` waiting for the submitters' rounds to end.
     var inlineRoundsDone: [CheckedContinuation<Void, Never>] = []
+    /// Where commits run when they take a network round trip (a PostgreSQL store): off the
+    /// actor, so the items submitted meanwhile are written together by the next (see
+    /// `persistPending`). Nil: commits run on the actor (SQLite, memory).
+    let committer: DispatchQueue?
+    /// True while a commit runs off the actor; `stop()` waits for it (`persistsDone`).
+    var persisting = false
+    var persistsDone: [CheckedContinuation<Void, Never>] = []
 
     /// An outbox over `transport`, keeping items in `store`; call `start()`.
     public init(transport: any Transport, store: any OutboxStore, clock: any ParleyClock,
@@ -102,6 +109,7 @@ public actor Outbox {
         self.transport = transport
         self.store = store
         storeKeepsItems = !(store is VolatileOutboxStore)
+        committer = store.commitTakesARoundTrip ? DispatchQueue(label: "parley-outbox-commits") : nil
         self.clock = clock
         self.configuration = configuration
         queue = SendQueue(rateLimits: configuration.rateLimits, maxBatch: configuration.maxBatch)
@@ -138,6 +146,8 @@ public actor Outbox {
         worker = nil
         // Bounded: no round starts once stopping, and the last ending round resumes these.
         while machine.inlineRounds > 0 { await withCheckedContinuation { inlineRoundsDone.append($0) } }
+        // Bounded: a commit under way ends and resumes these; none starts once stopping.
+        while persisting { await withCheckedContinuation { persistsDone.append($0) } }
         machine.stopFinished()
         persistCompleted()
         let stopped = ParleyError(.cancelled, "the outbox stopped before the transport accepted this item; a durable store keeps it for the next start")

@@ -6,6 +6,14 @@ public protocol OutboxStore: Sendable {
     func commit(inserting: [OutboxItem], deleting: [UUIDKey]) throws
     /// Every item still queued, in FIFO order (for a restart).
     func pending() throws -> [OutboxItem]
+    /// True when a commit waits for a network round trip (PostgreSQL): the outbox then commits
+    /// off its actor and writes what was submitted meanwhile in the next commit.
+    var commitTakesARoundTrip: Bool { get }
+}
+
+extension OutboxStore {
+    /// A local store: its commits are quick enough to run on the outbox's actor.
+    public var commitTakesARoundTrip: Bool { false }
 }
 
 /// An outbox item id as the stores key it.

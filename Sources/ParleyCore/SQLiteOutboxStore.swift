@@ -24,8 +24,11 @@ public final class SQLiteOutboxStore: OutboxStore {
     private let connection: LockedConnection
 
     /// Opens (creating) the outbox tables in the database at `path` (a `StoreLocation` string).
+    public let commitTakesARoundTrip: Bool
+
     public init(path: String) throws {
         connection = try LockedConnection(path: path, migrations: Self.migrations, what: "outbox")
+        commitTakesARoundTrip = try connection.with("outbox open") { $0.isPostgres }
     }
 
     public func commit(inserting: [OutboxItem], deleting: [UUIDKey]) throws {

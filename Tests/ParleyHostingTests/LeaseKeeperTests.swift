@@ -96,7 +96,11 @@ struct LeaseKeeperTests {
         b.start(recorderB.actions)
         // A hands b-… over, B cannot start it and gives it back; A takes it back as an orphan
         // and hands a-… over instead, which B runs.
-        #expect(await eventually(20) { a.holdings.keys.sorted() == [bots[1]] && b.holdings.keys.sorted() == [bots[0]] })
+        // (The holdings change as a lease is taken; the actions run just after, on the pool.)
+        #expect(await eventually(20) {
+            a.holdings.keys.sorted() == [bots[1]] && b.holdings.keys.sorted() == [bots[0]]
+                && recorderB.taken.withLock { $0 } == [bots[1], bots[0]] && recorderA.lost.withLock { $0 }.count == 2
+        })
         #expect(recorderA.taken.withLock { $0 } == [bots[1]] && recorderA.lost.withLock { $0 } == [bots[1], bots[0]])
         #expect(recorderB.taken.withLock { $0 } == [bots[1], bots[0]])
         // Settled: nothing changes hands for more than a lease.
