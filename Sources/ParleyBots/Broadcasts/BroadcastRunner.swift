@@ -30,22 +30,25 @@ struct BroadcastRunner: Sendable {
         var failed = 0
         var reasons: [String: Int] = [:]
         var done: [BroadcastRecipient] = []
+        let recorder: OutcomeRecorder
     }
 
     func run() async throws(BroadcastError) -> BroadcastReport {
         let started = clock.now()
-        var progress = Progress()
+        var progress = Progress(recorder: OutcomeRecorder(store: store, job: job.id))
         var stopped = false
         do {
             try await send(&progress)
         } catch let error as BroadcastError {
             try? flush(&progress)
+            try? await progress.recorder.settle()
             throw error
         } catch {
             // Cancelled: keep what is known, leave the rest pending for the next run.
             stopped = true
         }
         try flush(&progress)
+        try await progress.recorder.settle()
         var current = try store.job(job.id) ?? job
         // Paused with nothing left (the last sends were in flight) is finished too.
         if !stopped && current.pending == 0 {
@@ -135,7 +138,7 @@ struct BroadcastRunner: Sendable {
 
     private func flush(_ progress: inout Progress) throws(BroadcastError) {
         guard !progress.done.isEmpty else { return }
-        try store.record(job: job.id, progress.done)
+        try progress.recorder.record(progress.done)
         progress.done.removeAll(keepingCapacity: true)
     }
 

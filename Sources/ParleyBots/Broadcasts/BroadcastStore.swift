@@ -12,6 +12,8 @@ import Synchronization
 /// and connection; WAL lets them take turns).
 public final class BroadcastStore: Sendable {
     let connection: Mutex<Connection>
+    /// True on PostgreSQL: a run then writes its outcomes behind its back (`OutcomeRecorder`).
+    let writesTakeARoundTrip: Bool
 
     static let migrations = Migrations(name: "broadcast", steps: [
         """
@@ -83,7 +85,9 @@ public final class BroadcastStore: Sendable {
     /// nothing) or a `postgres://…#schema` location.
     public init(path: String) throws(BroadcastError) {
         do {
-            connection = Mutex(try Self.migrations.open(path))
+            let opened = try Self.migrations.open(path)
+            writesTakeARoundTrip = opened.isPostgres
+            connection = Mutex(opened)
         } catch {
             throw BroadcastError(.storage, "cannot open the broadcast store at \(StoreLocation(path).shown): \(error)")
         }
