@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func theRoomsRotationSettingsStartANewSession() async throws {
-        try await withTimeout("rotation by count", seconds: 60) {
+        try await withTimeout("rotation by count", seconds: 90) {
             let botUser = try await TestHomeserver.register("bot")
             let aliceUser = try await TestHomeserver.register("alice")
             let room = try await TestHomeserver.createRoom(aliceUser, inviting: [botUser.userID], extra: [
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func aPlainRoomIsRefusedUnderRequireAndAnEncryptedOneUnderOff() async throws {
-        try await withTimeout("the refusals", seconds: 60) {
+        try await withTimeout("the refusals", seconds: 90) {
             let botUser = try await TestHomeserver.register("bot")
             let aliceUser = try await TestHomeserver.register("alice")
             let plain = try await TestHomeserver.createRoom(aliceUser, inviting: [botUser.userID])
