@@ -36,6 +36,11 @@ final class LeaseKeeper: Sendable {
         var actUntil: ContinuousClock.Instant
         /// Taken beyond this process's share (see the type's comment): never handed over.
         var orphan = false
+        /// When it was taken: a bot is handed over only once it has run here for two leases.
+        var since = ContinuousClock.now
+        /// True while the host is starting it (a take-over under way): not handed over then,
+        /// as the host could not yet stop it.
+        var starting = false
     }
 
     let store: LeaseStore
@@ -118,7 +123,7 @@ final class LeaseKeeper: Sendable {
             let orphan = held.withLock { $0.count } >= share
             guard let generation = try? store.acquire(bot, holder: processID, seconds: seconds, expiredFor: orphan ? seconds : 0) else { continue }
             fences.hold(bot, at: generation)
-            held.withLock { $0[bot] = Held(generation: generation, actUntil: started + lease - margin, orphan: orphan) }
+            held.withLock { $0[bot] = Held(generation: generation, actUntil: started + lease - margin, orphan: orphan, since: started) }
             taken[bot] = generation
         }
         return taken
@@ -167,8 +172,10 @@ final class LeaseKeeper: Sendable {
         // the catch-up of its sync, the broadcasts it resumes) can take longer than the lease,
         // and the leases taken must be renewed meanwhile, or the watchdog stops them and the
         // next process takes them over, again and again.
+        held.withLock { held in for bot in taken.keys { held[bot]?.starting = true } }
         spawn { [self] in
             let started = await actions.taken(taken)
+            held.withLock { held in for bot in taken.keys where held[bot]?.generation == taken[bot] { held[bot]?.starting = false } }
             // A bot whose lease was lost while it was starting (the watchdog or a renewal saw it
             // before the bot was up) is stopped again: it must not run without its lease.
             let lostMeanwhile = started.filter { bot in held.withLock { $0[bot]?.generation != taken[bot] } }
@@ -203,14 +210,17 @@ final class LeaseKeeper: Sendable {
         }
     }
 
-    /// Hands the bots held beyond `share` over (the last by name, never an orphan): each is
-    /// stopped as a lost one, then its lease is given back, so a process under its share takes
-    /// it at its next round.
+    /// Hands the bots held beyond `share` over (the last by name; never an orphan, one still
+    /// starting or one taken less than two leases ago, so a bot does not move twice in a row
+    /// after a restart or a database cut): each is stopped as a lost one, then its lease is
+    /// given back, so a process under its share takes it at its next round.
     private func handOver(beyond share: Int, _ actions: Actions) {
+        let now = ContinuousClock.now
         let extra: [String] = held.withLock { held in
             let over = held.count - share
             guard over > 0 else { return [] }
-            return Array(held.filter { !$0.value.orphan }.keys.sorted().suffix(over))
+            let movable = held.filter { !$0.value.orphan && !$0.value.starting && now - $0.value.since >= lease * 2 }
+            return Array(movable.keys.sorted().suffix(over))
         }
         guard !extra.isEmpty else { return }
         let generations = holdings
