@@ -14,6 +14,10 @@ import YAMLCoding
 ///   inbox and outbox durable in the store; every answer checked.
 /// - A broadcast to 20,000 users, its job and recipients in the store; every recipient
 ///   checked to have exactly one message.
+/// - On PostgreSQL, the conversations of three desk bots (99 users, 33 a bot) with the bots
+///   split over 1, 2 and 3 hosts, each host with its own store connections on the one shared
+///   schema, as the processes of a cluster have (the hosts live in this process: an embedded
+///   hub cannot be reached from another).
 /// The users live on an embedded hub (in memory, or a SQLite file of its own for the broadcast,
 /// to count each recipient's messages): only the store differs between the lines.
 /// Failover (several processes, Synapse) is measured by `scripts/cluster-test`.
@@ -25,7 +29,7 @@ func benchCluster() async throws {
     var figures: [String: (conversations: Double, recipients: Double)] = [:]
     for kind in [TestDatabase.sqlite, .postgres] {
         let location = kind == .sqlite ? kind.location("cluster") : StoreLocation.postgres(url, schema: "bench_\(UUID().uuidString.prefix(8).lowercased())")
-        let conversations = try await ClusterBench.conversations(location: location, users: 100, each: 10)
+        let conversations = try await ClusterBench.conversations(location: location, bots: 1, hosts: 1, users: 100, each: 10)
         let recipients = try await ClusterBench.broadcast(location: location, count: 20_000)
         figures[kind.rawValue] = (conversations, recipients)
         benchLine(String(format: "cluster.%@: %.0f conversations/s (100 users × 10 two-step flows, every answer checked), "
@@ -35,40 +39,52 @@ func benchCluster() async throws {
         benchLine(String(format: "cluster.ratio: PostgreSQL takes %.2f× SQLite's time per conversation and %.2f× per recipient "
                          + "(target: within 2× for one process)", lite.conversations / pg.conversations, lite.recipients / pg.recipients))
     }
+    for hosts in 1...3 {
+        let location = StoreLocation.postgres(url, schema: "bench_\(UUID().uuidString.prefix(8).lowercased())")
+        let rate = try await ClusterBench.conversations(location: location, bots: 3, hosts: hosts, users: 99, each: 10)
+        benchLine(String(format: "cluster.postgres.hosts%d: %.0f conversations/s (3 bots over %d host%@ with connections of their own, "
+                         + "99 users × 10 two-step flows, every answer checked)", hosts, rate, hosts, hosts == 1 ? "" : "s"))
+    }
 }
 
 enum ClusterBench {
-    /// Conversations per second through a bot whose state and outbox live at `location`.
-    static func conversations(location: String, users: Int, each: Int) async throws -> Double {
+    /// Conversations per second through `bots` desk bots (`desk0`…) whose state and outboxes
+    /// live at `location`, bot `i` run by host `i % hosts` (each host its own store and
+    /// connections), user `u` talking to bot `u % bots`.
+    static func conversations(location: String, bots: Int, hosts: Int, users: Int, each: Int) async throws -> Double {
         let hub = try Hub()
-        try hub.addUser(Profile(id: "desk", name: "Desk"))
         let definition = try YAMLDecoder(environment: [:]).decode(BotDefinition.self, from: TestFixtures.reloadedDesk, file: "desk.yaml")
-        let compiled = try CompiledBot(id: "desk", definition: definition)
-        let host = BotHost(store: try SQLiteBotStore(path: location))
-        let transport = try hub.connect(user: "desk")
-        let own = location.hasPrefix("postgres") ? StoreLocation.postgres(location, schema: StoreLocation.schemaName("bench_desk_\(UUID().uuidString.prefix(6))"))
-            : location + ".desk.db"
-        try host.add(compiled, connection: BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount },
-                                                         storage: .outboxOnly(path: own)))
-        await host.start()
+        let botHosts = try (0..<hosts).map { _ in BotHost(store: try SQLiteBotStore(path: location)) }
+        let names = (0..<bots).map { "desk\($0)" }
+        for (index, name) in names.enumerated() {
+            try hub.addUser(Profile(id: name, name: "Desk"))
+            let transport = try hub.connect(user: name)
+            let own = location.hasPrefix("postgres")
+                ? StoreLocation.postgres(location, schema: StoreLocation.schemaName("bench_\(name)_\(UUID().uuidString.prefix(6))"))
+                : location + ".\(name).db"
+            try botHosts[index % hosts].add(try CompiledBot(id: name, definition: definition),
+                                            connection: BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount },
+                                                                      storage: .outboxOnly(path: own)))
+        }
+        for host in botHosts { await host.start() }
         let (clients, answers) = try await BotBench.connectUsers(users, to: hub)
         let start = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<users {
-                let client = clients[index], answer = answers[index]
+                let client = clients[index], answer = answers[index], desk = names[index % bots]
                 group.addTask {
                     for round in 0..<each {
-                        _ = try await client.send(TextContent("/order"), to: .person("desk"))
-                        try await answer.nextAnswer(from: "desk", expecting: "Which order?")
-                        _ = try await client.send(TextContent("\(index)-\(round)"), to: .person("desk"))
-                        try await answer.nextAnswer(from: "desk", expecting: "Order \(index)-\(round) noted.")
+                        _ = try await client.send(TextContent("/order"), to: .person(desk))
+                        try await answer.nextAnswer(from: desk, expecting: "Which order?")
+                        _ = try await client.send(TextContent("\(index)-\(round)"), to: .person(desk))
+                        try await answer.nextAnswer(from: desk, expecting: "Order \(index)-\(round) noted.")
                     }
                 }
             }
             try await group.waitForAll()
         }
         let seconds = (ContinuousClock.now - start).timeInterval
-        await host.stop()
+        for host in botHosts { await host.stop() }
         for client in clients { await client.close() }
         return Double(users * each) / seconds
     }
