@@ -19,11 +19,12 @@ struct BroadcastOutcomesBehindTests {
         // Another connection holds the job's row: writing outcomes (which move its counters) waits.
         let blocker = RowBlocker(try Connection(path: location))
         try blocker.lock("SELECT id FROM broadcast_jobs WHERE id = '\(id)' FOR UPDATE")
-        blocker.release(after: 10)  // at the latest: a run that waits for its writes ends the test too
+        blocker.release(after: 60)  // at the latest: a run that waits for its writes ends the test too
         let service = fixture.service, transport = fixture.transport
         let run = Task { try await service.run(id, transport: transport) }
         // All ten are sent while the first outcomes (a batch of two) wait for the row.
-        try await withTimeout("all ten sent while the outcomes wait", seconds: 5) {
+        // Generous: the whole suite runs beside this on 2 cores.
+        try await withTimeout("all ten sent while the outcomes wait", seconds: 30) {
             while try (0..<10).contains(where: { try fixture.messages(to: "u\($0)").isEmpty }) {
                 try Task.checkCancellation()
                 await Task.yield()

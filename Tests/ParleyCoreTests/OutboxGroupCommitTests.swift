@@ -10,7 +10,7 @@ import Testing
 /// order submitted.
 @Suite struct OutboxGroupCommitTests {
     /// A real outbox store whose commits count their items, the first held at a gate (opened
-    /// by the test, or after 10 s so that an outbox blocked on it cannot hang the test).
+    /// by the test, or after 60 s so that an outbox blocked on it cannot hang the test).
     final class GatedCommits: OutboxStore {
         let base: SQLiteOutboxStore
         let inserted = Mutex<[Int]>([])
@@ -20,7 +20,7 @@ import Testing
 
         init(_ base: SQLiteOutboxStore) {
             self.base = base
-            DispatchQueue.global().asyncAfter(deadline: .now() + 10) { [self] in open() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 60) { [self] in open() }
         }
 
         var commitTakesARoundTrip: Bool { true }
@@ -48,11 +48,12 @@ import Testing
             while !store.entered.load(ordering: .sequentiallyConsistent) { try Task.checkCancellation(); await Task.yield() }
         }
         // m0's commit is held: the outbox still takes the next submits (an outbox committing on
-        // its actor would be blocked here until the gate's 10 s fallback).
+        // its actor would be blocked here until the gate's 60 s fallback). The bound is generous:
+        // the whole suite runs beside this on 2 cores.
         var later: [Task<[Result<OutboxResult, ParleyError>], Never>] = []
         for index in 1...5 {
             later.append(Task { await outbox.submit([OutboxInlineRoundTests.message("m\(index)")]) })
-            try await withTimeout("m\(index) queued", seconds: 5) {
+            try await withTimeout("m\(index) queued", seconds: 30) {
                 while await outbox.queuedCount < index { try Task.checkCancellation(); await Task.yield() }
             }
         }
