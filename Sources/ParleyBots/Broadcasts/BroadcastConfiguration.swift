@@ -1,3 +1,4 @@
+import Foundation
 import ParleyCore
 
 /// How broadcasts are sent: retries, how many sends are in flight, batch sizes and the
@@ -17,17 +18,21 @@ public struct BroadcastConfiguration: Sendable {
     public var globalLimit: RateLimiter?
     /// The jitter source of the backoff, in 0..<1.
     public var random: @Sendable () -> Double
+    /// How long a run's claim on a chunk of recipients lasts (renewed while it sends): after
+    /// a crash, that run's chunk waits this long before another run takes it.
+    public var claimFor: TimeInterval
 
     /// Creates a configuration; the defaults suit a single host.
     public init(retry: RetryPolicy = RetryPolicy(initialDelay: .milliseconds(500), maximumDelay: .seconds(30), maxAttempts: 6),
                 concurrency: Int = 256, pageSize: Int = 1024, recordBatch: Int = 512, globalLimit: RateLimiter? = nil,
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }, claimFor: TimeInterval = 15) {
         self.retry = retry
         self.concurrency = max(1, concurrency)
         self.pageSize = max(1, pageSize)
         self.recordBatch = max(1, recordBatch)
         self.globalLimit = globalLimit
         self.random = random
+        self.claimFor = max(1, claimFor)
     }
 
     /// A token-bucket rate for `perSecond` messages a second: bursts of a tenth of a second,

@@ -31,17 +31,20 @@ struct BroadcastRunner: Sendable {
         var reasons: [String: Int] = [:]
         var done: [BroadcastRecipient] = []
         let recorder: OutcomeRecorder
+        var claims: RunClaims
     }
 
     func run() async throws(BroadcastError) -> BroadcastReport {
         let started = clock.now()
-        var progress = Progress(recorder: OutcomeRecorder(store: store, job: job.id))
+        var progress = Progress(recorder: OutcomeRecorder(store: store, job: job.id),
+                                claims: RunClaims(job: job.id, store: store, span: configuration.claimFor))
         var stopped = false
         do {
             try await send(&progress)
         } catch let error as BroadcastError {
             try? flush(&progress)
             try? await progress.recorder.settle()
+            try? progress.claims.release()
             throw error
         } catch {
             // Cancelled: keep what is known, leave the rest pending for the next run.
@@ -49,6 +52,9 @@ struct BroadcastRunner: Sendable {
         }
         try flush(&progress)
         try await progress.recorder.settle()
+        // Only once its outcomes are written: a recipient sent and released before would be
+        // free for another run to send again.
+        try progress.claims.release()
         var current = try store.job(job.id) ?? job
         // Paused with nothing left (the last sends were in flight) is finished too.
         if !stopped && current.pending == 0 {
@@ -66,13 +72,22 @@ struct BroadcastRunner: Sendable {
         var bucket = job.ratePerSecond.map { TokenBucket(rate: BroadcastConfiguration.bucketRate(perSecond: $0)) }
         try await withThrowingTaskGroup(of: BroadcastRecipient.self) { group in
             var inFlight = 0, started = 0
-            var after = -1
             var stored = StoredState(job: job.id, store: store)
-            // Bounded: each page moves `after` forward past at least one recipient.
+            // Bounded: each chunk claims at least one pending recipient, which its send or a
+            // skip records (or which another run holds from then on).
             pages: while !control.isStopping {
-                let page = try store.pending(job: job.id, after: after, limit: configuration.pageSize)
-                guard let last = page.last else { break }
-                after = last.position
+                var page = try progress.claims.claim(limit: configuration.pageSize, now: clock.now())
+                if page.isEmpty {
+                    // Nothing free: other runs hold the rest. This run's sends end (and are
+                    // written) before it waits, so its own claims cannot lapse meanwhile.
+                    while let finished = try await group.next() {
+                        inFlight -= 1
+                        try collect(finished, into: &progress)
+                    }
+                    try flush(&progress)
+                    page = try await progress.claims.waitForLapse(limit: configuration.pageSize, clock: clock, control: control, stored: &stored)
+                }
+                guard !page.isEmpty else { break }
                 let names = job.message.needsNames ? await self.names(of: page.map(\.channel)) : [:]
                 var optOuts = try OptOuts(job: job, store: store, page: page, cleanAsOf: cleanAsOf)
                 // Encrypted Matrix rooms get the page's keys in one claim, not one per recipient
@@ -99,6 +114,7 @@ struct BroadcastRunner: Sendable {
                     // A pause or cancel lets the sends in flight end (and be recorded) and starts no other.
                     guard try await pace(&bucket) else { break pages }
                     if try stored.stoppedElsewhere(at: clock.now()) { break pages }
+                    guard try progress.claims.holds(recipient.position, now: clock.now()) else { continue }
                     if try optOuts.contains(recipient.position) {
                         try skip(recipient, into: &progress)
                         continue

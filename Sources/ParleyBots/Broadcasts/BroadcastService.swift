@@ -36,6 +36,11 @@ public final class BroadcastService: Sendable {
         self.clock = clock
         self.configuration = configuration
         self.log = log
+        // A SQLite store is this process's alone (under its lock): claims in it were made by
+        // runs that died with an earlier process, and none is to be waited for.
+        if !store.isShared {
+            do { try store.releaseAllClaims() } catch { log("broadcast claims not released: \(error)") }
+        }
     }
 
     /// Stores a job for `recipients` (all pending) unless job `id` exists already; returns

@@ -10,13 +10,16 @@ extension BroadcastStore {
                 "SELECT position, target, attempts, payload FROM broadcast_recipients WHERE job = ? AND state = 0 AND position > ? ORDER BY position LIMIT ?",
                 [.text(job), .integer(Int64(position)), .integer(Int64(limit))])
         }
-        return try rows.map { row throws(BroadcastError) in
-            guard let position = row[0].int, let channel = row[1].string.flatMap(Channel.init(target:)) else {
-                throw BroadcastError(.storage, "a recipient of broadcast '\(job)' is damaged in storage")
-            }
-            return BroadcastRecipient(position: position, channel: channel, outcome: nil, attempts: row[2].int ?? 0,
-                                      payload: try Self.payload(row[3], job: job))
+        return try rows.map { row throws(BroadcastError) in try Self.pendingRecipient(row, job: job) }
+    }
+
+    /// A pending recipient from a row of position, target, attempts and payload.
+    static func pendingRecipient(_ row: [SQLiteValue], job: String) throws(BroadcastError) -> BroadcastRecipient {
+        guard let position = row[0].int, let channel = row[1].string.flatMap(Channel.init(target:)) else {
+            throw BroadcastError(.storage, "a recipient of broadcast '\(job)' is damaged in storage")
         }
+        return BroadcastRecipient(position: position, channel: channel, outcome: nil, attempts: row[2].int ?? 0,
+                                  payload: try Self.payload(row[3], job: job))
     }
 
     /// The recipients `job` gave up on, in order, with their error and own payload.

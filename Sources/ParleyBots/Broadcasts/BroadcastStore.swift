@@ -49,6 +49,7 @@ public final class BroadcastStore: Sendable {
         ALTER TABLE broadcast_jobs ADD COLUMN audience TEXT;
         ALTER TABLE broadcast_jobs ADD COLUMN opted_out INTEGER NOT NULL DEFAULT 0;
         """,
+        claimColumns(real: "REAL"),
     ], postgresSteps: [
         // The tables as SQLite's steps leave them, created at once. Text that lists are
         // ordered by compares in byte order, as in SQLite (COLLATE "C").
@@ -72,7 +73,17 @@ public final class BroadcastStore: Sendable {
             bot TEXT NOT NULL, audience TEXT NOT NULL, file TEXT NOT NULL, imported DOUBLE PRECISION NOT NULL, added BIGINT NOT NULL,
             PRIMARY KEY (bot, audience));
         """,
+        claimColumns(real: "DOUBLE PRECISION"),
     ])
+
+    /// Pending recipients are claimed in chunks by the runs sending their job (see
+    /// `claim(job:by:limit:now:until:)`): who holds each, and until when.
+    private static func claimColumns(real: String) -> String {
+        """
+        ALTER TABLE broadcast_recipients ADD COLUMN claimed_by TEXT;
+        ALTER TABLE broadcast_recipients ADD COLUMN claimed_until \(real);
+        """
+    }
 
     /// Recipient states as stored.
     enum RecipientState: Int64 { case pending = 0, sent = 1, failed = 2, optedOut = 3 }

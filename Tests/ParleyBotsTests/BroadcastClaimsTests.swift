@@ -1,0 +1,124 @@
+import Foundation
+import ParleyBots
+import ParleyCore
+import ParleyHub
+import ParleyTesting
+import Testing
+
+/// Several runs of one job (processes sharing a PostgreSQL; here two services over one
+/// store) claim its recipients in chunks: they send it together, each recipient once, and a
+/// chunk whose run died is taken by another once its claim lapses.
+struct BroadcastClaimsTests {
+    /// Two services over one store and one hub, each with its own connection as `news`.
+    struct TwoRuns {
+        let first: BroadcastFixture
+        let second: BroadcastService
+        let secondTransport: HubTransport
+        let clock: ManualClock
+
+        init(database: TestDatabase, users: Int, configuration: BroadcastConfiguration) throws {
+            let location = database.location("claims")
+            clock = ManualClock()
+            first = try BroadcastFixture(users: users, storePath: location, clock: clock, configuration: configuration)
+            second = BroadcastService(store: try BroadcastStore(path: location), clock: clock, configuration: configuration)
+            secondTransport = try first.hub.connect(user: "news")
+        }
+
+        func create(_ count: Int, rate: Rate?) throws -> String {
+            var audience = BroadcastRecipients()
+            try audience.append(targets: BroadcastFixture.targets(0..<count))
+            return try first.service.create(bot: "news", origin: "test", message: try BroadcastMessage(text: "Hi"),
+                                            recipients: audience, rate: rate).job.id
+        }
+
+        func sentTo(_ users: Range<Int>) throws -> [Int] {
+            try users.map { try first.messages(to: "u\($0)").count }
+        }
+
+        /// Moves the clock a second at a time until `runs` end (bounded: two minutes of clock).
+        func advanceUntilDone(_ runs: [Task<BroadcastReport, any Error>]) async throws -> [BroadcastReport] {
+            let ended = Task {
+                var reports: [BroadcastReport] = []
+                for run in runs { reports.append(try await run.value) }
+                return reports
+            }
+            for _ in 0..<120 {
+                try await Task.sleep(for: .milliseconds(0))
+                await clock.advance(by: .seconds(1))
+                if clock.sleeperCount == 0 { break }
+            }
+            return try await withTimeout { try await ended.value }
+        }
+    }
+
+    @Test(arguments: TestDatabase.kinds) func twoRunsSendOneJobTogetherEachRecipientOnce(database: TestDatabase) async throws {
+        let runs = try TwoRuns(database: database, users: 4, configuration: BroadcastConfiguration(pageSize: 2, random: { 0.5 }))
+        let id = try runs.create(4, rate: Rate(count: 1, per: .seconds(1)))
+        let first = runs.first.service, firstTransport = runs.first.transport
+        let second = runs.second, secondTransport = runs.secondTransport
+        // The first run claims u0 and u1, sends u0 and waits for its next token; the second
+        // claims the next chunk, u2 and u3, and does the same.
+        let a = Task { try await first.run(id, transport: firstTransport) }
+        try await withTimeout { await runs.clock.waitForSleepers(1) }
+        let b = Task { try await second.run(id, transport: secondTransport) }
+        try await withTimeout { await runs.clock.waitForSleepers(2) }
+        #expect(try runs.sentTo(0..<4) == [1, 0, 1, 0])
+        let reports = try await runs.advanceUntilDone([a, b])
+        #expect(reports.map(\.sentThisRun) == [2, 2])
+        #expect(try runs.sentTo(0..<4) == [1, 1, 1, 1])
+        let job = try #require(try runs.first.store.job(id))
+        #expect(job.state == .finished && job.sent == 4 && job.pending == 0)
+    }
+
+    @Test(arguments: TestDatabase.kinds) func aChunkWhoseRunDiedIsSentOnceItsClaimLapses(database: TestDatabase) async throws {
+        let runs = try TwoRuns(database: database, users: 4, configuration: BroadcastConfiguration(pageSize: 2, random: { 0.5 }, claimFor: 15))
+        let id = try runs.create(4, rate: nil)
+        // A run of another process claimed u0 and u1 and died.
+        let now = runs.clock.now()
+        #expect(try runs.first.store.claim(job: id, by: "dead", limit: 2, now: now, until: now.addingTimeInterval(15)).map(\.position) == [0, 1])
+        let second = runs.second, transport = runs.secondTransport
+        let run = Task { try await second.run(id, transport: transport) }
+        // It sends what is free and waits for the dead run's claim.
+        try await withTimeout { await runs.clock.waitForSleepers(1) }
+        #expect(try runs.sentTo(0..<4) == [0, 0, 1, 1])
+        await runs.clock.advance(by: .seconds(14))
+        try await withTimeout { await runs.clock.waitForSleepers(1) }
+        #expect(try runs.sentTo(0..<4) == [0, 0, 1, 1])
+        let reports = try await runs.advanceUntilDone([run])
+        #expect(reports.map(\.sentThisRun) == [4])
+        #expect(try runs.sentTo(0..<4) == [1, 1, 1, 1])
+        #expect(try runs.first.store.job(id)?.state == .finished)
+    }
+
+    @Test(arguments: TestDatabase.kinds) func aRunKeepsItsChunkWhileItSendsLongerThanAClaimLasts(database: TestDatabase) async throws {
+        let runs = try TwoRuns(database: database, users: 4, configuration: BroadcastConfiguration(pageSize: 4, random: { 0.5 }, claimFor: 2))
+        let id = try runs.create(4, rate: Rate(count: 1, per: .seconds(1)))
+        let first = runs.first.service, firstTransport = runs.first.transport
+        let second = runs.second, secondTransport = runs.secondTransport
+        let a = Task { try await first.run(id, transport: firstTransport) }
+        try await withTimeout { await runs.clock.waitForSleepers(1) }
+        // The second run finds every recipient claimed, for two seconds only; the first run
+        // renews its claim as it sends one a second, so the second sends none.
+        let b = Task { try await second.run(id, transport: secondTransport) }
+        try await withTimeout { await runs.clock.waitForSleepers(2) }
+        let reports = try await runs.advanceUntilDone([a, b])
+        #expect(reports.map(\.sentThisRun) == [4, 0])
+        #expect(try runs.sentTo(0..<4) == [1, 1, 1, 1])
+        #expect(try runs.first.store.job(id)?.state == .finished)
+    }
+
+    @Test func aSQLiteStoreGivesBackTheClaimsOfRunsThatDiedWithTheProcess() async throws {
+        let location = TestDatabase.sqlite.location("claims")
+        // A clock that only moves when told: a run that waited for the dead claim would not end.
+        let before = try BroadcastFixture(users: 2, storePath: location, clock: ManualClock())
+        var audience = BroadcastRecipients()
+        try audience.append(targets: BroadcastFixture.targets(0..<2))
+        let id = try before.service.create(bot: "news", origin: "test", message: try BroadcastMessage(text: "Hi"), recipients: audience).job.id
+        let now = before.clock.now()
+        _ = try before.store.claim(job: id, by: "died", limit: 2, now: now, until: now.addingTimeInterval(3600))
+        // The next process's service: nothing waits for the dead run's hour.
+        let after = BroadcastService(store: try BroadcastStore(path: location), clock: before.clock)
+        let report = try await withTimeout { try await after.run(id, transport: before.transport) }
+        #expect(report.sentThisRun == 2 && report.pending == 0)
+    }
+}
