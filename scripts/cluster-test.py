@@ -15,10 +15,12 @@ killed is replaced by a fresh one, so three run throughout. Checks, in order:
      `support` (from parley.cluster_leases) is killed with SIGKILL; alice answers 123456; the
      order card with the kept flow variable comes from another process within the lease and a
      bound (the time from the kill to the answer is printed);
-  2. a broadcast by `support` (admin API) to N registered users, its holder killed with SIGKILL
-     once about half of their rooms are made (Synapse's room list); the job finishes on another
-     process and every recipient's direct room holds exactly one message, and no room of a
-     recipient any other message of the bot (read through the admin API);
+  2. a broadcast by `support` (admin API) to N registered users, sent by all three processes
+     together (each claims chunks of recipients; at least two had claimed some before the kill),
+     its bot's holder killed with SIGKILL once about half of their rooms are made (Synapse's
+     room list); the job finishes, at least two processes besides the killed one sent part of
+     it, every recipient's direct room holds exactly one message, and no room of a recipient
+     any other message of the bot (read through the admin API);
   4. a database cut: PostgreSQL stopped for 10 s (scripts/postgres pause/resume); the holder
      stops the bots before their lease can expire; a message alice sends meanwhile is not
      answered during the cut, and is answered exactly once after it;
@@ -193,6 +195,13 @@ class Scenario:
             start = page["end"]
         return events
 
+    def senders(self, job):
+        """process name → (recipients done, recipients claimed now) of broadcast `job`, by the
+        process part (host:pid) of each recipient's claim."""
+        rows = self.psql("SELECT split_part(claimed_by, ' ', 1), count(*) FILTER (WHERE state <> 0), count(*) FILTER (WHERE state = 0) "
+                         f"FROM parley.broadcast_recipients WHERE job = '{job}' AND claimed_by IS NOT NULL GROUP BY 1")
+        return {self.process_of(int(process.split(":")[-1])).name: (int(done), int(held)) for process, done, held in rows}
+
     def support_rooms(self):
         rooms = self.admin("GET", "/_synapse/admin/v1/rooms?limit=100000").get("rooms", [])
         return len([r for r in rooms if r.get("creator") == SUPPORT])
@@ -299,11 +308,15 @@ class Scenario:
             expect(time.monotonic() < deadline, f"the broadcast made {made} rooms of {count} in 120 s")
             await asyncio.sleep(0.2)
         sent = made
+        at_kill = self.senders("failover")
         owner.kill()
         killed_at = time.monotonic()
         self.sent_at_kill = int(sent)
         rate = int(sent) / (killed_at - started)
-        log(f"parley {owner.name} killed with SIGKILL after {sent} of {count} rooms made ({rate:.0f}/s)")
+        log(f"parley {owner.name} killed with SIGKILL after {sent} of {count} rooms made ({rate:.0f}/s); "
+            f"recipients done and claimed by process then: {at_kill}")
+        # Every process claims chunks of the job, not only the bot's holder.
+        expect(len(at_kill) >= 2, f"only {sorted(at_kill)} sent the broadcast before the kill: the others did not help")
         new_owner, _ = await self.holder("support", not_pid=owner.pid, seconds=LEASE + 30)
         deadline = time.monotonic() + 60 + 2 * count / max(rate, 1)
         while True:
@@ -315,7 +328,14 @@ class Scenario:
         finished = time.monotonic()
         expect(state == "finished" and int(sent) == count and int(failed) == 0,
                f"the broadcast ended {state} with {sent} sent, {failed} failed of {total}")
-        log(f"the broadcast finished on parley {new_owner.name} {finished - killed_at:.1f} s after the kill")
+        by_process = self.senders("failover")
+        log(f"the broadcast finished {finished - killed_at:.1f} s after the kill (support now on parley {new_owner.name}); "
+            f"recipients done by process: { {name: done for name, (done, _) in by_process.items()} }")
+        expect(sum(done for done, _ in by_process.values()) == count,
+               f"the claims account for {sum(done for done, _ in by_process.values())} recipients of {count}: {by_process}")
+        expect(len([p for p, (done, _) in by_process.items() if done > 0 and p != owner.name]) >= 2,
+               f"fewer than two processes besides the killed one sent part of the broadcast: {by_process}")
+        self.numbers["broadcast senders"] = len(by_process)
         await self.replace(owner)
         # Each recipient's messages, from every room the bot made (admin API).
         rooms = self.admin("GET", "/_synapse/admin/v1/rooms?limit=100000").get("rooms", [])
@@ -360,7 +380,7 @@ class Scenario:
         expect(not twice, f"{len(twice)} recipients got more than one message: {dict(list(twice.items())[:10])}")
         self.numbers["broadcast rooms made at the kill"] = self.sent_at_kill
         self.passed(f"broadcast to {count} recipients across a SIGKILL of parley {owner.name} after {self.sent_at_kill} rooms made: "
-                    f"finished on parley {new_owner.name}, every recipient's direct room holds exactly one message")
+                    f"sent by {len(by_process)} processes together, every recipient's direct room holds exactly one message")
 
     # ---- 4. database cut
 

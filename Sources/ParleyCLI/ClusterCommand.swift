@@ -21,13 +21,16 @@ enum ClusterCommand: Subcommand {
                 throw BroadcastError(.storage, "\(error)")
             }
             let jobs = try desk.service.jobs().filter { $0.state == .running || $0.state == .paused }
-            for line in describe(status, jobs: jobs) { context.output.line(line) }
+            var senders: [String: [BroadcastSender]] = [:]
+            for job in jobs { senders[job.id] = try desk.service.store.senders(job: job.id) }
+            for line in describe(status, jobs: jobs, senders: senders) { context.output.line(line) }
             return 0
         }
     }
 
     /// The lines `parley cluster` prints.
-    static func describe(_ status: ClusterStatus, jobs: [BroadcastJob]) -> [String] {
+    /// `senders`: each job's part per process (see `BroadcastStore.senders(job:)`).
+    static func describe(_ status: ClusterStatus, jobs: [BroadcastJob], senders: [String: [BroadcastSender]] = [:]) -> [String] {
         func seconds(_ value: Double) -> String { String(format: "%.1f s", max(0, value)) }
         var lines = ["processes: \(status.processes.count)"]
         for process in status.processes {
@@ -46,8 +49,13 @@ enum ClusterCommand: Subcommand {
         }
         lines.append("broadcasts: \(jobs.count) running or paused")
         for job in jobs {
-            let sender = status.bots.first { $0.id == job.bot }?.holder ?? "no process (the bot's lease is free)"
-            lines.append("  " + BroadcastsCommand.describe(job) + "  sent by \(sender)")
+            let holder = status.bots.first { $0.id == job.bot }?.holder ?? "no process (the bot's lease is free)"
+            lines.append("  " + BroadcastsCommand.describe(job) + "  bot run by \(holder)")
+            // Every process may send a job without a rate (each claims its own chunks).
+            for sender in senders[job.id] ?? [] {
+                let process = status.processes.first { $0.id.hasPrefix(sender.process + ":") }?.id ?? "\(sender.process) (gone)"
+                lines.append("    \(process): \(sender.done) done, \(sender.holding) claimed")
+            }
         }
         return lines
     }

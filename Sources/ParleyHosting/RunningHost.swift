@@ -87,11 +87,15 @@ public final class RunningHost: Sendable {
     let keeper: LeaseKeeper?
     /// The transport the host was started with: bots taken over connect through it.
     let provider: any TransportProvider
+    /// On a shared database: the accounts this process helps send other processes' broadcasts through.
+    let helpers: BroadcastHelpers?
 
     private init(host: BotHost, loaded: LoadedState, sessions: HostSessions, kind: String, storage: HostStorage, transportRun: TransportRun,
                  lock: StoreLock?, retention: StoreRetention?, metrics: HostMetrics, changes: HostChangeSignal,
-                 source: (@Sendable () -> LoadedHost)?, keeper: LeaseKeeper?, provider: any TransportProvider) {
+                 source: (@Sendable () -> LoadedHost)?, keeper: LeaseKeeper?, provider: any TransportProvider,
+                 helpers: BroadcastHelpers?) {
         self.keeper = keeper
+        self.helpers = helpers
         self.provider = provider
         self.metrics = metrics
         self.changes = changes
@@ -178,7 +182,10 @@ public final class RunningHost: Sendable {
         let running = RunningHost(host: host, loaded: LoadedState(loaded, bots: compiled), sessions: sessions,
                                   kind: type(of: transport).kind, storage: storage, transportRun: run,
                                   lock: lock, retention: retention, metrics: metrics, changes: changes,
-                                  source: options.reloadSource, keeper: keeper, provider: transport)
+                                  source: options.reloadSource, keeper: keeper, provider: transport,
+                                  helpers: keeper == nil ? nil : BroadcastHelpers(provider: transport, storage: storage) { bot, problem in
+                                      logger.log(.warn, at: clock.now(), bot: bot, "cluster: cannot help send the bot's broadcasts", ["error": problem])
+                                  })
         metrics.attach(running)
         return running
     }
@@ -211,6 +218,7 @@ public final class RunningHost: Sendable {
         await keeper?.stop(releasing: false)
         await host.stop()
         for session in sessions.all { await session.close() }
+        await helpers?.close()
         await keeper?.stop(releasing: true)
         lock?.release()
     }

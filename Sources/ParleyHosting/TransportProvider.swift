@@ -29,6 +29,12 @@ public protocol TransportProvider: Sendable {
     /// The bots' accounts for `parley broadcast(s)`, which send with no bot running.
     func broadcastSenders(storage: HostStorage) throws -> any BroadcastSenders
 
+    /// The bots' accounts as a process that does not run them uses them to help send their
+    /// broadcasts (several processes on one PostgreSQL): nil when this kind cannot (the
+    /// embedded hub lives in one process; Matrix with encryption, whose device keys only the
+    /// bot's holder may use).
+    func broadcastHelpers(storage: HostStorage) throws -> (any BroadcastSenders)?
+
     /// Where `parley test` runs flow tests on this kind; `target` is an account the tests talk
     /// to instead of a bot hosted here (a kind that cannot do that throws `invalidArgument`).
     func testSetup(target: String?, environment: [String: String]) throws -> TestSetup
@@ -120,4 +126,8 @@ public protocol BroadcastSenders: Sendable {
     func transport(for bot: String) throws -> any Transport
     /// Releases what the senders hold (the embedded hub writes its cursors).
     func close() async
+}
+
+extension TransportProvider {
+    public func broadcastHelpers(storage: HostStorage) throws -> (any BroadcastSenders)? { nil }
 }

@@ -38,6 +38,17 @@ public struct MatrixConfiguration: Sendable {
     public var databasePath: String
     /// Shown in the account's device list.
     public var deviceName = "Parley"
+    /// The device to log in as with a password, when this returns one (a broadcast helper logs
+    /// in as its bot's own device: the server keys transaction ids by device, so a message
+    /// resent by either is recognised as the same); otherwise the stored one.
+    public var loginDevice: (@Sendable () -> String?)? = nil
+    /// Reads the joined rooms and `m.direct` again before making a direct room: an account
+    /// with no sync loop (a broadcast helper) would not know of one another process made.
+    public var rereadsRoomsBeforeCreating = false
+    /// Held around each read-modify-write of `m.direct` when several processes act as this
+    /// account (a cluster on one database): Matrix has no compare-and-set for account data,
+    /// and two writers would lose each other's rooms.
+    public var accountDataLock: (any MatrixAccountDataLock)? = nil
     /// Send plain text as `m.notice` (the bot convention: clients don't notify, bots ignore it).
     public var sendTextAsNotice = false
     /// Also send each vCard card as a `text/vcard` file (`m.file`) right behind it, for
@@ -99,4 +110,13 @@ public struct MatrixConfiguration: Sendable {
         self.credentials = credentials
         self.databasePath = databasePath
     }
+}
+
+/// A lock shared by the processes acting as one Matrix account (see
+/// `MatrixConfiguration.accountDataLock`).
+public protocol MatrixAccountDataLock: Sendable {
+    /// Waits (bounded) until this caller holds `key` among every process sharing it.
+    func acquire(_ key: String) async throws
+    /// Gives `key` back.
+    func release(_ key: String) async
 }

@@ -100,6 +100,20 @@ extension MatrixTransport {
         return id
     }
 
+    /// Reads the joined rooms and `m.direct` again, or waits for the read under way.
+    private func rereadRooms() async throws {
+        if let roomsReread { return try await roomsReread.value }
+        let task = Task { try await self.loadRooms() }
+        roomsReread = task
+        defer { roomsReread = nil }
+        try await task.value
+    }
+
+    /// This account's direct room with `user` it is in (the first by id), if any.
+    private func directRoom(with user: String) -> String? {
+        directRooms.filter { $0.value == user && joinedRooms.contains($0.key) }.keys.sorted().first
+    }
+
     /// The room of a channel: a group's room id (an alias is resolved), a person's direct room
     /// (created with an invite and added to `m.direct` when `create` and there is none).
     public func roomID(for channel: Channel, create: Bool = false) async throws -> String {
@@ -114,11 +128,13 @@ extension MatrixTransport {
             return room
         case .person where channel.id.hasPrefix("@") && channel.id.contains(":"):
             if !joinedRoomsLoaded { try await loadRooms() }
-            if let room = directRooms.filter({ $0.value == channel.id && joinedRooms.contains($0.key) }).keys.sorted().first {
-                return room
-            }
+            if let room = directRoom(with: channel.id) { return room }
             guard create else {
                 throw ParleyError(.notFound, "no direct room with \(channel.id)", context: ["channel": channel.target])
+            }
+            if config.rereadsRoomsBeforeCreating {
+                try await rereadRooms()
+                if let room = directRoom(with: channel.id) { return room }
             }
             let initialState = directRoomInitialState
             let room = try await client.createRoom([

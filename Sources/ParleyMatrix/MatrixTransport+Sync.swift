@@ -226,6 +226,18 @@ extension MatrixTransport {
     }
 
     private func writeDirectRoom(_ room: String, with user: String) async throws {
+        guard let lock = config.accountDataLock else { return try await writeDirectRoomNow(room, with: user) }
+        try await lock.acquire("m.direct \(userID)")
+        do {
+            try await writeDirectRoomNow(room, with: user)
+        } catch {
+            await lock.release("m.direct \(userID)")
+            throw error
+        }
+        await lock.release("m.direct \(userID)")
+    }
+
+    private func writeDirectRoomNow(_ room: String, with user: String) async throws {
         var content = try await client.accountData(userID: userID, type: "m.direct")?.objectValue ?? [:]
         var rooms = content[user]?.arrayValue ?? []
         guard !rooms.contains(.string(room)) else { return applyDirect(.object(content)) }

@@ -44,6 +44,9 @@ public actor MatrixTransport: Transport {
     var ownDirectRooms: [String: String] = [:]
     var joinedRooms: Set<String> = []
     var joinedRoomsLoaded = false
+    /// A read of the rooms under way for `rereadsRoomsBeforeCreating`: the sends that miss a
+    /// room meanwhile wait for it instead of each asking the server again.
+    var roomsReread: Task<Void, any Error>?
     /// Known encryption state per room (absent: not checked yet).
     var encryptedRooms: [String: Bool] = [:]
     /// The `m.room.encryption` content of encrypted rooms (rotation settings).
@@ -118,7 +121,7 @@ public actor MatrixTransport: Transport {
             client.accessToken = nil
             let result: MatrixClient.LoginResult
             do {
-                result = try await client.login(user: userID, password: password, deviceID: saved.deviceID,
+                result = try await client.login(user: userID, password: password, deviceID: config.loginDevice?() ?? saved.deviceID,
                                                 deviceName: config.deviceName)
             } catch var error as ParleyError where error.code == .permissionDenied {
                 error.code = .unauthorized

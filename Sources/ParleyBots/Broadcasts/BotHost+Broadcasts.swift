@@ -35,22 +35,45 @@ extension BotHost {
         var started = 0
         for job in jobs where ids.contains(job.bot) && !busy.contains(job.id) && job.state != .paused && job.state != .cancelled {
             guard let runtime = broadcastRoutes.withLock({ $0[job.bot] }) else { continue }
-            let tracker = self.tracker
-            tracker.begin()
-            let task = Task {
-                defer { tracker.end() }
-                do throws(BroadcastError) {
-                    _ = try await service.run(job.id, route: .client(runtime.client))
-                } catch {
-                    // Started meanwhile, or paused or cancelled since the list was read: not a failure.
-                    guard error.code != .alreadyRunning && error.code != .invalidState else { return }
-                    self.logger.log(.error, at: self.clock.now(), bot: job.bot, "broadcast not run", ["job": job.id, "error": "\(error)"])
-                }
-            }
-            broadcastTasks.withLock { $0.append(task) }
+            spawnRun(of: job, route: .client(runtime.client), service: service)
             started += 1
         }
         return started
+    }
+
+    /// On a shared database: joins the running jobs of bots this process does not run (`held`
+    /// are those it does), sending through `route(bot)` (the bot's account as a helper uses
+    /// it). The runs claim chunks of recipients beside the holder's (see `RunClaims`), so the
+    /// processes send a big job together. A job with a rate is left to its bot's holder: the
+    /// rate is the job's, and more senders would not send it sooner. Returns how many joined.
+    @discardableResult
+    public func helpBroadcasts(notHeld held: Set<String>, route: (String) -> BroadcastRoute?) -> Int {
+        guard let service = options.broadcasts, service.store.isShared, let jobs = try? service.store.unfinishedJobs() else { return 0 }
+        let busy = service.runningJobs
+        var joined = 0
+        for job in jobs where !held.contains(job.bot) && !busy.contains(job.id) && job.ratePerSecond == nil && job.pending > 0 {
+            guard let route = route(job.bot) else { continue }
+            spawnRun(of: job, route: route, service: service)
+            joined += 1
+        }
+        return joined
+    }
+
+    /// Runs `job` along `route` in a task of the host (counted as work in flight, cancelled at stop).
+    private func spawnRun(of job: BroadcastJob, route: BroadcastRoute, service: BroadcastService) {
+        let tracker = self.tracker
+        tracker.begin()
+        let task = Task {
+            defer { tracker.end() }
+            do throws(BroadcastError) {
+                _ = try await service.run(job.id, route: route)
+            } catch {
+                // Started meanwhile, or paused or cancelled since the list was read: not a failure.
+                guard error.code != .alreadyRunning && error.code != .invalidState else { return }
+                self.logger.log(.error, at: self.clock.now(), bot: job.bot, "broadcast not run", ["job": job.id, "error": "\(error)"])
+            }
+        }
+        broadcastTasks.withLock { $0.append(task) }
     }
 
     /// Starts the cron scheduler over `bots`' schedules, replacing the one running (a

@@ -18,6 +18,10 @@ public struct BroadcastConfiguration: Sendable {
     public var globalLimit: RateLimiter?
     /// The jitter source of the backoff, in 0..<1.
     public var random: @Sendable () -> Double
+    /// Recipients a run claims at a time on a shared database (at most `pageSize`): small
+    /// enough that the processes sending a job share it out, large enough that claiming costs
+    /// one round trip per hundred sends. On SQLite a run claims whole pages.
+    public var sharedChunk: Int = 100
     /// How long a run's claim on a chunk of recipients lasts (renewed while it sends): after
     /// a crash, that run's chunk waits this long before another run takes it.
     public var claimFor: TimeInterval

@@ -32,18 +32,31 @@ struct BroadcastRunner: Sendable {
         var done: [BroadcastRecipient] = []
         let recorder: OutcomeRecorder
         var claims: RunClaims
+        /// Recipients claimed at a time: on a shared database `sharedChunk`, so the processes
+        /// share a job out; else a page.
+        let chunk: Int
+        /// Outcomes written together: on a shared database a chunk's worth, so a process that
+        /// takes over a dead one's chunk finds most of it recorded.
+        let recordEvery: Int
     }
 
     func run() async throws(BroadcastError) -> BroadcastReport {
         let started = clock.now()
+        let chunk = store.isShared ? min(configuration.pageSize, configuration.sharedChunk) : configuration.pageSize
         var progress = Progress(recorder: OutcomeRecorder(store: store, job: job.id),
-                                claims: RunClaims(job: job.id, store: store, span: configuration.claimFor))
+                                claims: RunClaims(job: job.id, store: store, span: configuration.claimFor), chunk: chunk,
+                                recordEvery: store.isShared ? min(configuration.recordBatch, chunk) : configuration.recordBatch)
         var stopped = false
+        // On a shared database the claims are also renewed beside the run: it may wait longer
+        // than a claim lasts for sends in flight, and another process must not take them meanwhile.
+        let renewer = store.isShared ? progress.claims.renewEvery(third: clock) : nil
+        defer { renewer?.cancel() }
         do {
             try await send(&progress)
         } catch let error as BroadcastError {
             try? flush(&progress)
             try? await progress.recorder.settle()
+            await RunClaims.stop(renewer)
             try? progress.claims.release()
             throw error
         } catch {
@@ -54,6 +67,7 @@ struct BroadcastRunner: Sendable {
         try await progress.recorder.settle()
         // Only once its outcomes are written: a recipient sent and released before would be
         // free for another run to send again.
+        await RunClaims.stop(renewer)
         try progress.claims.release()
         var current = try store.job(job.id) ?? job
         // Paused with nothing left (the last sends were in flight) is finished too.
@@ -73,10 +87,17 @@ struct BroadcastRunner: Sendable {
         try await withThrowingTaskGroup(of: BroadcastRecipient.self) { group in
             var inFlight = 0, started = 0
             var stored = StoredState(job: job.id, store: store)
+            let chunk = progress.chunk
             // Bounded: each chunk claims at least one pending recipient, which its send or a
             // skip records (or which another run holds from then on).
             pages: while !control.isStopping {
-                var page = try progress.claims.claim(limit: configuration.pageSize, now: clock.now())
+                // On a shared database the next chunk is claimed once most of this one is sent:
+                // a run holds what it can send soon, and the other processes claim the rest.
+                while store.isShared && inFlight > chunk / 2, let finished = try await group.next() {
+                    inFlight -= 1
+                    try collect(finished, into: &progress)
+                }
+                var page = try progress.claims.claim(limit: chunk, now: clock.now())
                 if page.isEmpty {
                     // Nothing free: other runs hold the rest. This run's sends end (and are
                     // written) before it waits, so its own claims cannot lapse meanwhile.
@@ -85,7 +106,7 @@ struct BroadcastRunner: Sendable {
                         try collect(finished, into: &progress)
                     }
                     try flush(&progress)
-                    page = try await progress.claims.waitForLapse(limit: configuration.pageSize, clock: clock, control: control, stored: &stored)
+                    page = try await progress.claims.waitForLapse(limit: chunk, clock: clock, control: control, stored: &stored)
                 }
                 guard !page.isEmpty else { break }
                 let names = job.message.needsNames ? await self.names(of: page.map(\.channel)) : [:]
@@ -142,7 +163,7 @@ struct BroadcastRunner: Sendable {
         case nil: return
         }
         progress.done.append(recipient)
-        if progress.done.count >= configuration.recordBatch { try flush(&progress) }
+        if progress.done.count >= progress.recordEvery { try flush(&progress) }
     }
 
     /// Records that `recipient` left the job's audience before their turn.

@@ -67,7 +67,38 @@ extension BroadcastStore {
         }
     }
 
+    /// Who sent `job`'s recipients so far, by process (`host:pid`): those done (sent, failed
+    /// or opted out) under its claims, and those it holds now. Recipients nobody claimed
+    /// (sent before claims existed) are not counted.
+    public func senders(job: String) throws(BroadcastError) -> [BroadcastSender] {
+        let rows = try access("read the senders of \(job)") { connection in
+            try connection.rows("""
+                SELECT claimed_by, CASE WHEN state = 0 THEN 1 ELSE 0 END, COUNT(*) FROM broadcast_recipients
+                WHERE job = ? AND claimed_by IS NOT NULL GROUP BY claimed_by, CASE WHEN state = 0 THEN 1 ELSE 0 END
+                """, [.text(job)])
+        }
+        var byProcess: [String: BroadcastSender] = [:]
+        for row in rows {
+            guard let claimant = row[0].string, let count = row[2].int else { continue }
+            let process = String(claimant.prefix { $0 != " " })
+            var sender = byProcess[process] ?? BroadcastSender(process: process, done: 0, holding: 0)
+            if row[1].int == 1 { sender.holding += count } else { sender.done += count }
+            byProcess[process] = sender
+        }
+        return byProcess.values.sorted { $0.process < $1.process }
+    }
+
     /// Whether the store is shared by several processes (PostgreSQL): on SQLite this process
     /// holds it alone.
     public var isShared: Bool { writesTakeARoundTrip }
+}
+
+/// One process's part in a broadcast job (`BroadcastStore.senders(job:)`).
+public struct BroadcastSender: Sendable, Equatable {
+    /// `host:pid`.
+    public var process: String
+    /// Recipients it sent (or failed, or skipped as opted out).
+    public var done: Int
+    /// Recipients it holds claims on, still pending.
+    public var holding: Int
 }

@@ -9,9 +9,13 @@ struct RunClaims {
     let store: BroadcastStore
     /// How long a claim lasts; renewed once half of it has passed.
     let span: TimeInterval
-    /// This run's name in the claims: a run's own, so a run that died holds nothing a later
-    /// run of the same process could mistake for its own.
-    let claimant = UUID().uuidString.lowercased()
+    /// This run's name in the claims: its process (`host:pid`, which a sent recipient's row
+    /// keeps, so `parley cluster` can tell which process sent how many) and a name of the
+    /// run's own, so a run that died holds nothing a later run could mistake for its own.
+    let claimant = "\(RunClaims.process) \(UUID().uuidString.prefix(13).lowercased())"
+
+    /// This process as the claims name it.
+    static let process = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
     private var until = Date.distantPast
     /// The positions still held after the last renewal; nil: the whole chunk (none renewed yet).
     private var held: Set<Int>?
@@ -58,6 +62,25 @@ struct RunClaims {
             if !chunk.isEmpty { return chunk }
         }
         return []
+    }
+
+    /// Renews this run's claims every third of their span of real time until cancelled (a
+    /// failed renewal is tried again at the next turn; `holds` finds what was lost).
+    func renewEvery(third clock: any ParleyClock) -> Task<Void, Never> {
+        let store = store, job = job, claimant = claimant, span = span
+        return Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(span / 3))
+                guard !Task.isCancelled else { return }
+                _ = try? store.renewClaims(job: job, by: claimant, until: clock.now().addingTimeInterval(span))
+            }
+        }
+    }
+
+    /// Stops a renewer and waits for it: a renewal after the release would claim again.
+    static func stop(_ renewer: Task<Void, Never>?) async {
+        renewer?.cancel()
+        await renewer?.value
     }
 
     /// Gives this run's claims on recipients still pending back (its outcomes written).

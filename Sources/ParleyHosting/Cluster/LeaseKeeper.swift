@@ -24,8 +24,9 @@ final class LeaseKeeper: Sendable {
     struct Actions: Sendable {
         var taken: @Sendable ([String: Int64]) async -> Set<String>
         var lost: @Sendable ([String]) async -> Void
-        /// After every round the database answered, with the bots held: work that other
-        /// processes queued for them (broadcast jobs) is picked up here.
+        /// After every round the database answered, with the bots held (maybe none): work that
+        /// other processes queued for them (broadcast jobs) is picked up here, and broadcasts of
+        /// bots held elsewhere are helped with.
         var held: @Sendable (Set<String>) async -> Void
     }
 
@@ -161,7 +162,8 @@ final class LeaseKeeper: Sendable {
         }
         if !lost.isEmpty { lose(lost, why: "lease taken by another process", actions) }
         guard answered else { return }
-        defer { if !holdings.isEmpty { spawn { [holdings] in await actions.held(Set(holdings.keys)) } } }
+        // Also with nothing held: a process standing by helps send other processes' broadcasts.
+        defer { spawn { [holdings] in await actions.held(Set(holdings.keys)) } }
         let share = share()
         handOver(beyond: share, actions)
         let taken = take(upTo: share)

@@ -34,7 +34,9 @@ extension RunningHost {
             guard let self else { return }
             _ = await self.host.apply(BotChanges(abandoned: bots))
         }, held: { [weak self] bots in
-            self?.host.pickUpBroadcasts(of: bots)
+            guard let self else { return }
+            host.pickUpBroadcasts(of: bots)
+            if let helpers { host.helpBroadcasts(notHeld: bots, route: helpers.route(for:)) }
         }))
     }
 

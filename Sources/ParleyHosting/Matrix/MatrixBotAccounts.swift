@@ -106,6 +106,7 @@ public final class MatrixBotAccounts: Sendable {
                                                 databasePath: databases.location("matrix-\(bot)", of: bot))
         if let maxRooms = settings.maxRooms?.value { configuration.maxRooms = maxRooms }
         configuration.attachVCardFile = settings.attachesVCardFiles
+        configuration.accountDataLock = databases.accountDataLock()
         configuration.log = log
         (configuration.encryptionMode, configuration.encryption) = try settings.encryption(bot: bot, databases: databases, log: log)
         return configuration

@@ -3,6 +3,7 @@ import ParleyBots
 import ParleyCore
 import ParleyFlowTest
 import ParleyMatrix
+import SQLiteStore
 import YAMLCoding
 
 /// `transport: {kind: matrix}`: every bot logs in to a homeserver with its own account and
@@ -69,17 +70,36 @@ public struct MatrixTransportProvider: TransportProvider {
         Senders(settings: settings, databases: try storage.accountDatabases())
     }
 
+    /// Each bot's account with a session of the helpers' own (its own device, logged in with
+    /// the bot's password or token): it sends in clear only, so an encrypting config has none.
+    public func broadcastHelpers(storage: HostStorage) throws -> (any BroadcastSenders)? {
+        let own = try storage.accountDatabases()
+        guard settings.encryption?.parsedMode?.servesEncrypted != true, let helpers = own.helpers else { return nil }
+        return Senders(settings: settings, databases: helpers, botDatabases: own)
+    }
+
     /// Each bot's account as `parley run` keeps it (the same session database, so its device
     /// and direct rooms are reused), under its bot file's names.
+    /// A helper's (`botDatabases` set): its own session, logged in as the bot's device.
     struct Senders: BroadcastSenders {
         let settings: MatrixSettings
         let databases: AccountDatabases
+        /// For a helper: where the bot's own session is, whose device it logs in as.
+        var botDatabases: AccountDatabases? = nil
 
         func transport(for bot: String) throws -> any Transport {
             do {
-                let configuration = try MatrixBotAccounts.configuration(
+                var configuration = try MatrixBotAccounts.configuration(
                     bot: bot, file: "config.yaml", settings: settings, homeserver: MatrixBotAccounts.homeserver(settings), databases: databases,
                     log: { line in MatrixConfiguration.standardErrorLog("\(bot): \(line)") })
+                if let botDatabases {
+                    let session = botDatabases.location("matrix-\(bot)", of: bot), user = configuration.userID
+                    // Read, never written: the bot's schema is its holder's (and fenced).
+                    configuration.loginDevice = {
+                        try? Connection(path: session).scalar("SELECT device_id FROM matrix_session WHERE user_id = ?", [.text(user)])?.string
+                    }
+                    configuration.rereadsRoomsBeforeCreating = true
+                }
                 let transport = try MatrixTransport(configuration: configuration)
                 return RenamingTransport(base: transport, names: settings.names(forAccount: transport.userID))
             } catch {
