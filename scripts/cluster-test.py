@@ -196,10 +196,17 @@ class Scenario:
         return events
 
     def senders(self, job):
-        """process name → (recipients done, recipients claimed now) of broadcast `job`, by the
-        process part (host:pid) of each recipient's claim."""
-        rows = self.psql("SELECT split_part(claimed_by, ' ', 1), count(*) FILTER (WHERE state <> 0), count(*) FILTER (WHERE state = 0) "
-                         f"FROM parley.broadcast_recipients WHERE job = '{job}' AND claimed_by IS NOT NULL GROUP BY 1")
+        """process name → (recipients done, recipients its live claims cover) of broadcast `job`, by
+        the process part (host:pid) of the runs' names (each outcome's sent_by, each claim's claimant)."""
+        rows = self.psql(f"""
+            SELECT split_part(run, ' ', 1), sum(done), sum(held) FROM (
+                SELECT sent_by AS run, count(*) AS done, 0 AS held FROM parley.broadcast_recipients
+                WHERE job = '{job}' AND state <> 0 AND sent_by IS NOT NULL GROUP BY sent_by
+              UNION ALL
+                SELECT c.claimant, 0, count(*) FROM parley.broadcast_claims c JOIN parley.broadcast_recipients r
+                  ON r.job = c.job AND r.state = 0 AND r.position BETWEEN c.low AND c.high
+                WHERE c.job = '{job}' AND c.until >= extract(epoch from clock_timestamp()) GROUP BY c.claimant) AS parts
+            GROUP BY 1""")
         return {self.process_of(int(process.split(":")[-1])).name: (int(done), int(held)) for process, done, held in rows}
 
     def support_rooms(self):

@@ -22,14 +22,14 @@ enum ClusterCommand: Subcommand {
             }
             let jobs = try desk.service.jobs().filter { $0.state == .running || $0.state == .paused }
             var senders: [String: [BroadcastSender]] = [:]
-            for job in jobs { senders[job.id] = try desk.service.store.senders(job: job.id) }
+            for job in jobs { senders[job.id] = try desk.service.store.senders(job: job.id, now: Date()) }
             for line in describe(status, jobs: jobs, senders: senders) { context.output.line(line) }
             return 0
         }
     }
 
     /// The lines `parley cluster` prints.
-    /// `senders`: each job's part per process (see `BroadcastStore.senders(job:)`).
+    /// `senders`: each job's part per process (see `BroadcastStore.senders(job:now:)`).
     static func describe(_ status: ClusterStatus, jobs: [BroadcastJob], senders: [String: [BroadcastSender]] = [:]) -> [String] {
         func seconds(_ value: Double) -> String { String(format: "%.1f s", max(0, value)) }
         var lines = ["processes: \(status.processes.count)"]

@@ -18,10 +18,16 @@ public struct BroadcastConfiguration: Sendable {
     public var globalLimit: RateLimiter?
     /// The jitter source of the backoff, in 0..<1.
     public var random: @Sendable () -> Double
-    /// Recipients a run claims at a time on a shared database (at most `pageSize`): small
-    /// enough that the processes sending a job share it out, large enough that claiming costs
-    /// one round trip per hundred sends. On SQLite a run claims whole pages.
-    public var sharedChunk: Int = 100
+    /// Recipients a run claims at a time on a shared database: a sixteenth of what the job has
+    /// pending when the run starts, within these bounds (and at most `pageSize`), so the
+    /// processes share out a small job too, and a big one costs a claim per thousand sends.
+    /// On SQLite a run claims whole pages.
+    public var sharedChunk: ClosedRange<Int> = 50...1024
+
+    /// The chunk a run claims on a shared database, for a job with `pending` recipients left.
+    func chunk(pending: Int) -> Int {
+        min(pageSize, max(sharedChunk.lowerBound, min(sharedChunk.upperBound, pending / 16)))
+    }
     /// How long a run's claim on a chunk of recipients lasts (renewed while it sends): after
     /// a crash, that run's chunk waits this long before another run takes it.
     public var claimFor: TimeInterval

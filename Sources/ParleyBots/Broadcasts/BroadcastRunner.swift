@@ -32,7 +32,7 @@ struct BroadcastRunner: Sendable {
         var done: [BroadcastRecipient] = []
         let recorder: OutcomeRecorder
         var claims: RunClaims
-        /// Recipients claimed at a time: on a shared database `sharedChunk`, so the processes
+        /// Recipients claimed at a time: on a shared database a share of the job, so the processes
         /// share a job out; else a page.
         let chunk: Int
         /// Outcomes written together: on a shared database a chunk's worth, so a process that
@@ -42,9 +42,9 @@ struct BroadcastRunner: Sendable {
 
     func run() async throws(BroadcastError) -> BroadcastReport {
         let started = clock.now()
-        let chunk = store.isShared ? min(configuration.pageSize, configuration.sharedChunk) : configuration.pageSize
-        var progress = Progress(recorder: OutcomeRecorder(store: store, job: job.id),
-                                claims: RunClaims(job: job.id, store: store, span: configuration.claimFor), chunk: chunk,
+        let chunk = store.isShared ? configuration.chunk(pending: job.pending) : configuration.pageSize
+        let claims = RunClaims(job: job.id, store: store, span: configuration.claimFor)
+        var progress = Progress(recorder: OutcomeRecorder(store: store, job: job.id, sender: claims.claimant), claims: claims, chunk: chunk,
                                 recordEvery: store.isShared ? min(configuration.recordBatch, chunk) : configuration.recordBatch)
         var stopped = false
         // On a shared database the claims are also renewed beside the run: it may wait longer
@@ -106,6 +106,9 @@ struct BroadcastRunner: Sendable {
                         try collect(finished, into: &progress)
                     }
                     try flush(&progress)
+                    // Written too: a run ending meanwhile must find these recipients done, or it
+                    // would wait for this run's claims as this one waits for its.
+                    try await progress.recorder.settle()
                     page = try await progress.claims.waitForLapse(limit: chunk, clock: clock, control: control, stored: &stored)
                 }
                 guard !page.isEmpty else { break }

@@ -3,10 +3,13 @@ import SQLiteStore
 
 /// Claims: how several runs of one job — in several processes on a shared PostgreSQL — send
 /// it together, each recipient once. A run claims the next pending recipients nobody holds
-/// (a chunk), sends them, and claims again. A claim lapses at its `until`: the run renews it
-/// while it sends, and the chunk of a run that died is taken by another once it lapsed. On
-/// PostgreSQL the chunk is picked `FOR UPDATE SKIP LOCKED`: runs claiming at the same moment
-/// take different rows instead of waiting for each other.
+/// (a chunk), sends them, and claims again. A claim is one row (`broadcast_claims`: the range
+/// of positions, the run, until when), not a write to each recipient's row: claiming a chunk
+/// of 512 by marking its rows made PostgreSQL write every recipient twice, and the job's
+/// sends wait on that. Runs claiming at once take turns for the claim's few statements (a
+/// transaction lock per job on PostgreSQL, the write lock on SQLite), so two never pick the
+/// same recipients. A claim lapses at its `until`: the run renews it while it sends, and the
+/// chunk of a run that died is taken by another once it lapsed.
 ///
 /// Times are the runs' clocks (seconds since 1970): processes sharing a database are taken to
 /// agree on the time within a few seconds, far less than a claim lasts.
@@ -15,46 +18,65 @@ extension BroadcastStore {
     /// released, or lapsed before `now`) for `claimant` until `until`; returns them in order.
     public func claim(job: String, by claimant: String, limit: Int, now: Date, until: Date) throws(BroadcastError) -> [BroadcastRecipient] {
         let rows = try access("claim recipients of \(job)") { connection in
-            let lock = connection.isPostgres ? " FOR UPDATE SKIP LOCKED" : ""
-            return try connection.rows("""
-                UPDATE broadcast_recipients SET claimed_by = ?, claimed_until = ?
-                WHERE job = ? AND position IN (
-                    SELECT position FROM broadcast_recipients
-                    WHERE job = ? AND state = 0 AND (claimed_until IS NULL OR claimed_until < ?)
-                    ORDER BY position LIMIT ?\(lock))
-                RETURNING position, target, attempts, payload
-                """, [.text(claimant), .real(until.timeIntervalSince1970), .text(job), .text(job),
-                      .real(now.timeIntervalSince1970), .integer(Int64(limit))])
+            try connection.transaction {
+                // The turn is taken, and lapsed claims go, before the pick reads the claims (on
+                // SQLite the transaction's write lock is the turn). One round trip for both.
+                var first: [(sql: String, values: [SQLiteValue])] = []
+                if connection.isPostgres { first.append(("SELECT pg_advisory_xact_lock(hashtext(CAST(? AS TEXT)))", [.text("broadcast claims " + job)])) }
+                first.append(("DELETE FROM broadcast_claims WHERE job = ? AND until < ?", [.text(job), .real(now.timeIntervalSince1970)]))
+                try connection.batch(first)
+                let pick = """
+                    SELECT position, target, attempts, payload FROM broadcast_recipients r
+                    WHERE job = ? AND state = 0
+                      AND NOT EXISTS (SELECT 1 FROM broadcast_claims c WHERE c.job = r.job AND r.position BETWEEN c.low AND c.high)
+                    ORDER BY position LIMIT ?
+                    """
+                let claimRow: [SQLiteValue] = [.text(job), .text(claimant), .real(until.timeIntervalSince1970)]
+                guard connection.isPostgres else {
+                    let rows = try connection.rows(pick, [.text(job), .integer(Int64(limit))])
+                    guard let low = rows.first?[0].int64, let high = rows.last?[0].int64 else { return rows }
+                    try connection.run("INSERT INTO broadcast_claims (job, low, high, claimant, until) VALUES (?, ?, ?, ?, ?)",
+                                       [.text(job), .integer(low), .integer(high), .text(claimant), .real(until.timeIntervalSince1970)])
+                    return rows
+                }
+                // PostgreSQL picks and claims in one statement (a round trip less).
+                return try connection.rows("""
+                    WITH picked AS (\(pick)),
+                    claimed AS (INSERT INTO broadcast_claims (job, low, high, claimant, until)
+                                SELECT ?, MIN(position), MAX(position), ?, ? FROM picked HAVING COUNT(*) > 0)
+                    SELECT * FROM picked ORDER BY position
+                    """, [.text(job), .integer(Int64(limit))] + claimRow)
+            }
         }
-        return try rows.map { row throws(BroadcastError) in try Self.pendingRecipient(row, job: job) }.sorted { $0.position < $1.position }
+        return try rows.map { row throws(BroadcastError) in try Self.pendingRecipient(row, job: job) }
     }
 
-    /// Extends `claimant`'s claims on `job`'s pending recipients to `until`; returns the
-    /// positions it still holds (one whose claim lapsed and was taken by another is not
-    /// among them, and is not to be sent by `claimant`).
-    public func renewClaims(job: String, by claimant: String, until: Date) throws(BroadcastError) -> Set<Int> {
+    /// Extends `claimant`'s claims on `job` that have not lapsed to `until`; returns the
+    /// positions they cover (a claim that lapsed may have been taken by another run: its
+    /// recipients are not among them, and are not to be sent by `claimant`).
+    public func renewClaims(job: String, by claimant: String, until: Date, now: Date) throws(BroadcastError) -> Set<Int> {
         let rows = try access("renew claims on \(job)") { connection in
-            try connection.rows("UPDATE broadcast_recipients SET claimed_until = ? WHERE job = ? AND claimed_by = ? AND state = 0 RETURNING position",
-                                [.real(until.timeIntervalSince1970), .text(job), .text(claimant)])
+            try connection.rows("UPDATE broadcast_claims SET until = ? WHERE job = ? AND claimant = ? AND until >= ? RETURNING low, high",
+                                [.real(until.timeIntervalSince1970), .text(job), .text(claimant), .real(now.timeIntervalSince1970)])
         }
-        return Set(rows.compactMap { $0.first?.int })
+        var held: Set<Int> = []
+        for row in rows { if let low = row[0].int, let high = row[1].int, low <= high { held.formUnion(low...high) } }
+        return held
     }
 
-    /// Gives `claimant`'s claims on `job`'s recipients still pending back (a run that stopped,
-    /// its outcomes written): another run may take them at once.
+    /// Gives `claimant`'s claims on `job` back (a run that stopped, its outcomes written):
+    /// another run may take what is still pending at once.
     public func releaseClaims(job: String, by claimant: String) throws(BroadcastError) {
         try access("release claims on \(job)") { connection in
-            try connection.run("UPDATE broadcast_recipients SET claimed_by = NULL, claimed_until = NULL WHERE job = ? AND claimed_by = ? AND state = 0",
-                               [.text(job), .text(claimant)])
+            try connection.run("DELETE FROM broadcast_claims WHERE job = ? AND claimant = ?", [.text(job), .text(claimant)])
         }
     }
 
-    /// Gives back every claim on pending recipients: for a store only this process uses
-    /// (SQLite, held under its lock) when it starts, so its own runs that died with it leave
-    /// nothing to wait for.
+    /// Gives back every claim: for a store only this process uses (SQLite, held under its
+    /// lock) when it starts, so its own runs that died with it leave nothing to wait for.
     public func releaseAllClaims() throws(BroadcastError) {
         try access("release broadcast claims") { connection in
-            try connection.run("UPDATE broadcast_recipients SET claimed_by = NULL, claimed_until = NULL WHERE state = 0 AND claimed_by IS NOT NULL")
+            try connection.run("DELETE FROM broadcast_claims")
         }
     }
 
@@ -62,28 +84,35 @@ extension BroadcastStore {
     /// no other run holds any (so nothing is left for `claimant` to wait for).
     public func nextLapse(job: String, except claimant: String) throws(BroadcastError) -> Date? {
         try access("read claims on \(job)") { connection in
-            try connection.scalar("SELECT MIN(claimed_until) FROM broadcast_recipients WHERE job = ? AND state = 0 AND claimed_by <> ?",
-                                  [.text(job), .text(claimant)])?.double.map(Date.init(timeIntervalSince1970:))
+            try connection.scalar("""
+                SELECT MIN(c.until) FROM broadcast_claims c WHERE c.job = ? AND c.claimant <> ?
+                  AND EXISTS (SELECT 1 FROM broadcast_recipients r WHERE r.job = c.job AND r.state = 0 AND r.position BETWEEN c.low AND c.high)
+                """, [.text(job), .text(claimant)])?.double.map(Date.init(timeIntervalSince1970:))
         }
     }
 
     /// Who sent `job`'s recipients so far, by process (`host:pid`): those done (sent, failed
-    /// or opted out) under its claims, and those it holds now. Recipients nobody claimed
-    /// (sent before claims existed) are not counted.
-    public func senders(job: String) throws(BroadcastError) -> [BroadcastSender] {
-        let rows = try access("read the senders of \(job)") { connection in
-            try connection.rows("""
-                SELECT claimed_by, CASE WHEN state = 0 THEN 1 ELSE 0 END, COUNT(*) FROM broadcast_recipients
-                WHERE job = ? AND claimed_by IS NOT NULL GROUP BY claimed_by, CASE WHEN state = 0 THEN 1 ELSE 0 END
-                """, [.text(job)])
+    /// or opted out) by its runs, and the pending ones its live claims cover. Recipients done
+    /// before claims existed are not counted.
+    public func senders(job: String, now: Date) throws(BroadcastError) -> [BroadcastSender] {
+        let (done, holding) = try access("read the senders of \(job)") { connection in
+            (try connection.rows("SELECT sent_by, COUNT(*) FROM broadcast_recipients WHERE job = ? AND state <> 0 AND sent_by IS NOT NULL GROUP BY sent_by",
+                                 [.text(job)]),
+             try connection.rows("""
+                SELECT c.claimant, COUNT(*) FROM broadcast_claims c JOIN broadcast_recipients r
+                  ON r.job = c.job AND r.state = 0 AND r.position BETWEEN c.low AND c.high
+                WHERE c.job = ? AND c.until >= ? GROUP BY c.claimant
+                """, [.text(job), .real(now.timeIntervalSince1970)]))
         }
         var byProcess: [String: BroadcastSender] = [:]
-        for row in rows {
-            guard let claimant = row[0].string, let count = row[2].int else { continue }
-            let process = String(claimant.prefix { $0 != " " })
-            var sender = byProcess[process] ?? BroadcastSender(process: process, done: 0, holding: 0)
-            if row[1].int == 1 { sender.holding += count } else { sender.done += count }
-            byProcess[process] = sender
+        for (rows, isDone) in [(done, true), (holding, false)] {
+            for row in rows {
+                guard let claimant = row[0].string, let count = row[1].int else { continue }
+                let process = String(claimant.prefix { $0 != " " })
+                var sender = byProcess[process] ?? BroadcastSender(process: process, done: 0, holding: 0)
+                if isDone { sender.done += count } else { sender.holding += count }
+                byProcess[process] = sender
+            }
         }
         return byProcess.values.sorted { $0.process < $1.process }
     }
@@ -93,7 +122,7 @@ extension BroadcastStore {
     public var isShared: Bool { writesTakeARoundTrip }
 }
 
-/// One process's part in a broadcast job (`BroadcastStore.senders(job:)`).
+/// One process's part in a broadcast job (`BroadcastStore.senders(job:now:)`).
 public struct BroadcastSender: Sendable, Equatable {
     /// `host:pid`.
     public var process: String
@@ -101,4 +130,10 @@ public struct BroadcastSender: Sendable, Equatable {
     public var done: Int
     /// Recipients it holds claims on, still pending.
     public var holding: Int
+
+    public init(process: String, done: Int, holding: Int) {
+        self.process = process
+        self.done = done
+        self.holding = holding
+    }
 }

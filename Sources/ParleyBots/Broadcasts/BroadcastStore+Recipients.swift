@@ -47,9 +47,10 @@ extension BroadcastStore {
         return parsed
     }
 
-    /// Writes outcomes in one transaction and moves the job's counters with them. Many rows
-    /// a statement (an UPDATE from a list of values): on PostgreSQL each statement is a round trip.
-    public func record(job: String, _ results: [BroadcastRecipient]) throws(BroadcastError) {
+    /// Writes outcomes in one transaction and moves the job's counters with them; `sender`
+    /// (the run's claimant) is kept with each, for `senders(job:now:)`. Many rows a statement
+    /// (an UPDATE from a list of values): on PostgreSQL each statement is a round trip.
+    public func record(job: String, _ results: [BroadcastRecipient], by sender: String? = nil) throws(BroadcastError) {
         var rows: [SQLiteValue] = []
         rows.reserveCapacity(results.count * 5)
         for result in results {
@@ -74,10 +75,11 @@ extension BroadcastStore {
                     // record changes nothing).
                     let changed = try connection.rows("""
                         WITH v(position, state, message_id, reason, attempts) AS (VALUES \(Array(repeating: Self.outcomeRow, count: count).joined(separator: ", ")))
-                        UPDATE broadcast_recipients SET state = v.state, message_id = v.message_id, reason = v.reason, attempts = v.attempts
+                        UPDATE broadcast_recipients SET state = v.state, message_id = v.message_id, reason = v.reason, attempts = v.attempts,
+                            sent_by = CAST(? AS TEXT)
                         FROM v WHERE broadcast_recipients.job = ? AND broadcast_recipients.position = v.position AND broadcast_recipients.state = 0
                         RETURNING broadcast_recipients.state
-                        """, Array(rows[start..<start + count * 5]) + [.text(job)])
+                        """, Array(rows[start..<start + count * 5]) + [SQLiteValue(sender), .text(job)])
                     for row in changed {
                         if let state = row.first?.int64.flatMap(RecipientState.init(rawValue:)) { counts[state, default: 0] += 1 }
                     }

@@ -77,11 +77,15 @@ public final class BroadcastStore: Sendable {
     ])
 
     /// Pending recipients are claimed in chunks by the runs sending their job (see
-    /// `claim(job:by:limit:now:until:)`): who holds each, and until when.
+    /// `claim(job:by:limit:now:until:)`): a claim is one row naming a range of positions, its
+    /// run and until when (the recipients' rows are not written to claim them); a recipient's
+    /// outcome names the run that sent it (`sent_by`).
     private static func claimColumns(real: String) -> String {
         """
-        ALTER TABLE broadcast_recipients ADD COLUMN claimed_by TEXT;
-        ALTER TABLE broadcast_recipients ADD COLUMN claimed_until \(real);
+        CREATE TABLE broadcast_claims (
+            job TEXT NOT NULL, low INTEGER NOT NULL, high INTEGER NOT NULL, claimant TEXT NOT NULL, until \(real) NOT NULL,
+            PRIMARY KEY (job, low));
+        ALTER TABLE broadcast_recipients ADD COLUMN sent_by TEXT;
         """
     }
 

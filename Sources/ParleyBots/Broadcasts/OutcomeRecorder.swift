@@ -11,23 +11,26 @@ import Synchronization
 final class OutcomeRecorder: Sendable {
     private let store: BroadcastStore
     private let job: String
+    /// The run's claimant, kept with each outcome.
+    private let sender: String?
     private let queue: DispatchQueue?
     private let failure = Mutex<BroadcastError?>(nil)
 
-    init(store: BroadcastStore, job: String) {
+    init(store: BroadcastStore, job: String, sender: String? = nil) {
         self.store = store
         self.job = job
+        self.sender = sender
         queue = store.writesTakeARoundTrip ? DispatchQueue(label: "parley-broadcast-outcomes") : nil
     }
 
     /// Writes `outcomes` (at once, or queued behind the ones before).
     func record(_ outcomes: [BroadcastRecipient]) throws(BroadcastError) {
-        guard let queue else { return try store.record(job: job, outcomes) }
+        guard let queue else { return try store.record(job: job, outcomes, by: sender) }
         if let failed = failure.withLock({ $0 }) { throw failed }
         queue.async { [self] in
             guard failure.withLock({ $0 }) == nil else { return }
             do throws(BroadcastError) {
-                try store.record(job: job, outcomes)
+                try store.record(job: job, outcomes, by: sender)
             } catch {
                 failure.withLock { $0 = $0 ?? error }
             }

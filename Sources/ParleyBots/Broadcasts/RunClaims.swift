@@ -41,7 +41,7 @@ struct RunClaims {
     /// lapsed while it was held up) is left to that run.
     mutating func holds(_ position: Int, now: Date) throws(BroadcastError) -> Bool {
         if now >= until.addingTimeInterval(-span / 2) {
-            held = try store.renewClaims(job: job, by: claimant, until: now.addingTimeInterval(span))
+            held = try store.renewClaims(job: job, by: claimant, until: now.addingTimeInterval(span), now: now)
             until = now.addingTimeInterval(span)
         }
         return held?.contains(position) ?? true
@@ -72,7 +72,8 @@ struct RunClaims {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(span / 3))
                 guard !Task.isCancelled else { return }
-                _ = try? store.renewClaims(job: job, by: claimant, until: clock.now().addingTimeInterval(span))
+                let now = clock.now()
+                _ = try? store.renewClaims(job: job, by: claimant, until: now.addingTimeInterval(span), now: now)
             }
         }
     }

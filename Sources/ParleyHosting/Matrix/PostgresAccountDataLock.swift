@@ -20,12 +20,17 @@ final class PostgresAccountDataLock: MatrixAccountDataLock {
         let deadline = ContinuousClock.now + Self.patience
         // Bounded by the deadline: each turn tries once and pauses.
         while true {
-            if try attempt("SELECT CASE WHEN pg_try_advisory_lock(hashtext(CAST(? AS TEXT))) THEN 1 ELSE 0 END", key) { return }
+            if try tryAcquire(key) { return }
             guard ContinuousClock.now < deadline else {
                 throw ParleyError(.timeout, "the lock '\(key)' was held by another process for \(Self.patience)")
             }
             try await Task.sleep(for: .milliseconds(5))
         }
+    }
+
+    /// Takes `key` if no other connection holds it; false at once if one does.
+    func tryAcquire(_ key: String) throws -> Bool {
+        try attempt("SELECT CASE WHEN pg_try_advisory_lock(hashtext(CAST(? AS TEXT))) THEN 1 ELSE 0 END", key)
     }
 
     func release(_ key: String) async {
