@@ -107,6 +107,26 @@ struct BroadcastClaimsTests {
         #expect(try runs.first.store.job(id)?.state == .finished)
     }
 
+    @Test(arguments: TestDatabase.kinds) func aClaimNeverSpansAnotherRunsSoALapsedChunkIsNotHidden(database: TestDatabase) throws {
+        let runs = try TwoRuns(database: database, users: 6, configuration: BroadcastConfiguration(random: { 0.5 }))
+        let id = try runs.create(6, rate: nil)
+        let store = runs.first.store, now = runs.clock.now()
+        func claim(_ claimant: String, at time: Date, for seconds: TimeInterval = 15) throws -> [Int] {
+            try store.claim(job: id, by: claimant, limit: 10, now: time, until: time.addingTimeInterval(seconds)).map(\.position)
+        }
+        #expect(try store.claim(job: id, by: "dead", limit: 2, now: now, until: now.addingTimeInterval(15)).map(\.position) == [0, 1])
+        #expect(try claim("alive", at: now, for: 100) == [2, 3, 4, 5])
+        try store.releaseClaims(job: id, by: "alive")
+        #expect(try store.claim(job: id, by: "alive", limit: 2, now: now, until: now.addingTimeInterval(100)).map(\.position) == [2, 3])
+        let later = now.addingTimeInterval(20)
+        // The dead run's 0 and 1 lapsed: taken alone, not with 4 and 5 across the live claim.
+        #expect(try claim("next", at: later) == [0, 1])
+        #expect(try claim("next", at: later) == [4, 5])
+        try store.record(job: id, [0, 1, 4, 5].map { BroadcastRecipient(position: $0, channel: .person("u\($0)"), outcome: .sent(messageID: "m\($0)")) })
+        // Once the live claim lapses too, 2 and 3 are free for anyone.
+        #expect(try claim("last", at: now.addingTimeInterval(101)) == [2, 3])
+    }
+
     @Test func aSQLiteStoreGivesBackTheClaimsOfRunsThatDiedWithTheProcess() async throws {
         let location = TestDatabase.sqlite.location("claims")
         // A clock that only moves when told: a run that waited for the dead claim would not end.

@@ -25,15 +25,21 @@ extension BroadcastStore {
                 if connection.isPostgres { first.append(("SELECT pg_advisory_xact_lock(hashtext(CAST(? AS TEXT)))", [.text("broadcast claims " + job)])) }
                 first.append(("DELETE FROM broadcast_claims WHERE job = ? AND until < ?", [.text(job), .real(now.timeIntervalSince1970)]))
                 try connection.batch(first)
+                // The first free recipients up to the next claim after the first of them: a claim's
+                // range never spans another's, so a lapsed claim's rest is never hidden by a
+                // range of a run that is alive.
+                let unclaimed = "NOT EXISTS (SELECT 1 FROM broadcast_claims c WHERE c.job = r.job AND r.position BETWEEN c.low AND c.high)"
                 let pick = """
                     SELECT position, target, attempts, payload FROM broadcast_recipients r
-                    WHERE job = ? AND state = 0
-                      AND NOT EXISTS (SELECT 1 FROM broadcast_claims c WHERE c.job = r.job AND r.position BETWEEN c.low AND c.high)
+                    WHERE job = ? AND state = 0 AND \(unclaimed)
+                      AND position < COALESCE((SELECT MIN(n.low) FROM broadcast_claims n WHERE n.job = ? AND n.low > (
+                          SELECT MIN(r.position) FROM broadcast_recipients r WHERE r.job = ? AND r.state = 0 AND \(unclaimed))), \(Int64.max))
                     ORDER BY position LIMIT ?
                     """
+                let pickValues: [SQLiteValue] = [.text(job), .text(job), .text(job), .integer(Int64(limit))]
                 let claimRow: [SQLiteValue] = [.text(job), .text(claimant), .real(until.timeIntervalSince1970)]
                 guard connection.isPostgres else {
-                    let rows = try connection.rows(pick, [.text(job), .integer(Int64(limit))])
+                    let rows = try connection.rows(pick, pickValues)
                     guard let low = rows.first?[0].int64, let high = rows.last?[0].int64 else { return rows }
                     try connection.run("INSERT INTO broadcast_claims (job, low, high, claimant, until) VALUES (?, ?, ?, ?, ?)",
                                        [.text(job), .integer(low), .integer(high), .text(claimant), .real(until.timeIntervalSince1970)])
@@ -45,7 +51,7 @@ extension BroadcastStore {
                     claimed AS (INSERT INTO broadcast_claims (job, low, high, claimant, until)
                                 SELECT ?, MIN(position), MAX(position), ?, ? FROM picked HAVING COUNT(*) > 0)
                     SELECT * FROM picked ORDER BY position
-                    """, [.text(job), .integer(Int64(limit))] + claimRow)
+                    """, pickValues + claimRow)
             }
         }
         return try rows.map { row throws(BroadcastError) in try Self.pendingRecipient(row, job: job) }
