@@ -30,7 +30,7 @@ func benchCluster() async throws {
     }
     var figures: [String: (conversations: Double, recipients: Double)] = [:]
     for kind in [TestDatabase.sqlite, .postgres] {
-        let location = kind == .sqlite ? kind.location("cluster") : StoreLocation.postgres(url, schema: "bench_\(UUID().uuidString.prefix(8).lowercased())")
+        let location = kind == .sqlite ? kind.location("cluster") : freshSchema(of: url)
         let conversations = try await ClusterBench.conversations(location: location, bots: 1, hosts: 1, users: 100, each: 10)
         let recipients = try await ClusterBench.broadcast(location: location, count: 20_000)
         figures[kind.rawValue] = (conversations, recipients)
@@ -42,17 +42,22 @@ func benchCluster() async throws {
                          + "(target: within 2× for one process)", lite.conversations / pg.conversations, lite.recipients / pg.recipients))
     }
     for hosts in 1...3 {
-        let location = StoreLocation.postgres(url, schema: "bench_\(UUID().uuidString.prefix(8).lowercased())")
+        let location = freshSchema(of: url)
         let rate = try await ClusterBench.conversations(location: location, bots: 3, hosts: hosts, users: 99, each: 10)
         benchLine(String(format: "cluster.postgres.hosts%d: %.0f conversations/s (3 bots over %d host%@ with connections of their own, "
                          + "99 users × 10 two-step flows, every answer checked)", hosts, rate, hosts, hosts == 1 ? "" : "s"))
     }
     for hosts in 1...3 {
-        let location = StoreLocation.postgres(url, schema: "bench_\(UUID().uuidString.prefix(8).lowercased())")
+        let location = freshSchema(of: url)
         let rate = try await ClusterBench.broadcast(location: location, count: 20_000, hosts: hosts)
         benchLine(String(format: "cluster.postgres.broadcast.hosts%d: %.0f broadcast recipients/s (20,000 sent by %d host%@ claiming "
                          + "chunks of one job, each exactly once, every host sending)", hosts, rate, hosts, hosts == 1 ? "" : "s"))
     }
+}
+
+/// A new schema of the test PostgreSQL at `url`, for one figure.
+private func freshSchema(of url: String) -> String {
+    StoreLocation.postgres(url, schema: "bench_\(UUID().uuidString.prefix(8).lowercased())")
 }
 
 enum ClusterBench {

@@ -35,6 +35,18 @@ struct BroadcastClaimsTests {
             try users.map { try first.messages(to: "u\($0)").count }
         }
 
+        /// Starts the first service's run of `id`, waits until it sleeps on the clock, then
+        /// starts the second's and waits until both sleep; the two runs.
+        func startBoth(_ id: String) async throws -> [Task<BroadcastReport, any Error>] {
+            let first = self.first.service, firstTransport = self.first.transport
+            let second = self.second, secondTransport = self.secondTransport
+            let a = Task { try await first.run(id, transport: firstTransport) }
+            try await withTimeout { await clock.waitForSleepers(1) }
+            let b = Task { try await second.run(id, transport: secondTransport) }
+            try await withTimeout { await clock.waitForSleepers(2) }
+            return [a, b]
+        }
+
         /// Moves the clock a second at a time until `runs` end (bounded: two minutes of clock).
         func advanceUntilDone(_ runs: [Task<BroadcastReport, any Error>]) async throws -> [BroadcastReport] {
             let ended = Task {
@@ -54,16 +66,11 @@ struct BroadcastClaimsTests {
     @Test(arguments: TestDatabase.kinds) func twoRunsSendOneJobTogetherEachRecipientOnce(database: TestDatabase) async throws {
         let runs = try TwoRuns(database: database, users: 4, configuration: BroadcastConfiguration(pageSize: 2, random: { 0.5 }))
         let id = try runs.create(4, rate: Rate(count: 1, per: .seconds(1)))
-        let first = runs.first.service, firstTransport = runs.first.transport
-        let second = runs.second, secondTransport = runs.secondTransport
         // The first run claims u0 and u1, sends u0 and waits for its next token; the second
         // claims the next chunk, u2 and u3, and does the same.
-        let a = Task { try await first.run(id, transport: firstTransport) }
-        try await withTimeout { await runs.clock.waitForSleepers(1) }
-        let b = Task { try await second.run(id, transport: secondTransport) }
-        try await withTimeout { await runs.clock.waitForSleepers(2) }
+        let both = try await runs.startBoth(id)
         #expect(try runs.sentTo(0..<4) == [1, 0, 1, 0])
-        let reports = try await runs.advanceUntilDone([a, b])
+        let reports = try await runs.advanceUntilDone(both)
         #expect(reports.map(\.sentThisRun) == [2, 2])
         #expect(try runs.sentTo(0..<4) == [1, 1, 1, 1])
         let job = try #require(try runs.first.store.job(id))
@@ -93,15 +100,10 @@ struct BroadcastClaimsTests {
     @Test(arguments: TestDatabase.kinds) func aRunKeepsItsChunkWhileItSendsLongerThanAClaimLasts(database: TestDatabase) async throws {
         let runs = try TwoRuns(database: database, users: 4, configuration: BroadcastConfiguration(pageSize: 4, random: { 0.5 }, claimFor: 2))
         let id = try runs.create(4, rate: Rate(count: 1, per: .seconds(1)))
-        let first = runs.first.service, firstTransport = runs.first.transport
-        let second = runs.second, secondTransport = runs.secondTransport
-        let a = Task { try await first.run(id, transport: firstTransport) }
-        try await withTimeout { await runs.clock.waitForSleepers(1) }
         // The second run finds every recipient claimed, for two seconds only; the first run
         // renews its claim as it sends one a second, so the second sends none.
-        let b = Task { try await second.run(id, transport: secondTransport) }
-        try await withTimeout { await runs.clock.waitForSleepers(2) }
-        let reports = try await runs.advanceUntilDone([a, b])
+        let both = try await runs.startBoth(id)
+        let reports = try await runs.advanceUntilDone(both)
         #expect(reports.map(\.sentThisRun) == [4, 0])
         #expect(try runs.sentTo(0..<4) == [1, 1, 1, 1])
         #expect(try runs.first.store.job(id)?.state == .finished)

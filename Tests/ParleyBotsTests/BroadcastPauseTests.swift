@@ -57,7 +57,7 @@ import Testing
         #expect(try store.unfinishedJobs().map(\.id) == ["old"])
         #expect(try store.transition(job: "old", from: [.running], to: .paused, now: Self.start))
         #expect(try store.job("old")?.state == .paused)
-        #expect(try store.pending(job: "old", after: -1, limit: 10).map(\.channel) == [.person("a")])
+        #expect(try store.recipients(job: "old").filter { $0.outcome == nil }.map(\.channel) == [.person("a")])
     }
 
     /// At 1/s the run sends u0 at once and waits on the clock for u1: the pause ends that

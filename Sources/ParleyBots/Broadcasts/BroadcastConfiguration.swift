@@ -23,11 +23,6 @@ public struct BroadcastConfiguration: Sendable {
     /// processes share out a small job too, and a big one costs a claim per thousand sends.
     /// On SQLite a run claims whole pages.
     public var sharedChunk: ClosedRange<Int> = 50...1024
-
-    /// The chunk a run claims on a shared database, for a job with `pending` recipients left.
-    func chunk(pending: Int) -> Int {
-        min(pageSize, max(sharedChunk.lowerBound, min(sharedChunk.upperBound, pending / 16)))
-    }
     /// How long a run's claim on a chunk of recipients lasts (renewed while it sends): after
     /// a crash, that run's chunk waits this long before another run takes it.
     public var claimFor: TimeInterval
@@ -43,6 +38,11 @@ public struct BroadcastConfiguration: Sendable {
         self.globalLimit = globalLimit
         self.random = random
         self.claimFor = max(1, claimFor)
+    }
+
+    /// The chunk a run claims on a shared database, for a job with `pending` recipients left.
+    func chunk(pending: Int) -> Int {
+        min(pageSize, max(sharedChunk.lowerBound, min(sharedChunk.upperBound, pending / 16)))
     }
 
     /// A token-bucket rate for `perSecond` messages a second: bursts of a tenth of a second,

@@ -93,18 +93,12 @@ struct BroadcastRunner: Sendable {
             pages: while !control.isStopping {
                 // On a shared database the next chunk is claimed once most of this one is sent:
                 // a run holds what it can send soon, and the other processes claim the rest.
-                while store.isShared && inFlight > chunk / 2, let finished = try await group.next() {
-                    inFlight -= 1
-                    try collect(finished, into: &progress)
-                }
+                if store.isShared { try await collect(from: &group, downTo: chunk / 2, inFlight: &inFlight, into: &progress) }
                 var page = try progress.claims.claim(limit: chunk, now: clock.now())
                 if page.isEmpty {
                     // Nothing free: other runs hold the rest. This run's sends end (and are
                     // written) before it waits, so its own claims cannot lapse meanwhile.
-                    while let finished = try await group.next() {
-                        inFlight -= 1
-                        try collect(finished, into: &progress)
-                    }
+                    try await collect(from: &group, downTo: 0, inFlight: &inFlight, into: &progress)
                     try flush(&progress)
                     // Written too: a run ending meanwhile must find these recipients done, or it
                     // would wait for this run's claims as this one waits for its.
@@ -121,10 +115,7 @@ struct BroadcastRunner: Sendable {
                 await route.prepare(coming)
                 for recipient in page {
                     try Task.checkCancellation()
-                    while inFlight >= configuration.concurrency, let finished = try await group.next() {
-                        inFlight -= 1
-                        try collect(finished, into: &progress)
-                    }
+                    try await collect(from: &group, downTo: configuration.concurrency - 1, inFlight: &inFlight, into: &progress)
                     // Checked before the wait for a token (one who left takes none) and after it
                     // (one who leaves during the wait is skipped too).
                     if try optOuts.contains(recipient.position) {
@@ -152,7 +143,16 @@ struct BroadcastRunner: Sendable {
                     started += 1
                 }
             }
-            while let finished = try await group.next() { try collect(finished, into: &progress) }
+            try await collect(from: &group, downTo: 0, inFlight: &inFlight, into: &progress)
+        }
+    }
+
+    /// Collects finished sends until at most `limit` are in flight.
+    private func collect(from group: inout ThrowingTaskGroup<BroadcastRecipient, any Error>, downTo limit: Int, inFlight: inout Int,
+                         into progress: inout Progress) async throws {
+        while inFlight > limit, let finished = try await group.next() {
+            inFlight -= 1
+            try collect(finished, into: &progress)
         }
     }
 

@@ -122,10 +122,6 @@ extension BroadcastStore {
         }
         return byProcess.values.sorted { $0.process < $1.process }
     }
-
-    /// Whether the store is shared by several processes (PostgreSQL): on SQLite this process
-    /// holds it alone.
-    public var isShared: Bool { writesTakeARoundTrip }
 }
 
 /// One process's part in a broadcast job (`BroadcastStore.senders(job:now:)`).

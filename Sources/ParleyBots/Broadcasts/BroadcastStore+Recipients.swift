@@ -3,16 +3,6 @@ import ParleyCore
 import SQLiteStore
 
 extension BroadcastStore {
-    /// Up to `limit` pending recipients of `job` after `position`, in order.
-    public func pending(job: String, after position: Int, limit: Int) throws(BroadcastError) -> [BroadcastRecipient] {
-        let rows = try access("read pending recipients of \(job)") { connection in
-            try connection.rows(
-                "SELECT position, target, attempts, payload FROM broadcast_recipients WHERE job = ? AND state = 0 AND position > ? ORDER BY position LIMIT ?",
-                [.text(job), .integer(Int64(position)), .integer(Int64(limit))])
-        }
-        return try rows.map { row throws(BroadcastError) in try Self.pendingRecipient(row, job: job) }
-    }
-
     /// A pending recipient from a row of position, target, attempts and payload.
     static func pendingRecipient(_ row: [SQLiteValue], job: String) throws(BroadcastError) -> BroadcastRecipient {
         guard let position = row[0].int, let channel = row[1].string.flatMap(Channel.init(target:)) else {

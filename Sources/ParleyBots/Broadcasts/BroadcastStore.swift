@@ -12,8 +12,10 @@ import Synchronization
 /// and connection; WAL lets them take turns).
 public final class BroadcastStore: Sendable {
     let connection: Mutex<Connection>
-    /// True on PostgreSQL: a run then writes its outcomes behind its back (`OutcomeRecorder`).
-    let writesTakeARoundTrip: Bool
+    /// True on PostgreSQL, which several processes share; on SQLite this process holds the
+    /// store alone. Shared, a write is a round trip: a run writes its outcomes behind its back
+    /// (`OutcomeRecorder`), and runs claim chunks of a job (`BroadcastStore+Claims`).
+    public let isShared: Bool
 
     static let migrations = Migrations(name: "broadcast", steps: [
         """
@@ -101,7 +103,7 @@ public final class BroadcastStore: Sendable {
     public init(path: String) throws(BroadcastError) {
         do {
             let opened = try Self.migrations.open(path)
-            writesTakeARoundTrip = opened.isPostgres
+            isShared = opened.isPostgres
             connection = Mutex(opened)
         } catch {
             throw BroadcastError(.storage, "cannot open the broadcast store at \(StoreLocation(path).shown): \(error)")

@@ -20,7 +20,7 @@ final class OutcomeRecorder: Sendable {
         self.store = store
         self.job = job
         self.sender = sender
-        queue = store.writesTakeARoundTrip ? DispatchQueue(label: "parley-broadcast-outcomes") : nil
+        queue = store.isShared ? DispatchQueue(label: "parley-broadcast-outcomes") : nil
     }
 
     /// Writes `outcomes` (at once, or queued behind the ones before).

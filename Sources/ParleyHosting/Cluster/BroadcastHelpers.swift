@@ -25,8 +25,12 @@ final class BroadcastHelpers: Sendable {
         guard !refused.withLock({ $0.contains(bot) }) else { return nil }
         do {
             let transport = try senders.transport(for: bot)
-            opened.withLock { $0[bot] = $0[bot] ?? transport }
-            return .transport(opened.withLock { $0[bot] } ?? transport)
+            // One per bot, should two rounds have opened it at once.
+            return .transport(opened.withLock { opened in
+                if let first = opened[bot] { return first }
+                opened[bot] = transport
+                return transport
+            })
         } catch {
             refused.withLock { _ = $0.insert(bot) }
             log(bot, "\(error)")

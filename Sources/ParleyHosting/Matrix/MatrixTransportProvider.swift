@@ -70,8 +70,8 @@ public struct MatrixTransportProvider: TransportProvider {
         Senders(settings: settings, databases: try storage.accountDatabases())
     }
 
-    /// Each bot's account with a session of the helpers' own (its own device, logged in with
-    /// the bot's password or token): it sends in clear only, so an encrypting config has none.
+    /// Each bot's account with a session of the helpers' own (schemas `parley_helper_…`), logged
+    /// in as the bot's own device: it sends in clear only, so an encrypting config has none.
     public func broadcastHelpers(storage: HostStorage) throws -> (any BroadcastSenders)? {
         let own = try storage.accountDatabases()
         guard settings.encryption?.parsedMode?.servesEncrypted != true, let helpers = own.helpers else { return nil }
