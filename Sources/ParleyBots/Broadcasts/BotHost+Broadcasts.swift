@@ -15,7 +15,7 @@ extension BotHost {
         let resume = Task {
             defer { tracker.end() }
             do {
-                _ = try await service.runUnfinished { bot in self.broadcastRoutes.withLock { $0[bot] }.map { BroadcastRoute.client($0.client) } }
+                _ = try await service.runUnfinished { bot in self.broadcastRoutes.withLock { $0[bot] }.map { service.route(through: $0.client) } }
             } catch {
                 self.logger.log(.error, at: self.clock.now(), bot: nil, "broadcasts not resumed", ["error": "\(error)"])
             }
@@ -35,7 +35,7 @@ extension BotHost {
         var started = 0
         for job in jobs where ids.contains(job.bot) && !busy.contains(job.id) && job.state != .paused && job.state != .cancelled {
             guard let runtime = broadcastRoutes.withLock({ $0[job.bot] }) else { continue }
-            spawnRun(of: job, route: .client(runtime.client), service: service)
+            spawnRun(of: job, route: service.route(through: runtime.client), service: service)
             started += 1
         }
         return started
@@ -231,7 +231,7 @@ extension BotHost {
         let task = Task {
             defer { tracker.end() }
             do throws(BroadcastError) {
-                _ = try await service.run(id, route: .client(runtime.client))
+                _ = try await service.run(id, route: service.route(through: runtime.client))
             } catch where error.code == .alreadyRunning {
                 // Sending already (an order repeated with its id).
             } catch {

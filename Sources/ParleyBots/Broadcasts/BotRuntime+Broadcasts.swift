@@ -25,7 +25,7 @@ extension BotRuntime {
         do {
             let job = try service.create(id: id.uuidString.lowercased(), bot: bot.id, origin: "action",
                                          message: BroadcastMessage(literal: first), recipients: recipients, payloads: payloads).job
-            _ = try await service.run(job.id, route: .client(client))
+            _ = try await service.run(job.id, route: service.route(through: client))
         } catch {
             log(.error, "broadcast failed", ["error": error.description])
         }
@@ -49,7 +49,7 @@ extension BotRuntime {
                                          message: message, recipients: recipients, rate: schedule.rate, audience: audience?.name,
                                          optOutMark: mark).job
             log(.info, "schedule fired", ["schedule": fire.schedule, "job": job.id, "catch_up": String(fire.isCatchUp)])
-            _ = try await service.run(job.id, route: .client(client))
+            _ = try await service.run(job.id, route: service.route(through: client))
         } catch {
             log(.error, "scheduled broadcast failed", ["schedule": fire.schedule, "error": error.description])
         }

@@ -87,6 +87,16 @@ public final class BroadcastService: Sendable {
         return (job, created)
     }
 
+    /// The route of a bot's broadcasts through its running `client`. On SQLite through its
+    /// outbox (the bot's answers go first). On a shared database straight through its
+    /// transport: a queued send left in a killed process's durable outbox would be sent again
+    /// by the bot's next holder while another process, its claim lapsed, sends the same
+    /// recipient too — and if neither found the person's direct room yet, each made one, and
+    /// the person got the message twice (seen in a cluster test). Claims alone decide who sends.
+    public func route(through client: ChatClient) -> BroadcastRoute {
+        store.isShared ? .transport(client.transport) : .client(client)
+    }
+
     /// Sends job `id`'s pending recipients straight through `transport` (the sending bot's
     /// account); see `run(_:route:)`.
     public func run(_ id: String, transport: any Transport) async throws(BroadcastError) -> BroadcastReport {
