@@ -154,10 +154,10 @@ struct LeaseKeeperTests {
     }
 }
 
-/// Lease renewals while the cooperative pool is blocked: in their own run (`PoolBlockingTests`).
+/// Lease renewals while the cooperative pool is blocked: in their own run (`RunAloneTests`).
 @Suite(.enabled(if: TestDatabase.postgresURL != nil, "no PostgreSQL: run scripts/postgres start"),
-       .enabled(if: PoolBlockingTests.enabled, "blocks the cooperative pool: run with PARLEY_POOL_BLOCKING_TESTS=1 --filter PoolBlocking"))
-struct LeasePoolBlockingTests {
+       .enabled(if: RunAloneTests.enabled, "blocks the cooperative pool: run with PARLEY_RUN_ALONE_TESTS=1 --filter RunAloneTests"))
+struct LeaseRenewalRunAloneTests {
     /// The renewals run on a thread of their own: while every thread of the cooperative pool is
     /// blocked (synchronous database calls, busy bots) for longer than the lease, the lease is
     /// still renewed on time and the bot kept. On the pool, the renewals waited, the lease lapsed

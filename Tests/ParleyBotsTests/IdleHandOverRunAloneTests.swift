@@ -10,10 +10,10 @@ import YAMLCoding
 /// `waitUntilIdle` must not come back while a message the bot's client has taken is still on
 /// its way to the bot: taken (the server's count is met) but not yet queued as work (nothing
 /// counted in flight). Its hand-over is held by blocking a pool thread, so the suite runs in
-/// its own run (`PoolBlockingTests`). A Matrix flow test showed it rarely: "nothing once the bot was idle"
+/// its own run (`RunAloneTests`). A Matrix flow test showed it rarely: "nothing once the bot was idle"
 /// with the bot's "handled" logged just after.
-@Suite(.enabled(if: PoolBlockingTests.enabled, "blocks a pool thread: run with PARLEY_POOL_BLOCKING_TESTS=1 --filter PoolBlocking"))
-struct IdlePoolBlockingTests {
+@Suite(.enabled(if: RunAloneTests.enabled, "blocks a pool thread: run with PARLEY_RUN_ALONE_TESTS=1 --filter RunAloneTests"))
+struct IdleHandOverRunAloneTests {
     /// Holds the hand-over of a received message to the bot (`received` is called on the bot's
     /// actor, before the message is queued as work) while armed; never longer than 10 s.
     final class HeldHandOver: BotActivityObserver {
