@@ -155,20 +155,14 @@ public final class RunningHost: Sendable {
             logger.log(.info, at: clock.now(), bot: nil, "cluster: joined", ["process": keeper.processID,
                        "bots": firstRun.bots.map(\.id).joined(separator: ","), "lease": "\(config?.lease ?? StorageConfig.defaultLease)"])
         }
+        // Renewed from now on: connecting and starting the bots can outlast the lease.
+        keeper?.startRenewing()
         let session: TransportSession
         do {
-            session = try await transport.connect(firstRun)
-            sessions.add(session)
-        } catch let error as HostError {
-            throw error
+            session = try await Self.connectFirst(firstRun, through: transport, into: host, sessions: sessions, configFile: loaded.catalog.configFile)
         } catch {
-            throw HostError("\(loaded.catalog.configFile): \(error)")
-        }
-        for bot in compiled {
-            guard let connection = session.connections[bot.id] else { continue }
-            do { try host.add(bot, connection: connection) } catch {
-                throw HostError("bot '\(bot.id)' cannot be added: \(error)")
-            }
+            await keeper?.stop(releasing: true)
+            throw error
         }
         var retention: StoreRetention?
         // No config file keeps the default too.
@@ -188,6 +182,28 @@ public final class RunningHost: Sendable {
                                   })
         metrics.attach(running)
         return running
+    }
+
+    /// Connects the bots of `run` (those whose leases were taken, on a shared database) and adds
+    /// each connected one to `host`.
+    private static func connectFirst(_ run: TransportRun, through transport: any TransportProvider, into host: BotHost,
+                                sessions: HostSessions, configFile: String) async throws(HostError) -> TransportSession {
+        let session: TransportSession
+        do {
+            session = try await transport.connect(run)
+            sessions.add(session)
+        } catch let error as HostError {
+            throw error
+        } catch {
+            throw HostError("\(configFile): \(error)")
+        }
+        for bot in run.bots {
+            guard let connection = session.connections[bot.id] else { continue }
+            do { try host.add(bot, connection: connection) } catch {
+                throw HostError("bot '\(bot.id)' cannot be added: \(error)")
+            }
+        }
+        return session
     }
 
     /// Starts every bot, logs "host started" and returns the ids of those that started.

@@ -136,6 +136,31 @@ struct LeaseKeeperTests {
         await b.stop(releasing: true)
     }
 
+    /// The leases taken at start are renewed while the host connects and starts its bots, which
+    /// can outlast the lease, before it can act on changes of hands; a bot lost meanwhile is
+    /// stopped once it can. Renewed only once the host had started, a process's first leases
+    /// lapsed in a fresh-clone cluster test and went to another process.
+    @Test func theFirstLeasesAreRenewedWhileTheHostStarts() async throws {
+        let bots = ["p-\(UUID().uuidString.prefix(6))", "q-\(UUID().uuidString.prefix(6))"]
+        let a = try keeper(bots), b = try keeper(bots)
+        let generations = a.takeFree()
+        #expect(Set(generations.keys) == Set(bots))
+        a.startRenewing()
+        // Two leases of a slow start: A keeps both, B finds none free.
+        #expect(await !eventually(4) { a.holdings.count < 2 || !b.takeFree().isEmpty })
+        // One is taken from A meanwhile (as if A had been paused past its expiry).
+        let other = try LeaseStore(location: TestDatabase.postgresURL ?? "")
+        try other.release(bots[0], holder: a.processID, generation: generations[bots[0]] ?? 0)
+        _ = try #require(try other.acquire(bots[0], holder: "intruder", seconds: 60))
+        #expect(await eventually(3) { a.holdings.keys.sorted() == [bots[1]] })
+        // The host can act now: the bot lost while it started is stopped.
+        let recorder = Recorder()
+        a.act(recorder.actions)
+        #expect(await eventually(3) { recorder.lost.withLock { $0 } == [bots[0]] })
+        await a.stop(releasing: true)
+        await b.stop(releasing: true)
+    }
+
     @Test func aKeeperWhoseLeaseWasTakenStopsTheBotAndDropsItsFence() async throws {
         let bot = "desk-\(UUID().uuidString.prefix(6))"
         let fencesA = FenceBook()

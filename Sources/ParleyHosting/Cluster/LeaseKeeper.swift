@@ -54,6 +54,11 @@ final class LeaseKeeper: Sendable {
     /// another process can take one over as an orphan (it must have been free for a whole lease).
     private let backingOff = Mutex<[String: ContinuousClock.Instant]>([:])
     private let loops = Mutex<[PeriodicThread]>([])
+    /// What the host does for changes of hands, once it can (`act`), and the bots lost before:
+    /// the loops start as soon as the first leases are taken, while the host is still
+    /// connecting and starting its bots (which can outlast the lease; a fresh-clone cluster test
+    /// lost both first leases of a process that way), but only renew until the host can act.
+    private let acting = Mutex<(actions: Actions?, lostEarly: [String])>((nil, []))
     /// What the host is doing for changes of hands (bots being started or stopped), by a
     /// number of their own; awaited by `stop`.
     private let pending = Mutex<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
@@ -130,19 +135,38 @@ final class LeaseKeeper: Sendable {
         return taken
     }
 
-    /// Starts the two loops, each on a thread of its own (see `PeriodicThread`).
+    /// Starts renewing at once and acting on changes of hands with `actions`.
     func start(_ actions: Actions) {
-        let renew = PeriodicThread(name: "parley-lease-renewal", every: lease / 3) { [self] in round(actions) }
+        startRenewing()
+        act(actions)
+    }
+
+    /// Starts the two loops, each on a thread of its own (see `PeriodicThread`): right after
+    /// `takeFree`, so the leases taken are renewed while the host starts. Until `act`, a round
+    /// only reports and renews (nothing is taken or handed over), and a bot lost is remembered.
+    func startRenewing() {
+        let renew = PeriodicThread(name: "parley-lease-renewal", every: lease / 3) { [self] in round() }
         let watchdog = PeriodicThread(name: "parley-lease-watchdog", every: lease / 10) { [self] in
             let now = ContinuousClock.now
             let lapsed = held.withLock { $0.filter { $0.value.actUntil <= now }.map(\.key) }
-            if !lapsed.isEmpty { lose(lapsed, why: "not renewed in time (database unreachable?)", actions) }
+            if !lapsed.isEmpty { lose(lapsed, why: "not renewed in time (database unreachable?)") }
         }
         loops.withLock { $0 = [renew, watchdog] }
     }
 
+    /// From now on, changes of hands go to `actions`; the bots lost before (while the host
+    /// started them) are stopped first.
+    func act(_ actions: Actions) {
+        let lostEarly = acting.withLock { acting in
+            acting.actions = actions
+            defer { acting.lostEarly = [] }
+            return acting.lostEarly
+        }
+        if !lostEarly.isEmpty { spawn { await actions.lost(lostEarly) } }
+    }
+
     /// One renewal round: renew what is held, drop what was lost, take what is free.
-    func round(_ actions: Actions) {
+    func round() {
         let seconds = lease.timeInterval
         var answered = heartbeat()
         var lost: [String] = []
@@ -160,12 +184,12 @@ final class LeaseKeeper: Sendable {
                 answered = false  // the watchdog stops the bot if this lasts
             }
         }
-        if !lost.isEmpty { lose(lost, why: "lease taken by another process", actions) }
-        guard answered else { return }
+        if !lost.isEmpty { lose(lost, why: "lease taken by another process") }
+        guard answered, let actions = acting.withLock({ $0.actions }) else { return }
         // Also with nothing held: a process standing by helps send other processes' broadcasts.
         defer { spawn { [holdings] in await actions.held(Set(holdings.keys)) } }
         let share = share()
-        handOver(beyond: share, actions)
+        handOver(beyond: share)
         let taken = take(upTo: share)
         guard !taken.isEmpty else { return }
         log("info", "took over bots", ["bots": taken.keys.sorted().joined(separator: ","),
@@ -216,7 +240,7 @@ final class LeaseKeeper: Sendable {
     /// starting or one taken less than two leases ago, so a bot does not move twice in a row
     /// after a restart or a database cut): each is stopped as a lost one, then its lease is
     /// given back, so a process under its share takes it at its next round.
-    private func handOver(beyond share: Int, _ actions: Actions) {
+    private func handOver(beyond share: Int) {
         let now = ContinuousClock.now
         let extra: [String] = held.withLock { held in
             let over = held.count - share
@@ -226,22 +250,25 @@ final class LeaseKeeper: Sendable {
         }
         guard !extra.isEmpty else { return }
         let generations = holdings
-        lose(extra, why: "handed over to balance the cluster (a share of \(share) of \(bots.count))", level: "info", actions) { [store, processID] in
+        lose(extra, why: "handed over to balance the cluster (a share of \(share) of \(bots.count))", level: "info") { [store, processID] in
             for bot in extra { try? store.release(bot, holder: processID, generation: generations[bot] ?? 0) }
         }
     }
 
     /// Stops acting for `bots` (once each, whichever loop sees it first): their fences go at
     /// once, so their stores' writes are refused from here on; the bots are stopped on the
-    /// pool, and `then` runs once they are.
-    private func lose(_ bots: [String], why: String, level: String = "warn", _ actions: Actions,
-                      then: @escaping @Sendable () -> Void = {}) {
+    /// pool (or once the host can act), and `then` runs once they are.
+    private func lose(_ bots: [String], why: String, level: String = "warn", then: @escaping @Sendable () -> Void = {}) {
         let gone = held.withLock { held in bots.filter { held.removeValue(forKey: $0) != nil } }
         guard !gone.isEmpty else { return }
         for bot in gone { fences.drop(bot) }
         log(level, "bots stopped: \(why)", ["bots": gone.sorted().joined(separator: ",")])
+        let actions = acting.withLock { acting in
+            if acting.actions == nil { acting.lostEarly += gone }
+            return acting.actions
+        }
         spawn {
-            await actions.lost(gone)
+            await actions?.lost(gone)
             then()
         }
     }

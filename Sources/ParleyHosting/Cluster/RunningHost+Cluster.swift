@@ -24,10 +24,11 @@ extension RunningHost {
         }
     }
 
-    /// Starts renewing this process's leases and taking over free bots.
+    /// Starts acting on changes of hands: taking over free bots, stopping lost ones (the leases
+    /// are renewed since they were taken, in `make`).
     func startKeepingLeases() {
         guard let keeper else { return }
-        keeper.start(LeaseKeeper.Actions(taken: { [weak self] taken in
+        keeper.act(LeaseKeeper.Actions(taken: { [weak self] taken in
             guard let self else { return [] }
             return await self.takeOver(Set(taken.keys))
         }, lost: { [weak self] bots in
