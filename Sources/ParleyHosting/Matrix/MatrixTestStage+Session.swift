@@ -52,11 +52,11 @@ extension MatrixTestStage {
         }
 
         /// The bot's account again, on its database: the new connection goes on from the stored
-        /// sync position, and the relay count starts over with it, as the restarted bot's does.
+        /// sync position, and the relay count starts over with it (`MatrixIdleCounters.newConnection`),
+        /// as the restarted bot's does.
         func reconnectBot() async throws -> any Transport {
             await bot.withLock { $0.matrix }.disconnect()
             let connection = try connectBot()
-            counters.reconnected()
             bot.withLock { $0 = connection }
             return connection.renamed
         }

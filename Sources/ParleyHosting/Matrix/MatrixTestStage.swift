@@ -155,14 +155,15 @@ public struct MatrixTestStage: TestStage {
         // matched against what they sent (below), so idle waits for each.
         let connectBot: Session.BotConnector = { [self] in
             let matrix = try transport(bot, database: botDatabase) { invitedBy.contains($0.inviter) }
+            let connection = counters.newConnection()
             let renamed = RenamingTransport(base: matrix, names: names, profiles: run.cast.users) { event in
                 switch event {
                 case .message(let envelope) where people.contains(envelope.sender):
-                    counters.relayed(personMessage: envelope.id)
+                    counters.relayed(on: connection, personMessage: envelope.id)
                 case .reaction(let reaction) where reaction.added && people.contains(reaction.user):
-                    counters.relayed(personReaction: true)
+                    counters.relayed(on: connection, personReaction: true)
                 default:
-                    counters.relayed()
+                    counters.relayed(on: connection)
                 }
             }
             return (renamed, matrix)
