@@ -44,9 +44,10 @@ struct WebVisitor: Sendable {
         try await post("messages", #"{"text": \#(JSONValue.string(text).jsonString())}"#)
     }
 
-    /// Opens the event stream after `lastEventID`; the client and the answer's head.
-    func events(after lastEventID: String? = nil) async throws -> (EventStreamClient, String?) {
-        let client = try EventStreamClient(port: port)
+    /// Opens the event stream after `lastEventID`; the client and the answer's head. A read
+    /// waits at most `readTimeout` seconds.
+    func events(after lastEventID: String? = nil, readTimeout: Int = 5) async throws -> (EventStreamClient, String?) {
+        let client = try EventStreamClient(port: port, timeoutSeconds: readTimeout)
         var headers = cookie.map { "Cookie: parley_chat=\($0)\r\n" } ?? ""
         if let lastEventID { headers += "Last-Event-ID: \(lastEventID)\r\n" }
         let path = "/chat/\(bot)/events", request = headers
