@@ -25,16 +25,23 @@ extension BroadcastStore {
                 if connection.isPostgres { first.append(("SELECT pg_advisory_xact_lock(hashtext(CAST(? AS TEXT)))", [.text("broadcast claims " + job)])) }
                 first.append(("DELETE FROM broadcast_claims WHERE job = ? AND until < ?", [.text(job), .real(now.timeIntervalSince1970)]))
                 try connection.batch(first)
-                // The first free recipients up to the next claim after the first of them: a claim's
-                // range never spans another's, so a lapsed claim's rest is never hidden by a
-                // range of a run that is alive.
-                let unclaimed = "NOT EXISTS (SELECT 1 FROM broadcast_claims c WHERE c.job = r.job AND r.position BETWEEN c.low AND c.high)"
+                // The first free recipient (pending, in no claim), then the pending ones from it
+                // up to the next claim: all free, as claims never overlap. A claim's range never
+                // spans another's, so a lapsed claim's rest is never hidden by a range of a run
+                // that is alive, and the one claim that can hold a position is the one with the
+                // highest `low` at or below it (a seek, not a scan of the claims). The first is
+                // found once (materialized): evaluated per row, or as a MIN over every free
+                // recipient, it made a claim cost 45-80 ms on PostgreSQL for a job of 20,000.
                 let pick = """
-                    SELECT position, target, attempts, payload FROM broadcast_recipients r
-                    WHERE job = ? AND state = 0 AND \(unclaimed)
-                      AND position < COALESCE((SELECT MIN(n.low) FROM broadcast_claims n WHERE n.job = ? AND n.low > (
-                          SELECT MIN(r.position) FROM broadcast_recipients r WHERE r.job = ? AND r.state = 0 AND \(unclaimed))), \(Int64.max))
-                    ORDER BY position LIMIT ?
+                    WITH first AS MATERIALIZED (
+                        SELECT r.position FROM broadcast_recipients r WHERE r.job = ? AND r.state = 0
+                          AND COALESCE((SELECT c.high FROM broadcast_claims c WHERE c.job = r.job AND c.low <= r.position
+                                        ORDER BY c.low DESC LIMIT 1), -1) < r.position
+                        ORDER BY r.position LIMIT 1)
+                    SELECT r.position, r.target, r.attempts, r.payload FROM broadcast_recipients r, first f
+                    WHERE r.job = ? AND r.state = 0 AND r.position >= f.position
+                      AND r.position < COALESCE((SELECT MIN(n.low) FROM broadcast_claims n WHERE n.job = ? AND n.low > f.position), \(Int64.max))
+                    ORDER BY r.position LIMIT ?
                     """
                 let pickValues: [SQLiteValue] = [.text(job), .text(job), .text(job), .integer(Int64(limit))]
                 let claimRow: [SQLiteValue] = [.text(job), .text(claimant), .real(until.timeIntervalSince1970)]
