@@ -140,16 +140,70 @@ extension MatrixTransport {
     /// The other user of a direct room this account made whose `m.direct` entry was never
     /// written — the process that made it (a broadcast's send) died first and another took
     /// the bot over — recorded in `m.direct` now; nil for any other room. Such a room is not a
-    /// group to greet: it has this account and one user it invited as direct (`is_direct`).
-    /// Asked only when this account arrives in a room without an invite (it made the room, or
-    /// joined a public one by its alias).
+    /// group to greet. Asked only when this account arrives in a room without an invite (it
+    /// made the room, or joined a public one by its alias).
     private func orphanedDirectPeer(_ room: String) async -> String? {
-        guard let answer = try? await client.request("GET", MatrixClient.clientPath("rooms", room, "members"),
-                                                     query: [("not_membership", "leave")]) else { return nil }
+        guard let peer = try? await Self.ownDirectPeer(room, client: client, userID: userID) else { return nil }
+        do { try await addDirectRoom(room, with: peer) } catch { return nil }
+        return peer
+    }
+
+    /// Before a direct room is made: the joined rooms outside `m.direct` not asked about yet
+    /// are asked whether they are direct rooms this account made whose entry was never written
+    /// (see `orphanedDirectPeer`); those are recorded in `m.direct` now. Without this, a
+    /// process that takes a dead one's broadcast chunk, or its bot, before its sync has seen
+    /// the room, made a second room for the same person. A room is asked about once (a few
+    /// at a time); one whose answer did not come is asked again next time.
+    func adoptOrphanedDirectRooms() async throws {
+        let unknown = joinedRooms.subtracting(directRooms.keys).subtracting(ownDirectRooms.keys).subtracting(notOwnDirectRooms).sorted()
+        guard !unknown.isEmpty else { return }
+        let (client, userID) = (client, userID)
+        var found: [(room: String, peer: String)] = []
+        try await withThrowingTaskGroup(of: (String, String?).self) { group in
+            for (index, room) in unknown.enumerated() {
+                if index >= Self.roomsAskedAtOnce, let (room, peer) = try await group.next() {
+                    if let peer { found.append((room, peer)) } else { notOwnDirectRooms.insert(room) }
+                }
+                group.addTask { (room, try await Self.ownDirectPeer(room, client: client, userID: userID)) }
+            }
+            for try await (room, peer) in group {
+                if let peer { found.append((room, peer)) } else { notOwnDirectRooms.insert(room) }
+            }
+        }
+        for (room, peer) in found where joinedRooms.contains(room) {
+            try await addDirectRoom(room, with: peer)
+        }
+    }
+
+    static let roomsAskedAtOnce = 8
+
+    /// The state that marks a direct room this account makes with `user` (its `m.direct`
+    /// entry is written after the room is made, and a process can die in between).
+    static func directRoomMark(_ user: String) -> JSONValue {
+        ["type": .string(directRoomMarkType), "state_key": "", "content": ["user": .string(user)]]
+    }
+
+    static let directRoomMarkType = "org.parley.direct"
+
+    /// The other user of `room` if it is a direct room `userID` made: the user its mark names
+    /// (a mark `userID` set: anyone with power in a room could set one naming someone else,
+    /// to have that person's messages sent there), or (a room made before the mark) its one
+    /// other member, invited as direct by `userID`.
+    static func ownDirectPeer(_ room: String, client: MatrixClient, userID: String) async throws -> String? {
+        let mark: JSONValue?
+        do {
+            mark = try await client.request("GET", MatrixClient.clientPath("rooms", room, "state", directRoomMarkType, ""),
+                                            query: [("format", "event")])
+        } catch let error as ParleyError where error.code == .notFound {
+            mark = nil
+        }
+        if let mark, mark["sender"]?.stringValue == userID, let marked = mark["content"]?["user"]?.stringValue {
+            return marked
+        }
+        let answer = try await client.request("GET", MatrixClient.clientPath("rooms", room, "members"), query: [("not_membership", "leave")])
         let others = (answer["chunk"]?.arrayValue ?? []).filter { $0["state_key"]?.stringValue != userID }
         guard others.count == 1, let other = others.first, let peer = other["state_key"]?.stringValue,
               other["sender"]?.stringValue == userID, other["content"]?["is_direct"]?.boolValue == true else { return nil }
-        do { try await addDirectRoom(room, with: peer) } catch { return nil }
         return peer
     }
 }

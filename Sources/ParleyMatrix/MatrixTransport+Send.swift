@@ -136,14 +136,9 @@ extension MatrixTransport {
                 try await rereadRooms()
                 if let room = directRoom(with: channel.id) { return room }
             }
-            let initialState = directRoomInitialState
-            let room = try await client.createRoom([
-                "is_direct": true, "invite": [.string(channel.id)], "preset": "trusted_private_chat",
-                "initial_state": .array(initialState),
-            ])
-            joinedRooms.insert(room)
-            if let encryption = initialState.first { markEncrypted(room, settings: encryption["content"]) } else { encryptedRooms[room] = false }
-            roomMembers[room] = [userID, channel.id].sorted()
+            try await adoptOrphanedDirectRooms()
+            if let room = directRoom(with: channel.id) { return room }
+            let room = try await makeDirectRoom(with: channel.id)
             try await addDirectRoom(room, with: channel.id)
             return room
         default:
@@ -151,5 +146,21 @@ extension MatrixTransport {
                               "Matrix channels are user:@name:server, group:!room:server or group:#alias:server, not \(channel.target)",
                               context: ["channel": channel.target])
         }
+    }
+}
+
+extension MatrixTransport {
+    /// Makes a direct room with `user` (invited), marked as this account's (see
+    /// `directRoomMark`), not yet in `m.direct`.
+    func makeDirectRoom(with user: String) async throws -> String {
+        let encryption = directRoomInitialState.first
+        let room = try await client.createRoom([
+            "is_direct": true, "invite": [.string(user)], "preset": "trusted_private_chat",
+            "initial_state": .array(directRoomInitialState + [Self.directRoomMark(user)]),
+        ])
+        joinedRooms.insert(room)
+        if let encryption { markEncrypted(room, settings: encryption["content"]) } else { encryptedRooms[room] = false }
+        roomMembers[room] = [userID, user].sorted()
+        return room
     }
 }

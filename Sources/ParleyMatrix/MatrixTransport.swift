@@ -44,6 +44,9 @@ public actor MatrixTransport: Transport {
     var ownDirectRooms: [String: String] = [:]
     var joinedRooms: Set<String> = []
     var joinedRoomsLoaded = false
+    /// Joined rooms outside `m.direct` found not to be a direct room this account made
+    /// (`adoptOrphanedDirectRooms`): not asked about again.
+    var notOwnDirectRooms: Set<String> = []
     /// A read of the rooms under way for `rereadsRoomsBeforeCreating`: the sends that miss a
     /// room meanwhile wait for it instead of each asking the server again.
     var roomsReread: Task<Void, any Error>?
@@ -256,6 +259,7 @@ public actor MatrixTransport: Transport {
         joinedRooms.remove(room)
         directRooms[room] = nil
         ownDirectRooms[room] = nil
+        notOwnDirectRooms.remove(room)
         encryptedRooms[room] = nil
         encryptionSettings[room] = nil
         roomMembers[room] = nil
