@@ -155,12 +155,30 @@ extension MatrixTransport {
     /// the room, made a second room for the same person. A room is asked about once (a few
     /// at a time); one whose answer did not come is asked again next time.
     func adoptOrphanedDirectRooms() async throws {
-        let unknown = joinedRooms.subtracting(directRooms.keys).subtracting(ownDirectRooms.keys).subtracting(notOwnDirectRooms).sorted()
-        guard !unknown.isEmpty else { return }
+        // Concurrent sends to new people (a batch makes 16 rooms at once) share one pass
+        // instead of each asking about the same rooms; after waiting for a pass, what it did
+        // not ask about (rooms read since) gets a pass of its own. Bounded: a few turns.
+        for _ in 0..<4 {
+            if let pass = adoptionPass {
+                try await pass.value
+                continue
+            }
+            let unknown = joinedRooms.subtracting(directRooms.keys).subtracting(ownDirectRooms.keys).subtracting(notOwnDirectRooms)
+            guard !unknown.isEmpty else { return }
+            let pass = Task { try await self.adopt(unknown.sorted()) }
+            adoptionPass = pass
+            defer { adoptionPass = nil }
+            return try await pass.value
+        }
+    }
+
+    /// Asks about `rooms` a few at a time and records those found to be direct rooms this
+    /// account made.
+    private func adopt(_ rooms: [String]) async throws {
         let (client, userID) = (client, userID)
         var found: [(room: String, peer: String)] = []
         try await withThrowingTaskGroup(of: (String, String?).self) { group in
-            for (index, room) in unknown.enumerated() {
+            for (index, room) in rooms.enumerated() {
                 if index >= Self.roomsAskedAtOnce, let (room, peer) = try await group.next() {
                     if let peer { found.append((room, peer)) } else { notOwnDirectRooms.insert(room) }
                 }

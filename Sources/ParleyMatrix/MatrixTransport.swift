@@ -47,6 +47,8 @@ public actor MatrixTransport: Transport {
     /// Joined rooms outside `m.direct` found not to be a direct room this account made
     /// (`adoptOrphanedDirectRooms`): not asked about again.
     var notOwnDirectRooms: Set<String> = []
+    /// The pass of `adoptOrphanedDirectRooms` under way, which concurrent sends wait for.
+    var adoptionPass: Task<Void, any Error>?
     /// A read of the rooms under way for `rereadsRoomsBeforeCreating`: the sends that miss a
     /// room meanwhile wait for it instead of each asking the server again.
     var roomsReread: Task<Void, any Error>?

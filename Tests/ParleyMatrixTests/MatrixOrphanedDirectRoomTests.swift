@@ -41,11 +41,24 @@ import Testing
         try await botUser.client.join(trap)
 
         let bot = try TestHomeserver.transport(botUser)
-        let room = try await bot.roomID(for: .person(alice.userID), create: true)
+        var readers = [alice.userID]
+        for _ in 0..<5 { readers.append(try await TestHomeserver.register("reader").userID) }
+        let log = SynapseAccessLog()
+        let mark = log.mark()
+        // A batch to new people makes their rooms at once: one pass asks about the trap.
+        let results = await bot.sendBatch(readers.map { OutgoingEnvelope(channel: .person($0), payload: ["type": 1, "text": "news"]) })
+        #expect(results.allSatisfy { (try? $0.get()) != nil })
+        let room = try await bot.roomID(for: .person(alice.userID))
         #expect(room != trap)
-        let mark = try await botUser.client.state(room: room, type: MatrixTransport.directRoomMarkType)
-        #expect(mark == ["user": .string(alice.userID)])
-        // The trap was asked about once and is not asked again.
+        let aliceMark = try await botUser.client.state(room: room, type: MatrixTransport.directRoomMarkType)
+        #expect(aliceMark == ["user": .string(alice.userID)])
         #expect(await bot.notOwnDirectRooms == [trap])
+        if log.path != nil {
+            // The log shows the path as sent: the room id percent-encoded.
+            let path = "/rooms/%21\(trap.dropFirst().replacingOccurrences(of: ":", with: "%3A"))/state/\(MatrixTransport.directRoomMarkType)"
+            #expect(log.requests(by: botUser.userID, since: mark, matching: path) == 1)
+        } else {
+            Issue.record("PARLEY_SYNAPSE_ACCESS_LOG is not set: the questions about the trap are not counted")
+        }
     }
 }
