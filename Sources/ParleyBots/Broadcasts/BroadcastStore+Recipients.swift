@@ -39,7 +39,8 @@ extension BroadcastStore {
 
     /// Writes outcomes in one transaction and moves the job's counters with them; `sender`
     /// (the run's claimant) is kept with each, for `senders(job:now:)`. Many rows a statement
-    /// (an UPDATE from a list of values): on PostgreSQL each statement is a round trip.
+    /// (an UPDATE from a list of values, on PostgreSQL from arrays): on PostgreSQL each
+    /// statement is a round trip.
     public func record(job: String, _ results: [BroadcastRecipient], by sender: String? = nil) throws(BroadcastError) {
         var rows: [SQLiteValue] = []
         rows.reserveCapacity(results.count * 5)
@@ -58,22 +59,31 @@ extension BroadcastStore {
         try access("record outcomes of \(job)") { connection in
             try connection.transaction {
                 var counts: [RecipientState: Int64] = [:]
-                var start = 0
-                while start < rows.count {
-                    let count = min(Self.rowsPerInsert, (rows.count - start) / 5)
-                    // Only rows that were still pending change, and are counted (a repeated
-                    // record changes nothing).
-                    let changed = try connection.rows("""
-                        WITH v(position, state, message_id, reason, attempts) AS (VALUES \(Array(repeating: Self.outcomeRow, count: count).joined(separator: ", ")))
-                        UPDATE broadcast_recipients SET state = v.state, message_id = v.message_id, reason = v.reason, attempts = v.attempts,
-                            sent_by = CAST(? AS TEXT)
-                        FROM v WHERE broadcast_recipients.job = ? AND broadcast_recipients.position = v.position AND broadcast_recipients.state = 0
-                        RETURNING broadcast_recipients.state
-                        """, Array(rows[start..<start + count * 5]) + [SQLiteValue(sender), .text(job)])
-                    for row in changed {
-                        if let state = row.first?.int64.flatMap(RecipientState.init(rawValue:)) { counts[state, default: 0] += 1 }
+                // Only rows that were still pending change, and are counted (a repeated record
+                // changes nothing).
+                let set = "UPDATE broadcast_recipients SET state = v.state, message_id = v.message_id, reason = v.reason, attempts = v.attempts, sent_by = CAST(? AS TEXT)"
+                let match = "WHERE broadcast_recipients.job = ? AND broadcast_recipients.position = v.position AND broadcast_recipients.state = 0 RETURNING broadcast_recipients.state"
+                var changed: [[SQLiteValue]] = []
+                if connection.isPostgres {
+                    // All of them in one statement, a column an array (see `PostgresArray`).
+                    let columns = (0..<5).map { column in PostgresArray.literal(stride(from: column, to: rows.count, by: 5).map { rows[$0] }) }
+                    changed = try connection.rows("""
+                        \(set) FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[]))
+                            AS v(position, state, message_id, reason, attempts) \(match)
+                        """, [SQLiteValue(sender)] + columns + [.text(job)])
+                } else {
+                    var start = 0
+                    while start < rows.count {
+                        let count = min(Self.rowsPerInsert, (rows.count - start) / 5)
+                        changed += try connection.rows("""
+                            WITH v(position, state, message_id, reason, attempts) AS (VALUES \(Array(repeating: Self.outcomeRow, count: count).joined(separator: ", ")))
+                            \(set) FROM v \(match)
+                            """, Array(rows[start..<start + count * 5]) + [SQLiteValue(sender), .text(job)])
+                        start += count * 5
                     }
-                    start += count * 5
+                }
+                for row in changed {
+                    if let state = row.first?.int64.flatMap(RecipientState.init(rawValue:)) { counts[state, default: 0] += 1 }
                 }
                 try connection.run("UPDATE broadcast_jobs SET sent = sent + ?, failed = failed + ?, opted_out = opted_out + ? WHERE id = ?",
                                    [.integer(counts[.sent] ?? 0), .integer(counts[.failed] ?? 0), .integer(counts[.optedOut] ?? 0), .text(job)])
@@ -81,8 +91,7 @@ extension BroadcastStore {
         }
     }
 
-    /// One outcome in `record`'s list, typed for PostgreSQL (which cannot tell untyped values'
-    /// types in a VALUES list); SQLite reads the casts as affinities.
+    /// One outcome in `record`'s list on SQLite (which reads the casts as affinities).
     private static let outcomeRow = "(CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT))"
 
     /// Marks `job` finished at `now` (when nothing is pending any more), unless it was

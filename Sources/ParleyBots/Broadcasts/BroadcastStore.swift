@@ -143,6 +143,10 @@ public final class BroadcastStore: Sendable {
                      SQLiteValue(audience)])
                 guard connection.changes == 1 else { return false }
                 // Many rows a statement: on PostgreSQL each statement is a round trip.
+                if connection.isPostgres {
+                    try Self.insertRecipients(id: id, recipients: recipients, payloads: payloads, into: connection)
+                    return true
+                }
                 var start = 0
                 while start < recipients.count {
                     let count = min(Self.rowsPerInsert, recipients.count - start)
@@ -161,9 +165,28 @@ public final class BroadcastStore: Sendable {
         }
     }
 
-    /// Recipients written per INSERT (and outcomes per UPDATE): a few hundred parameters, far
-    /// below SQLite's limit; the statement for a full chunk is prepared once.
+    /// Recipients written per INSERT (and outcomes per UPDATE) on SQLite: a few hundred
+    /// parameters, far below SQLite's limit; the statement for a full chunk is prepared once.
     static let rowsPerInsert = 250
+
+    /// On PostgreSQL: `rowsPerArrayInsert` recipients a statement, a column an array (see
+    /// `PostgresArray`): a list of values costs PostgreSQL more to bind and plan than the rows'
+    /// own work.
+    private static func insertRecipients(id: String, recipients: [Channel], payloads: [JSONValue]?, into connection: Connection) throws {
+        var start = 0
+        while start < recipients.count {
+            let range = start..<min(start + rowsPerArrayInsert, recipients.count)
+            try connection.run("""
+                INSERT INTO broadcast_recipients (job, position, target, payload)
+                SELECT CAST(? AS TEXT), v.position, v.target, v.payload FROM unnest(CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[])) AS v(position, target, payload)
+                """, [.text(id), PostgresArray.literal(range.map { .integer(Int64($0)) }),
+                      PostgresArray.literal(range.map { .text(recipients[$0].target) }),
+                      PostgresArray.literal(range.map { position in payloads.map { .text($0[position].compactJSON()) } ?? .null })])
+            start = range.upperBound
+        }
+    }
+
+    static let rowsPerArrayInsert = 10_000
 
     /// The job `id`, or nil.
     public func job(_ id: String) throws(BroadcastError) -> BroadcastJob? {
