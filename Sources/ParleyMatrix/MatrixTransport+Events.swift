@@ -182,7 +182,16 @@ extension MatrixTransport {
                 if index >= Self.roomsAskedAtOnce, let (room, peer) = try await group.next() {
                     if let peer { found.append((room, peer)) } else { notOwnDirectRooms.insert(room) }
                 }
-                group.addTask { (room, try await Self.ownDirectPeer(room, client: client, userID: userID)) }
+                group.addTask {
+                    // A room the server refuses to tell about (the account left it meanwhile)
+                    // is no direct room of ours; a transient failure fails this send, which is
+                    // tried again, rather than risk a second room.
+                    do {
+                        return (room, try await Self.ownDirectPeer(room, client: client, userID: userID))
+                    } catch let error as ParleyError where !error.isTransient {
+                        return (room, nil)
+                    }
+                }
             }
             for try await (room, peer) in group {
                 if let peer { found.append((room, peer)) } else { notOwnDirectRooms.insert(room) }

@@ -11,11 +11,14 @@ struct LoopbackHomeserver {
     static let user = "@bot:localhost"
     let server: LoopbackHTTPServer
 
-    init(joinedRooms: [String] = [], sync: @escaping @Sendable (_ since: String?) -> String) throws {
+    /// `respond` answers first, when it has an answer for a request (its path percent-decoded).
+    init(joinedRooms: [String] = [], sync: @escaping @Sendable (_ since: String?) -> String,
+         respond: @escaping @Sendable (LoopbackHTTPServer.Request, _ path: String) -> LoopbackHTTPServer.Answer? = { _, _ in nil }) throws {
         let joined = #"{"joined_rooms":["# + joinedRooms.map { "\"\($0)\"" }.joined(separator: ",") + "]}"
         server = try LoopbackHTTPServer { request in
             let components = URLComponents(string: request.path)
             let path = components?.path ?? request.path
+            if let answer = respond(request, path.removingPercentEncoding ?? path) { return answer }
             let room = path.split(separator: "/").dropLast(path.hasSuffix("/leave") ? 1 : 0).last.map(String.init) ?? ""
             switch path {
             case _ where path.hasSuffix("/account/whoami"): return .init(status: 200, body: #"{"user_id":"\#(Self.user)","device_id":"D"}"#)
