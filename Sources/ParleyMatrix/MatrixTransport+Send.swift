@@ -153,13 +153,13 @@ extension MatrixTransport {
     /// Makes a direct room with `user` (invited), marked as this account's (see
     /// `directRoomMark`), not yet in `m.direct`.
     func makeDirectRoom(with user: String) async throws -> String {
-        let encryption = directRoomInitialState.first
+        let initialState = directRoomInitialState
         let room = try await client.createRoom([
             "is_direct": true, "invite": [.string(user)], "preset": "trusted_private_chat",
-            "initial_state": .array(directRoomInitialState + [Self.directRoomMark(user)]),
+            "initial_state": .array(initialState + [Self.directRoomMark(user)]),
         ])
         joinedRooms.insert(room)
-        if let encryption { markEncrypted(room, settings: encryption["content"]) } else { encryptedRooms[room] = false }
+        if let encryption = initialState.first { markEncrypted(room, settings: encryption["content"]) } else { encryptedRooms[room] = false }
         roomMembers[room] = [userID, user].sorted()
         return room
     }
