@@ -50,9 +50,13 @@ struct VisitorEventLog: Sendable {
     /// entry is not here, and only the hub's history can say what it was.
     let complete: Bool
 
-    init(capacity: Int, complete: Bool = true) {
+    /// `restoredAfter`: for a session restored after a restart, the conversation's last
+    /// message then; the log takes only messages after it (the hub's catch-up of older ones,
+    /// from a cursor a crash left behind, is history already) and is not complete.
+    init(capacity: Int, restoredAfter: Int64? = nil) {
         self.capacity = max(1, capacity)
-        self.complete = complete
+        complete = restoredAfter == nil
+        last = VisitorEventPosition(seq: restoredAfter ?? 0, reaction: 0)
     }
 
     /// The position of a message with `seq`, or nil when it is not after the last one (a

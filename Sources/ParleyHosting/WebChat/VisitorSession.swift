@@ -38,7 +38,7 @@ final class VisitorSession: Sendable {
         var log: VisitorEventLog
         /// The conversation's recent messages by id: what a reply quotes.
         var messages: BoundedDictionary<String, ReplyReference>
-        var streams: [ObjectIdentifier: HTTPServerStream] = [:]
+        var streams: [ObjectIdentifier: AttachedStream] = [:]
         var lastUsed: Date
         /// When `lastUsed` was last written to the store.
         var lastStored: Date
@@ -48,15 +48,36 @@ final class VisitorSession: Sendable {
         func name(of sender: String, visitor: String) -> String { sender == visitor ? name : botName }
     }
 
+    /// An open stream and the last message it was given: a message at or before it is not
+    /// written again, whichever way it comes (the hub's history at attach, then the pump,
+    /// which after a crash catches up from the hub's last saved cursor, behind the stream).
+    private struct AttachedStream {
+        let stream: HTTPServerStream
+        var sentThrough: Int64
+
+        /// Writes `event` unless it is a message this stream already has; false once the
+        /// stream has ended.
+        mutating func send(_ event: ServerSentEvent, at position: VisitorEventPosition, isMessage: Bool) -> Bool {
+            if isMessage {
+                guard position.seq > sentThrough else { return true }
+                sentThrough = position.seq
+            }
+            return stream.send(event)
+        }
+    }
+
+    /// `restoredAfter`: for a session restored after a restart, the conversation's last
+    /// message then. The log starts after it: what came before is the hub's history, which a
+    /// stream is answered from when it resumes from further back.
     init(secret: String, visitor: String, name: String, bot: String, botName: String, transport: HubTransport,
-         receiver: HubTransport, registry: ContentRegistry, logCapacity: Int, restored: Bool, now: Date) {
+         receiver: HubTransport, registry: ContentRegistry, logCapacity: Int, restoredAfter: Int64?, now: Date) {
         self.secret = secret
         self.visitor = visitor
         self.bot = bot
         self.transport = transport
         self.receiver = receiver
         encoder = VisitorEventEncoder(registry: registry, visitor: visitor)
-        state = Mutex(State(name: name, botName: botName, log: VisitorEventLog(capacity: logCapacity, complete: !restored),
+        state = Mutex(State(name: name, botName: botName, log: VisitorEventLog(capacity: logCapacity, restoredAfter: restoredAfter),
                             messages: BoundedDictionary(capacity: logCapacity), lastUsed: now, lastStored: now))
     }
 
@@ -65,8 +86,25 @@ final class VisitorSession: Sendable {
 
     var name: String { state.withLock { $0.name } }
 
-    /// A new client message number for a visitor's send.
-    func nextMessageID() -> UUID { messageIDs.withLock { $0.next() } }
+    /// The client message number of a visitor's send: derived from the `client_id` the
+    /// visitor gave (so the hub knows a repeat, across restarts too: the visitor is the same),
+    /// else a new one.
+    func messageID(clientID: String?) -> UUID {
+        guard let clientID else { return messageIDs.withLock { $0.next() } }
+        return UUID(namespace: Self.clientIDNamespace, name: visitor + "\u{0}" + clientID)
+    }
+
+    /// Whether `text` is a `client_id` the chat takes: 1 to 128 ASCII letters, digits, `.`,
+    /// `_`, `:` and `-` (a UUID, a counter, a timestamp with a tab's number).
+    static func isClientID(_ text: String) -> Bool {
+        (1...128).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2E || byte == 0x5F || byte == 0x3A || byte == 0x2D
+        }
+    }
+
+    /// The namespace of the message numbers derived from visitors' client ids.
+    private static let clientIDNamespace = UUID(uuidString: "6F1C3A52-9D0B-4E7A-8C21-3B5D7E9F0A14")!
 
     /// Starts taking the hub's events for the visitor.
     func start(retryEvery: Duration, clock: any ParleyClock) {
@@ -130,13 +168,14 @@ final class VisitorSession: Sendable {
                 guard let position = state.log.positionOfMessage(seq: envelope.seq) else { return }
                 _ = state.messages.set(ReplyReference(messageID: envelope.id, seq: envelope.seq, sender: envelope.sender,
                                                       quoted: envelope.payload), for: envelope.id)
-                Self.publish(Self.messageEvent(data, at: position), at: position, in: &state)
+                Self.publish(Self.messageEvent(data, at: position), at: position, isMessage: true, in: &state)
             }
         case .reaction(let reaction) where reaction.channel == channel:
             let data = encoder.reaction(reaction)
             state.withLock { state in
                 let position = state.log.positionOfReaction()
-                Self.publish(ServerSentEvent(id: position.description, event: "reaction", data: data), at: position, in: &state)
+                Self.publish(ServerSentEvent(id: position.description, event: "reaction", data: data), at: position,
+                             isMessage: false, in: &state)
             }
         default:
             break
@@ -149,9 +188,11 @@ final class VisitorSession: Sendable {
         ServerSentEvent(id: position.description, event: "message", data: data)
     }
 
-    private static func publish(_ event: ServerSentEvent, at position: VisitorEventPosition, in state: inout State) {
+    private static func publish(_ event: ServerSentEvent, at position: VisitorEventPosition, isMessage: Bool, in state: inout State) {
         state.log.append(event, at: position)
-        for (key, stream) in state.streams where !stream.send(event) { state.streams[key] = nil }
+        for key in Array(state.streams.keys) where state.streams[key]?.send(event, at: position, isMessage: isMessage) == false {
+            state.streams[key] = nil
+        }
     }
 
     /// Attaches `stream`: first everything after `after` (from the log, or from the hub's
@@ -163,17 +204,21 @@ final class VisitorSession: Sendable {
         let attached = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             _ = stream.send(ServerSentEvent(data: "", retry: 1_000))
+            var attachedStream = AttachedStream(stream: stream, sentThrough: after?.seq ?? 0)
             var resumeAfter = after
             let firstKept = state.log.entries.first?.position
             for envelope in history {
                 let position = VisitorEventPosition(seq: envelope.seq, reaction: 0)
                 guard firstKept.map({ position < $0 }) ?? true else { break }
                 let data = encoder.message(envelope, senderName: state.name(of: envelope.sender, visitor: visitor))
-                _ = stream.send(Self.messageEvent(data, at: position))
+                _ = attachedStream.send(Self.messageEvent(data, at: position), at: position, isMessage: true)
                 resumeAfter = position
             }
-            for entry in state.log.events(after: resumeAfter) where !stream.send(entry.event) { return false }
-            state.streams[key] = stream
+            for entry in state.log.events(after: resumeAfter)
+            where !attachedStream.send(entry.event, at: entry.position, isMessage: entry.position.reaction == 0) {
+                return false
+            }
+            state.streams[key] = attachedStream
             return true
         }
         guard attached else {
@@ -187,7 +232,7 @@ final class VisitorSession: Sendable {
     func dropStreams() {
         let streams = state.withLock { state in
             defer { state.streams = [:] }
-            return Array(state.streams.values)
+            return state.streams.values.map(\.stream)
         }
         for stream in streams { stream.finish() }
     }
@@ -213,7 +258,7 @@ final class VisitorSession: Sendable {
     /// Writes a keep-alive comment to every open stream (dropping those that have ended).
     func keepAlive() {
         state.withLock { state in
-            for (key, stream) in state.streams where !stream.keepAlive() { state.streams[key] = nil }
+            for (key, attached) in state.streams where !attached.stream.keepAlive() { state.streams[key] = nil }
         }
     }
 }

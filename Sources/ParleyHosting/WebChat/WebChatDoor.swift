@@ -124,10 +124,14 @@ final class WebChatDoor: Sendable {
     /// time for the same secret (two requests of a restored session at once) wins.
     private func make(secret: String, visitor: String, name: String, bot: String, restored: Bool) throws -> VisitorSession {
         try requireRoom()
+        // A restored session's log starts after the conversation's last message: the hub's
+        // cursor for its receiver may be older (a crash does not save it), and what it would
+        // catch up again is the history a resuming stream is answered from.
+        let restoredAfter = restored ? hub.lastSeq(in: .person(bot), seenBy: visitor) : nil
         let session = VisitorSession(secret: secret, visitor: visitor, name: name, bot: bot,
                                      botName: hub.user(bot)?.displayName ?? bot, transport: try hub.connect(user: visitor),
                                      receiver: try hub.connect(user: visitor), registry: registry(),
-                                     logCapacity: settings.eventLogCapacity, restored: restored, now: clock.now())
+                                     logCapacity: settings.eventLogCapacity, restoredAfter: restoredAfter, now: clock.now())
         let kept = sessions.withLock { sessions in
             if let existing = sessions[secret] { return existing }
             sessions[secret] = session
