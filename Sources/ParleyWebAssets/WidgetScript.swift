@@ -353,19 +353,37 @@ enum WidgetScript {
     });
   }
 
-  // POST /messages; 429: "Slow down" and again after Retry-After; 401: a new session, then again.
-  function send(text, attempt) {
-    return postJSON("/messages", { text: text }).then(function (response) {
+  // A message's client id: a repeat of the same POST (the answer was cut) is stored once.
+  function newClientId() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b < 16 ? "0" : "") + b.toString(16); }).join("");
+  }
+
+  // How often a message cut by the network or a restarting server is sent again (after 1, 2,
+  // 4, … 16 s), with the same client id, before the visitor is told it was not sent.
+  var resendLimit = 6;
+
+  // POST /messages; 429: "Slow down" and again after Retry-After; 401: a new session, then
+  // again; no answer or 502/503: the same message with the same client id, after a pause.
+  function send(text, clientId, attempt, resends) {
+    function again() {
+      setStatus("Not sent yet: trying again…", true);
+      return wait(Math.min(16, Math.pow(2, resends))).then(function () { return send(text, clientId, attempt, resends + 1); });
+    }
+    return postJSON("/messages", { text: text, client_id: clientId }).then(function (response) {
       if (response.status === 202 || response.ok) { setStatus("Connected"); return true; }
       if (response.status === 429) {
         setStatus("Slow down", true);
-        return wait(retryAfterSeconds(response)).then(function () { return send(text, attempt); });
+        return wait(retryAfterSeconds(response)).then(function () { return send(text, clientId, attempt, resends); });
       }
       if (response.status === 401 && attempt < 2) {
-        return reopen().then(function () { openEvents(); return send(text, attempt + 1); });
+        return reopen().then(function () { openEvents(); return send(text, clientId, attempt + 1, resends); });
       }
+      if ((response.status === 502 || response.status === 503) && resends < resendLimit) return again();
       return errorText(response).then(function (message) { setStatus(message, true); return false; });
     }, function () {
+      if (resends < resendLimit) return again();
       setStatus("Not sent: no connection", true);
       return false;
     });
@@ -390,7 +408,7 @@ enum WidgetScript {
       sendButton.disabled = false;
       textBox.focus();
     }
-    send(text, 0).then(done, function () {
+    send(text, newClientId(), 0, 0).then(done, function () {
       setStatus("Not sent: the chat could not be opened again", true);
       done(false);
     });

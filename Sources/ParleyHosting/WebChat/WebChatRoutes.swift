@@ -90,14 +90,21 @@ struct WebChatRoutes: Sendable {
         return answer
     }
 
-    /// `POST messages`: the text goes to the bot; 202 once the hub has stored it.
+    /// `POST messages`: the text goes to the bot; 202 once the hub has stored it. With a
+    /// `client_id`, a repeat (a send cut by a crash or a network drop, tried again) is answered
+    /// with the first send's id and stored once.
     private func send(_ request: HTTPServerRequest, in session: VisitorSession) async -> HTTPServerResponse {
         let text: String
         var reply: ReplyReference?
+        var clientID: String?
         do throws(JSONBody.Problem) {
-            let fields = try JSONBody(request.body, known: ["text", "reply_to"])
+            let fields = try JSONBody(request.body, known: ["text", "reply_to", "client_id"])
             guard let value = try fields.string("text", required: true) else { throw JSONBody.Problem(message: "text: required") }
             text = value
+            clientID = try fields.string("client_id")
+            if let clientID, !VisitorSession.isClientID(clientID) {
+                throw JSONBody.Problem(message: "client_id: '\(clientID.prefix(40))' is not 1 to 128 letters, digits and . _ : -")
+            }
             if let id = try fields.string("reply_to") {
                 guard let found = session.replyReference(to: id) else { throw JSONBody.Problem(message: "reply_to: no recent message '\(id)' in this conversation") }
                 reply = found
@@ -108,7 +115,7 @@ struct WebChatRoutes: Sendable {
         guard text.utf8.count <= door.settings.maxMessageBytes else {
             return OperationsRoutes.error(413, "text: \(text.utf8.count) bytes, more than the \(door.settings.maxMessageBytes) this chat takes")
         }
-        let envelope = OutgoingEnvelope(channel: session.channel, clientMessageID: session.nextMessageID(),
+        let envelope = OutgoingEnvelope(channel: session.channel, clientMessageID: session.messageID(clientID: clientID),
                                         payload: TextContent(text).encoded(), replyTo: reply)
         do {
             let receipt = try await session.transport.send(envelope)

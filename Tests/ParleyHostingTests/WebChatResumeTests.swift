@@ -1,0 +1,85 @@
+import Foundation
+import ParleyCore
+@testable import ParleyHosting
+import ParleyHTTP
+import ParleyTesting
+import SQLiteStore
+import Testing
+
+/// What a crash leaves behind for the web chat: the hub's delivery cursors as last saved (a
+/// SIGKILL saves none), and sends whose answer never came. A resumed stream still gets exactly
+/// what came after its position, and a send repeated with its `client_id` is stored once.
+@Suite struct WebChatResumeTests {
+    @Test func aStreamResumedAfterACrashGetsExactlyWhatCameAfterItsPosition() async throws {
+        var (running, listener, port) = try await WebChatTests.listening()
+        let folder = try #require(running.storage.path.components(separatedBy: "/state/").first)
+        var visitor = WebVisitor(port: port, bot: "desk")
+        let opened = try JSONValue.parse(try await visitor.open(name: "Alice").body)
+        let user = try #require(opened.objectValue?["visitor"]?.stringValue)
+        let (first, _) = try await visitor.events()
+        for _ in 0..<2 { #expect(try await visitor.say("/ping").status == 202) }
+        let before = await first.events(5)
+        #expect(before.map(\.id) == ["1", "2", "3", "4", "5"])
+        first.close()
+        await WebChatTests.close(running, listener)
+        // What a SIGKILL leaves: the cursors as saved long before (here: none given yet).
+        let hub = try Connection(path: folder + "/state/parley.hub.db")
+        try hub.run("UPDATE hub_members SET cursor = 0 WHERE user = ?", [.text(user)])
+        (running, listener, port) = try await WebChatTests.start(folder)
+        visitor = WebVisitor(port: port, bot: "desk", cookie: visitor.cookie)
+        // The stream comes back first (as a browser's does), restoring the session: its pump
+        // catches up from the stale cursor while the stream is answered from the history.
+        let (resumed, _) = try await visitor.events(after: "3")
+        #expect(try await visitor.say("/ping").status == 202)
+        // Exactly what came after 3, then the next message: nothing of 1…3 again.
+        let after = await resumed.events(4)
+        #expect(after.map(\.id) == ["4", "5", "6", "7"])
+        #expect(after.map(\.text) == ["/ping", "pong", "/ping", "pong"])
+        #expect(try await visitor.say("/ping").status == 202)
+        #expect(await resumed.events(2).map(\.id) == ["8", "9"])
+        resumed.close()
+        await WebChatTests.close(running, listener)
+    }
+
+    @Test func aSendRepeatedWithItsClientIDIsAnsweredWithTheFirstResultAndStoredOnce() async throws {
+        var (running, listener, port) = try await WebChatTests.listening()
+        let folder = try #require(running.storage.path.components(separatedBy: "/state/").first)
+        var visitor = WebVisitor(port: port, bot: "desk")
+        _ = try await visitor.open()
+        let body = #"{"text": "/ping", "client_id": "tab-1:0001"}"#
+        let first = try await visitor.post("messages", body)
+        #expect(first.status == 202)
+        let again = try await visitor.post("messages", body)
+        #expect(again.status == 202 && again.body == first.body)
+        // Another id is another message.
+        let other = try await visitor.post("messages", #"{"text": "/ping", "client_id": "tab-1:0002"}"#)
+        #expect(other.status == 202 && other.body != first.body)
+        // After a restart the same visitor's repeat is still known.
+        await WebChatTests.close(running, listener)
+        (running, listener, port) = try await WebChatTests.start(folder)
+        visitor = WebVisitor(port: port, bot: "desk", cookie: visitor.cookie)
+        let afterRestart = try await visitor.post("messages", body)
+        #expect(afterRestart.status == 202 && afterRestart.body == first.body)
+        let (stream, _) = try await visitor.events()
+        // The visitor's two messages, the greeting and two answers: once each.
+        let events = await stream.events(5)
+        #expect(events.map(\.text) == ["/ping", "Hi Visitor!", "pong", "/ping", "pong"])
+        stream.close()
+        let door = try #require(listener.door)
+        #expect(door.hub.lastSeq(in: .person("desk"), seenBy: try #require(events.first?.json["sender"]?.objectValue?["id"]?.stringValue)) == 5)
+        await WebChatTests.close(running, listener)
+    }
+
+    @Test func aClientIDThatIsNotOneIsRefusedNamingTheField() async throws {
+        let (running, listener, port) = try await WebChatTests.listening()
+        var visitor = WebVisitor(port: port, bot: "desk")
+        _ = try await visitor.open()
+        for bad in [#""""#, #""has space""#, "\"\(String(repeating: "x", count: 129))\"", "7"] {
+            let answer = try await visitor.post("messages", #"{"text": "hi", "client_id": \#(bad)}"#)
+            let problem = (try? JSONValue.parse(answer.body))?.objectValue?["error"]?.stringValue ?? ""
+            #expect(answer.status == 400 && problem.contains("client_id"), "\(bad): \(answer.status) \(problem)")
+        }
+        #expect(VisitorSession.isClientID("3f0c6e2a-1b4d-4c8e-9a7f-2d5b8e1c0f3a") && VisitorSession.isClientID(String(repeating: "a", count: 128)))
+        await WebChatTests.close(running, listener)
+    }
+}
