@@ -39,7 +39,8 @@ public final class Connection {
     }
 
     /// Opens (creating if needed) the store at `path`, a `StoreLocation` string. A SQLite file
-    /// is switched to WAL with `synchronous=NORMAL`: durable across a process crash, and fast.
+    /// is switched to WAL with `synchronous=NORMAL` (durable across a process crash, and fast)
+    /// or, when the process's `StoreDurability` is `full`, `FULL` (across a power cut too).
     /// The file, its WAL and the folders created for it are owner-only; looser ones are
     /// tightened and `warn` told. A PostgreSQL schema is created if missing.
     public init(path: String, busyTimeout: Duration = .seconds(5),
@@ -65,7 +66,7 @@ public final class Connection {
         sqlite3_busy_timeout(db, Int32(clamping: millis))
         if path != ":memory:" {
             try execute("PRAGMA journal_mode=WAL")
-            try execute("PRAGMA synchronous=NORMAL")
+            try execute("PRAGMA synchronous=" + StoreDurability.current.sqliteSynchronous)
         }
         try execute("PRAGMA foreign_keys=ON")
     }

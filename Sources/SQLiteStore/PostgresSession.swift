@@ -60,6 +60,7 @@ final class PostgresSession {
         // only once the schema is committed (a session lock unlocked in the same string let the
         // next process in before the commit, and its CREATE failed on the catalog's unique index).
         try exec("SET client_min_messages TO warning; SELECT pg_advisory_xact_lock(4242); CREATE SCHEMA IF NOT EXISTS \(quoted); SET search_path TO \(quoted)")
+        if StoreDurability.current == .full { try exec("SET synchronous_commit TO on") }
         if let fence {
             let value = "\(fence.lease) \(fence.generation)".replacingOccurrences(of: "'", with: "''")
             try exec("SET parley.fence TO '\(value)'")

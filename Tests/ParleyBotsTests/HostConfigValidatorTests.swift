@@ -46,6 +46,16 @@ import ParleyBots
         #expect(HostConfigValidatorTests.errors("storage: { url: \"postgres://h/db\", lease: 10s }").isEmpty)
     }
 
+    @Test func storageDurabilityIsNormalOrFull() {
+        #expect(HostConfigValidatorTests.errors("storage: { path: a.db, durability: full }").isEmpty)
+        #expect(HostConfigValidatorTests.errors("storage: { path: a.db, durability: normal }").isEmpty)
+        #expect(HostConfigValidatorTests.errors("storage: { path: a.db, durability: fsync }") == """
+            config.yaml:1:36: error: unknown storage durability 'fsync': expected normal or full
+            storage: { path: a.db, durability: fsync }
+                                               ^
+            """)
+    }
+
     @Test func everyConfigProblem() {
         // The transport section's problems are its provider's (TransportSectionTests).
         let yaml = """

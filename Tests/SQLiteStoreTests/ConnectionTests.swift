@@ -11,6 +11,19 @@ import Testing
         #expect(try db.rows("SELECT * FROM t") == [values])
     }
 
+    @Test func aFileOpensWithTheProcesssDurability() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-durability-\(UUID().uuidString)").path
+        defer { StoreDurability.current = .normal }
+        StoreDurability.current = .full
+        let full = try Connection(path: folder + "/full.db")
+        StoreDurability.current = .normal
+        let normal = try Connection(path: folder + "/normal.db")
+        // PRAGMA synchronous: 1 is NORMAL, 2 is FULL; both in WAL mode.
+        #expect(try full.scalar("PRAGMA synchronous") == .integer(2))
+        #expect(try normal.scalar("PRAGMA synchronous") == .integer(1))
+        #expect(try full.scalar("PRAGMA journal_mode") == .text("wal"))
+    }
+
     @Test func transactionRollsBackWhenBodyThrows() throws {
         let db = try Connection(path: ":memory:")
         try db.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")

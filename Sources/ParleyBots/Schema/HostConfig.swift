@@ -1,3 +1,4 @@
+import SQLiteStore
 import YAMLCoding
 
 /// `config.yaml`: the host — transport, storage, where bots and profiles are, logging and
@@ -43,6 +44,10 @@ public struct HostConfig: Decodable, Sendable {
         guard let text = storage?.retention?.value else { return StorageConfig.defaultRetention }
         if text == StorageConfig.keepForever { return nil }
         return (try? DurationFormat.parse(text)) ?? StorageConfig.defaultRetention
+    }
+    /// `storage.durability` (`normal` unless set or invalid, which validation reports).
+    public var durability: StoreDurability {
+        storage?.durability.flatMap { StoreDurability(rawValue: $0.value) } ?? .normal
     }
     /// The transport kind as written (`local` unless set).
     public var transportKind: String {

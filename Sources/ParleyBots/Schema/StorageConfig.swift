@@ -13,8 +13,11 @@ public struct StorageConfig: Decodable, Sendable {
     /// How long finished tickets, broadcast jobs, greetings of users not heard from and seen
     /// Matrix events are kept: a duration (`90d` unless set) or `forever`.
     public var retention: Located<String>?
+    /// `normal` (unless set): a commit survives a crash of the process; `full`: also a power
+    /// cut (each group commit is synced to the disk before it is acknowledged).
+    public var durability: Located<String>?
 
-    enum CodingKeys: String, CodingKey { case path, url, lease, retention }
+    enum CodingKeys: String, CodingKey { case path, url, lease, retention, durability }
 
     /// `forever`: nothing is pruned.
     public static let keepForever = "forever"

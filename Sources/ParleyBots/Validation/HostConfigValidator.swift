@@ -19,6 +19,7 @@ public enum HostConfigValidator {
             fail(path.mark, "empty storage path: expected a file like .parley/parley.db or :memory:")
         }
         errors += validateDatabase(config.storage, source: source)
+        oneOf(config.storage?.durability, StoreDurability.allCases.map(\.rawValue), what: "storage durability")
         if let retention = config.storage?.retention, retention.value != StorageConfig.keepForever {
             if let error = ValueCheck.duration(retention, in: source) {
                 errors.append(error)
