@@ -62,15 +62,26 @@ TEST_HOOKS = """
   window.EventSource = Kept;
   // window.__parleyRefuse = [429, 401]: the next POSTs to …/messages are answered with these
   // statuses (429 with Retry-After: 1) without reaching the server, once each.
+  // window.__parleyCut = N: the next N POSTs to …/messages reach the server, but their answer
+  // is thrown away and the page sees a network error (a connection cut after the request).
+  // window.__parleyBodies: the bodies of the POSTs to …/messages.
   var originalFetch = window.fetch;
   window.__parleyRefuse = [];
   window.__parleyRequests = [];
+  window.__parleyCut = 0;
+  window.__parleyBodies = [];
   window.fetch = function (url, init) {
     window.__parleyRequests.push(((init && init.method) || "GET") + " " + String(url));
-    if (/\/messages$/.test(String(url)) && init && init.method === "POST" && window.__parleyRefuse.length) {
+    var toMessages = /\/messages$/.test(String(url)) && init && init.method === "POST";
+    if (toMessages) window.__parleyBodies.push(String(init.body));
+    if (toMessages && window.__parleyRefuse.length) {
       var status = window.__parleyRefuse.shift();
       return Promise.resolve(new Response(JSON.stringify({error: "refused by the test"}),
         {status: status, headers: status === 429 ? {"Retry-After": "1", "Content-Type": "application/json"} : {"Content-Type": "application/json"}}));
+    }
+    if (toMessages && window.__parleyCut > 0) {
+      window.__parleyCut -= 1;
+      return originalFetch.apply(this, arguments).then(function () { throw new TypeError("Failed to fetch (cut by the test)"); });
     }
     return originalFetch.apply(this, arguments);
   };
@@ -361,11 +372,29 @@ def run(args, customer, agent):
            f"the requests around a 401: {requests}")
     check("a 429 shows 'Slow down' and the message goes after Retry-After; after a 401 the session is opened again")
 
+    # A send whose answer is cut after the server stored it: the widget sends it again with
+    # the same client_id, and the message is in the conversation once, answered once.
+    customer.driver.execute_script("window.__parleyCut = 1; window.__parleyBodies = [];")
+    box = customer.driver.find_element(By.ID, "text")
+    box.send_keys("about the opening hours again" + Keys.ENTER)
+    customer.wait("the message box to empty after the resend",
+                  lambda d: d.find_element(By.ID, "text").get_attribute("value") == "")
+    bodies = [json.loads(body) for body in customer.driver.execute_script("return window.__parleyBodies;")]
+    expect(len(bodies) == 2 and bodies[0] == bodies[1] and bodies[0].get("client_id"),
+           f"the cut send and its resend: {bodies}")
+    customer.wait("the third answer about opening hours",
+                  lambda d: len([e for e in widget_messages(customer) if "We are open 9–18" in e.text]) == 3)
+    sent = [e for e in widget_messages(customer) if "about the opening hours again" in e.text]
+    expect(len(sent) == 1, f"the resent message shows {len(sent)} times in the widget")
+    check("a send whose answer was cut goes again with the same client_id: stored once, answered once")
+
     # 3. The refund flow: a ticket in nina's console, live.
     send(customer, "/refund")
     answer = find_message(customer, "the quoted answer to /refund", bot_text("Let's sort this out."))
     quote = answer.find_element(By.CSS_SELECTOR, "blockquote.quote")
     expect(quote.text == "/refund", f"the quote shows {quote.text!r}")
+    answers = len([e for e in widget_messages(customer) if "We are open 9–18" in e.text])
+    expect(answers == 3, f"the resent message was answered {answers - 2} times, not once")
     find_message(customer, "the bot's 👀 on /refund, live",
                  lambda e: "from-visitor" in e.get_attribute("class") and "/refund" in e.text and
                  e.find_elements(By.XPATH, ".//button[contains(@class, 'chip') and contains(., '\U0001F440 1')]"))
