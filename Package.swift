@@ -30,8 +30,8 @@ let package = Package(
 
         // MARK: - Foundations (know nothing of IM or bots)
         .target(name: "YAMLCoding", dependencies: ["CYAML"]),
-        // SQL storage: SQLite (one process, one file) or PostgreSQL through libpq (several processes).
-        .target(name: "SQLiteStore", dependencies: ["CSQLite", "CPQ"]),
+        // The storage engine: SQLite (one process) or PostgreSQL through libpq (several processes).
+        .target(name: "ParleyStore", dependencies: ["CSQLite", "CPQ"]),
         .target(name: "ParleyRegex", dependencies: ["CPCRE2"]),
         // HTTP/1.1 over libcurl's multi interface: one thread per client, kept-alive connections.
         .target(name: "ParleyHTTP", dependencies: ["CCurl"]),
@@ -46,23 +46,23 @@ let package = Package(
         .target(name: "ParleyCrypto", dependencies: ["COlm", "COpenSSL"]),
 
         // MARK: - The core SDK and its transports
-        .target(name: "ParleyCore", dependencies: ["SQLiteStore"]),
-        .target(name: "ParleyHub", dependencies: ["ParleyCore", "SQLiteStore"]),
-        .target(name: "ParleyMatrix", dependencies: ["ParleyCore", "SQLiteStore", "ParleyHTTP"]),
+        .target(name: "ParleyCore", dependencies: ["ParleyStore"]),
+        .target(name: "ParleyHub", dependencies: ["ParleyCore", "ParleyStore"]),
+        .target(name: "ParleyMatrix", dependencies: ["ParleyCore", "ParleyStore", "ParleyHTTP"]),
         // Matrix end-to-end encryption's key management (signing JSON, /keys/upload, query,
         // claim) over ParleyCrypto and the client: its own target so ParleyMatrix (and every
         // host without encryption) stays free of libolm, and ParleyCrypto free of Matrix.
-        .target(name: "ParleyMatrixCrypto", dependencies: ["ParleyMatrix", "ParleyCrypto", "ParleyCore", "SQLiteStore"]),
+        .target(name: "ParleyMatrixCrypto", dependencies: ["ParleyMatrix", "ParleyCrypto", "ParleyCore", "ParleyStore"]),
 
         // MARK: - Bots, flow tests, the CLI
-        .target(name: "ParleyBots", dependencies: ["ParleyCore", "YAMLCoding", "SQLiteStore", "ParleyRegex"]),
+        .target(name: "ParleyBots", dependencies: ["ParleyCore", "YAMLCoding", "ParleyStore", "ParleyRegex"]),
         .target(name: "ParleyFlowTest", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex"]),
         // Composes a running host (stores, profiles, one provider per transport kind); the CLI
         // above it only parses arguments and prints.
-        .target(name: "ParleyHosting", dependencies: ["ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyMatrix", "ParleyMatrixCrypto", "ParleyCrypto", "ParleyCore", "YAMLCoding", "ParleyMetrics", "ParleyHTTPServer", "ParleyWebAssets", "SQLiteStore"]),
+        .target(name: "ParleyHosting", dependencies: ["ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyMatrix", "ParleyMatrixCrypto", "ParleyCrypto", "ParleyCore", "YAMLCoding", "ParleyMetrics", "ParleyHTTPServer", "ParleyWebAssets", "ParleyStore"]),
         .target(name: "ParleyCLI", dependencies: ["ParleyHosting", "ParleyBots", "ParleyFlowTest", "ParleyHub", "ParleyCore", "YAMLCoding"]),
         .executableTarget(name: "parley", dependencies: ["ParleyCLI"]),
-        .executableTarget(name: "parley-bench", dependencies: ["YAMLCoding", "ParleyCore", "ParleyHub", "ParleyBots", "ParleyFlowTest", "ParleyHosting", "ParleyMatrix", "ParleyCrypto", "ParleyMatrixCrypto", "ParleyCLI", "ParleyTesting", "SQLiteStore"]),
+        .executableTarget(name: "parley-bench", dependencies: ["YAMLCoding", "ParleyCore", "ParleyHub", "ParleyBots", "ParleyFlowTest", "ParleyHosting", "ParleyMatrix", "ParleyCrypto", "ParleyMatrixCrypto", "ParleyCLI", "ParleyTesting", "ParleyStore"]),
         // The decoders' fuzz targets: a seeded mutation loop (CI), or libFuzzer with -DPARLEY_LIBFUZZER.
         .executableTarget(name: "parley-fuzz", dependencies: ["YAMLCoding", "ParleyCore", "ParleyBots", "ParleyMatrix"]),
 
@@ -72,7 +72,7 @@ let package = Package(
 
         // MARK: - Tests: one target per module, plus the end-to-end tests that run several
         // modules together through the CLI, the hosting layer or a live homeserver.
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "ParleyTesting"]),
+        .testTarget(name: "ParleyStoreTests", dependencies: ["ParleyStore", "ParleyTesting"]),
         .testTarget(name: "YAMLCodingTests", dependencies: ["YAMLCoding"], exclude: ["Fixtures"]),
         .testTarget(name: "ParleyRegexTests", dependencies: ["ParleyRegex"]),
         .testTarget(name: "ParleyCryptoTests", dependencies: ["ParleyCrypto"]),
@@ -82,12 +82,12 @@ let package = Package(
         .testTarget(name: "ParleyHTTPServerTests", dependencies: ["ParleyHTTPServer", "ParleyHTTP", "ParleyTesting"]),
         .testTarget(name: "ParleyTestingTests", dependencies: ["ParleyTesting", "ParleyCore"]),
         .testTarget(name: "ParleyCoreTests", dependencies: ["ParleyCore", "ParleyHub", "ParleyTesting"], exclude: ["Fixtures"]),
-        .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "SQLiteStore", "ParleyTesting"]),
-        .testTarget(name: "ParleyMatrixCryptoTests", dependencies: ["ParleyMatrixCrypto", "ParleyMatrix", "ParleyCrypto", "ParleyCore", "ParleyTesting", "SQLiteStore"]),
+        .testTarget(name: "ParleyHubTests", dependencies: ["ParleyHub", "ParleyCore", "ParleyStore", "ParleyTesting"]),
+        .testTarget(name: "ParleyMatrixCryptoTests", dependencies: ["ParleyMatrixCrypto", "ParleyMatrix", "ParleyCrypto", "ParleyCore", "ParleyTesting", "ParleyStore"]),
         .testTarget(name: "ParleyMatrixTests", dependencies: ["ParleyCore", "ParleyBots", "ParleyMatrix", "ParleyMatrixCrypto", "ParleyCrypto", "ParleyHub", "ParleyTesting"]),
-        .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex", "SQLiteStore", "ParleyTesting"]),
+        .testTarget(name: "ParleyBotsTests", dependencies: ["ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyRegex", "ParleyStore", "ParleyTesting"]),
         .testTarget(name: "ParleyFlowTestTests", dependencies: ["ParleyFlowTest", "ParleyBots", "ParleyHub", "ParleyCore", "YAMLCoding", "ParleyTesting"]),
-        .testTarget(name: "ParleyHostingTests", dependencies: ["ParleyHosting", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyMatrixCrypto", "ParleyCrypto", "ParleyCore", "YAMLCoding", "ParleyTesting", "ParleyMetrics", "ParleyHTTP", "SQLiteStore"]),
+        .testTarget(name: "ParleyHostingTests", dependencies: ["ParleyHosting", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyMatrixCrypto", "ParleyCrypto", "ParleyCore", "YAMLCoding", "ParleyTesting", "ParleyMetrics", "ParleyHTTP", "ParleyStore"]),
         .testTarget(name: "ParleyCLITests", dependencies: ["ParleyCLI", "ParleyTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ParleyCLI", "ParleyHosting", "ParleyFlowTest", "ParleyBots", "ParleyHub", "ParleyMatrix", "ParleyCore", "YAMLCoding", "ParleyTesting", "ParleyHTTP"]),
     ]

@@ -74,12 +74,12 @@ public actor ChatClient {
             outboxStore = VolatileOutboxStore()
             persistsConversations = false
         case .sqlite(let path):
-            store = try SQLiteMessageStore(path: path)
-            outboxStore = try SQLiteOutboxStore(path: path)
+            store = try DatabaseMessageStore(path: path)
+            outboxStore = try DatabaseOutboxStore(path: path)
             persistsConversations = true
         case .outboxOnly(let path):
             store = MemoryMessageStore(limitPerChannel: configuration.memoryHistoryLimit)
-            outboxStore = try SQLiteOutboxStore(path: path)
+            outboxStore = try DatabaseOutboxStore(path: path)
             persistsConversations = false
         }
         conversationList = ConversationList(try store.conversations(), tracksChanges: persistsConversations)

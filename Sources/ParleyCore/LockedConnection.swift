@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import ParleyStore
 
 /// A store connection (SQLite or PostgreSQL) used by one caller at a time. `Connection` is not `Sendable`; the lock
 /// is what makes sharing it between tasks sound, hence `@unchecked`.
@@ -12,7 +12,7 @@ final class LockedConnection: @unchecked Sendable {
     init(path: String, migrations: Migrations, what: String) throws {
         do {
             connection = try migrations.open(path)
-        } catch let error as SQLiteError {
+        } catch let error as StoreError {
             throw ParleyError(.storage, "\(what) database \(StoreLocation(path).shown): \(error)")
         }
     }
@@ -23,7 +23,7 @@ final class LockedConnection: @unchecked Sendable {
         defer { lock.unlock() }
         do {
             return try body(connection)
-        } catch let error as SQLiteError {
+        } catch let error as StoreError {
             throw ParleyError(.storage, "\(what) failed: \(error)")
         }
     }

@@ -136,7 +136,7 @@ struct TestStorage: Sendable {
     /// The bot engine's store: conversations, inbox, tickets.
     func botStore() throws -> any BotStore {
         guard folder != nil else { return MemoryBotStore() }
-        return try SQLiteBotStore(path: path("state.db"))
+        return try DatabaseBotStore(path: path("state.db"))
     }
 
     /// The bot client's outbox and history.

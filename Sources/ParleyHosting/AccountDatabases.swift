@@ -1,5 +1,5 @@
 import ParleyMatrix
-import SQLiteStore
+import ParleyStore
 
 /// Where each Matrix account's own databases go (its session `matrix-<bot>`, its crypto store
 /// `crypto-<bot>`): files in the storage folder, or schemas of the shared PostgreSQL database.

@@ -1,7 +1,7 @@
 import Foundation
 import ParleyBots
 import ParleyCore
-import SQLiteStore
+import ParleyStore
 
 /// Where a host keeps its state: `storage.path` (SQLite, WAL) and the files beside it — the
 /// embedded hub, each bot's client (outbox and history), each Matrix account's session — or
@@ -131,7 +131,7 @@ public struct HostStorage: Sendable {
 
     /// Conversation states, greetings and tickets.
     public func botStore() throws -> any BotStore {
-        isMemory ? MemoryBotStore() : try SQLiteBotStore(path: path)
+        isMemory ? MemoryBotStore() : try DatabaseBotStore(path: path)
     }
 
     /// The durable broadcast jobs, with the config's global cap.

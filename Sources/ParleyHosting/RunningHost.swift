@@ -2,7 +2,7 @@ import Foundation
 import ParleyBots
 import ParleyCore
 import ParleyHub
-import SQLiteStore
+import ParleyStore
 import Synchronization
 
 /// The bots of a loaded config, composed and connected on the config's transport: the state

@@ -1,6 +1,6 @@
 import Foundation
 import ParleyCore
-import SQLiteStore
+import ParleyStore
 
 extension HubDatabase {
     /// Rebuilds the in-memory state of a reopened hub: users, channels with their seq and

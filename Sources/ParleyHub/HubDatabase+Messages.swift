@@ -1,6 +1,6 @@
 import Foundation
 import ParleyCore
-import SQLiteStore
+import ParleyStore
 
 extension HubDatabase {
     private static let insertMessage = """
@@ -62,7 +62,7 @@ extension HubDatabase {
               message.seq == seq, message.isVisible(to: user) else {
             throw ParleyError(.notFound, "no such message", context: ["message": HubMessageID.make(channel: channel, seq: seq)])
         }
-        let key: [SQLiteValue] = [.integer(Int64(channel)), .integer(seq), .text(emoji), .text(user)]
+        let key: [StoreValue] = [.integer(Int64(channel)), .integer(seq), .text(emoji), .text(user)]
         let changed = try access { connection in
             if added {
                 try connection.run("""

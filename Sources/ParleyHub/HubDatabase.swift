@@ -1,6 +1,6 @@
 import Foundation
 import ParleyCore
-import SQLiteStore
+import ParleyStore
 import Synchronization
 
 /// The hub's SQLite store. The connection sits behind its own lock: the group-commit loop
@@ -62,7 +62,7 @@ final class HubDatabase: Sendable {
     static func insertChannel(_ connection: Connection, index: Int, key: ChannelKey, name: String?, members: [(String, Int64)]) throws {
         try connection.run(
             "INSERT OR IGNORE INTO hub_channels (number, kind, first, second, name) VALUES (?, ?, ?, ?, ?)",
-            [.integer(Int64(index)), .text(key.kind.rawValue), .text(key.first), .text(key.second), SQLiteValue(name)])
+            [.integer(Int64(index)), .text(key.kind.rawValue), .text(key.first), .text(key.second), StoreValue(name)])
         if connection.changes == 0 {
             let row = try connection.rows("SELECT kind, first, second FROM hub_channels WHERE number = ?", [.integer(Int64(index))]).first
             guard row?[0].string == key.kind.rawValue, row?[1].string == key.first, row?[2].string == key.second else {

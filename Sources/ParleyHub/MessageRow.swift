@@ -1,20 +1,20 @@
 import Foundation
 import ParleyCore
-import SQLiteStore
+import ParleyStore
 
 /// The mapping between `HubMessage` and a `hub_messages` row. Structured fields (reply,
 /// visibility list, extensions) are canonical JSON; an empty one is NULL.
 enum MessageRow {
-    static func values(of message: HubMessage, channel: Int) -> [SQLiteValue] {
-        var reply = SQLiteValue.null
+    static func values(of message: HubMessage, channel: Int) -> [StoreValue] {
+        var reply = StoreValue.null
         if let replyTo = message.replyTo {
             let object: JSONValue = [
                 "id": .string(replyTo.messageID), "seq": .int(replyTo.seq), "sender": .string(replyTo.sender), "quoted": replyTo.quoted,
             ]
             reply = .text(object.compactJSON())
         }
-        let visible = message.visibleTo.map { SQLiteValue.text(JSONValue.array($0.map(JSONValue.string)).compactJSON()) } ?? .null
-        let extensions = message.extensions.isEmpty ? SQLiteValue.null : .text(JSONValue.object(message.extensions).compactJSON())
+        let visible = message.visibleTo.map { StoreValue.text(JSONValue.array($0.map(JSONValue.string)).compactJSON()) } ?? .null
+        let extensions = message.extensions.isEmpty ? StoreValue.null : .text(JSONValue.object(message.extensions).compactJSON())
         return [
             .integer(Int64(channel)), .integer(message.seq), .blob(bytes(of: message.clientMessageID)), .text(message.sender),
             .real(message.timestamp.timeIntervalSince1970), .text(message.payload.compactJSON()),

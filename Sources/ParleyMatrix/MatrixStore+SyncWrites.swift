@@ -1,6 +1,6 @@
 import Foundation
 import ParleyCore
-import SQLiteStore
+import ParleyStore
 
 /// A recorded reaction event: whose, on what, with which key.
 struct ReactionRecord: Sendable, Equatable {

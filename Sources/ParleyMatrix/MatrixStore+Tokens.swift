@@ -1,4 +1,4 @@
-import SQLiteStore
+import ParleyStore
 
 extension MatrixStore {
     /// Erases access tokens an older Parley kept in `matrix_session.access_token`.

@@ -1,6 +1,6 @@
 import Foundation
 import ParleyCore
-import SQLiteStore
+import ParleyStore
 
 /// What `MatrixTransport` keeps across restarts, in SQLite (one database file per account) or
 /// a PostgreSQL schema (a `postgres://` location, see `StoreLocation`):
@@ -170,7 +170,7 @@ actor MatrixStore {
             INSERT INTO matrix_events (event_id, room_id, channel, seq, client_message_id, sender, ts, payload, reply_to)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.text(envelope.id), .text(room), .text(channel), .integer(seq), .text(envelope.clientMessageID.uuidString),
-                  .text(envelope.sender), .real(ts), .text(envelope.payload.jsonString()), SQLiteValue(replyTo)])
+                  .text(envelope.sender), .real(ts), .text(envelope.payload.jsonString()), StoreValue(replyTo)])
         if markSeen { try insertSeen(envelope.id, room: room) }
         // As `receipt(clientMessageID:sender:)` reads it back: a resend's receipt is the same.
         return (seq, Date(timeIntervalSince1970: ts))
@@ -205,7 +205,7 @@ actor MatrixStore {
         try storage { try rows(where: "channel = ? AND seq > ?", [.text(channel.target), .integer(seq)], limit: limit) }
     }
 
-    private func rows(where condition: String, _ values: [SQLiteValue], limit: Int) throws -> [Envelope] {
+    private func rows(where condition: String, _ values: [StoreValue], limit: Int) throws -> [Envelope] {
         let sql = """
             SELECT event_id, channel, seq, client_message_id, sender, ts, payload, reply_to FROM matrix_events
             WHERE \(condition) ORDER BY seq LIMIT ?
@@ -277,7 +277,7 @@ actor MatrixStore {
     /// from the newest events to the first handled one, and without it would deliver the
     /// room's old history again. Sequence counters stay too, so numbers are never reused.
     func prune(before cutoff: Date) throws -> Int {
-        let cutoff = SQLiteValue.real(cutoff.timeIntervalSince1970)
+        let cutoff = StoreValue.real(cutoff.timeIntervalSince1970)
         return try storage {
             try db.transaction {
                 try db.run("DELETE FROM matrix_events WHERE ts < ?", [cutoff])

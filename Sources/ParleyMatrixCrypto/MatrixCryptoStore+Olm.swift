@@ -1,6 +1,6 @@
 import ParleyCore
 import ParleyCrypto
-import SQLiteStore
+import ParleyStore
 
 extension MatrixCryptoStore {
     /// Writes a new inbound Olm session and the account it was made from, the account's

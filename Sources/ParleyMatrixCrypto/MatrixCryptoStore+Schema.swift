@@ -1,4 +1,4 @@
-import SQLiteStore
+import ParleyStore
 
 extension MatrixCryptoStore {
     /// The crypto store's tables. `pickle` columns hold only pickles under the store's

@@ -1,7 +1,7 @@
 import Foundation
 import ParleyCore
 import ParleyCrypto
-import SQLiteStore
+import ParleyStore
 
 /// The device's end-to-end encryption state in SQLite or a PostgreSQL schema (a `postgres://`
 /// location, see `StoreLocation`): the Olm account, Olm sessions,
@@ -61,7 +61,7 @@ public actor MatrixCryptoStore {
 
     /// Runs `body`, turning SQLite errors into `ParleyError(.storage)` naming the file.
     static func storage<T>(_ db: Connection, _ body: () throws -> T) throws -> T {
-        do { return try body() } catch let error as ParleyError { throw error } catch let error as SQLiteError {
+        do { return try body() } catch let error as ParleyError { throw error } catch let error as StoreError {
             throw ParleyError(.storage, "Matrix crypto store: \(error)", context: ["path": StoreLocation(db.path).shown])
         }
     }
@@ -69,7 +69,7 @@ public actor MatrixCryptoStore {
     func storage<T>(_ body: () throws -> T) throws -> T { try Self.storage(db, body) }
 
     /// Seconds since 1970, the unit of the `*_at` / `last_used` columns.
-    var timestamp: SQLiteValue { .real(now().timeIntervalSince1970) }
+    var timestamp: StoreValue { .real(now().timeIntervalSince1970) }
 
     // MARK: - The account
 

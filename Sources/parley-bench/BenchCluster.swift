@@ -3,7 +3,7 @@ import ParleyBots
 import ParleyCore
 import ParleyHub
 import ParleyTesting
-import SQLiteStore
+import ParleyStore
 import YAMLCoding
 
 /// `parley-bench cluster`: what a shared PostgreSQL costs one process against SQLite, in one
@@ -72,7 +72,7 @@ enum ClusterBench {
     static func conversations(location: String, bots: Int, hosts: Int, users: Int, each: Int) async throws -> Double {
         let hub = try Hub()
         let definition = try YAMLDecoder(environment: [:]).decode(BotDefinition.self, from: TestFixtures.reloadedDesk, file: "desk.yaml")
-        let botHosts = try (0..<hosts).map { _ in BotHost(store: try SQLiteBotStore(path: location)) }
+        let botHosts = try (0..<hosts).map { _ in BotHost(store: try DatabaseBotStore(path: location)) }
         let names = (0..<bots).map { "desk\($0)" }
         for (index, name) in names.enumerated() {
             try hub.addUser(Profile(id: name, name: "Desk"))

@@ -43,7 +43,7 @@ enum MemoryBench {
             """
         let definition = try YAMLDecoder(environment: [:]).decode(BotDefinition.self, from: yaml, file: "bench.yaml")
         try hub.addUser(Profile(id: "bench", name: "Bench"))
-        let host = BotHost(store: try SQLiteBotStore(path: directory + "/state.db"))
+        let host = BotHost(store: try DatabaseBotStore(path: directory + "/state.db"))
         let transport = try hub.connect(user: "bench")
         try host.add(try CompiledBot(id: "bench", definition: definition),
                      connection: BotConnection(transport: transport, deliveredEventCount: { transport.deliveredEventCount },

@@ -3,7 +3,7 @@ import ParleyTesting
 @testable import ParleyBots
 import ParleyCore
 import ParleyHub
-import SQLiteStore
+import ParleyStore
 import Testing
 
 /// Audiences' members in the broadcast store, and jobs to an audience: snapshot at the start,

@@ -94,13 +94,13 @@ import ParleyTesting
         let path = database.location("engine")
         let fixture = try BotFixture()
         try await fixture.createAgents()
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.say("/refund")
         _ = try fixture.botTexts()
         try await fixture.runningHost.stop()
 
         // A new host on the same database file: the conversation still waits on `ask`.
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.say("654321")
         let messages = try fixture.newMessages().filter { $0.sender == "support" }
         #expect((messages.first?.content as? CardContent)?.values["order_id"] == "654321")
@@ -110,11 +110,11 @@ import ParleyTesting
     @Test(arguments: TestDatabase.kinds) func aRestartReArmsThePendingTimeout(database: TestDatabase) async throws {
         let path = database.location("engine")
         let fixture = try BotFixture()
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.say("/refund")
         _ = try fixture.botTexts()
         try await fixture.runningHost.stop()
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.advance(.seconds(600))
         #expect(try fixture.botTexts() == ["I'll close this for now."])
         await fixture.shutdown()

@@ -40,7 +40,7 @@ import ParleyTesting
         // waits in the outbox, the bot's conversation waits for it, the other messages for
         // their turn.
         let limited = Mutex<LimitedTransport?>(nil)
-        try await fixture.start(store: SQLiteBotStore(path: store), options: BotHostOptions(stopGrace: .milliseconds(300))) { connection in
+        try await fixture.start(store: DatabaseBotStore(path: store), options: BotHostOptions(stopGrace: .milliseconds(300))) { connection in
             let transport = LimitedTransport(base: connection.transport)
             limited.withLock { $0 = transport }
             connection.transport = transport
@@ -56,22 +56,22 @@ import ParleyTesting
         try await fixture.runningHost.stop()
         #expect(try fixture.botTexts() == [])
 
-        try await fixture.start(store: SQLiteBotStore(path: store)) { connection in
+        try await fixture.start(store: DatabaseBotStore(path: store)) { connection in
             connection.storage = .sqlite(path: chat)
         }
         try await fixture.idle()
         #expect(try fixture.botTexts() == ["1", "2", "3"])
-        #expect(try SQLiteBotStore(path: store).unhandled(bot: "support").isEmpty)
+        #expect(try DatabaseBotStore(path: store).unhandled(bot: "support").isEmpty)
         await fixture.shutdown()
     }
 
     @Test(arguments: TestDatabase.kinds) func aMessageHandledAgainAfterACrashSendsNothingTwiceAndMovesTheFlowOnce(database: TestDatabase) async throws {
         let path = database.location("engine")
         let fixture = try BotFixture(yaml: Self.yaml)
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.say("/start")
         #expect(try fixture.botTexts() == ["Your name?"])
-        let store = try SQLiteBotStore(path: path)
+        let store = try DatabaseBotStore(path: path)
         let waiting = try #require(try store.state(bot: "support", channel: "user:alice"))
         let answer = try await fixture.say("Bob")
         #expect(try fixture.botTexts() == ["Hi Bob"])
@@ -85,7 +85,7 @@ import ParleyTesting
         var unhandled = ReceivedMessage(answer)
         unhandled.channel = .person("alice")  // as the bot sees it
         try store.receive([unhandled], bot: "support")
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.idle()
         // Handled again under the same client message number: the hub shows it once.
         let texts = try fixture.botTexts()
@@ -101,7 +101,7 @@ import ParleyTesting
     }
 
     @Test(arguments: TestDatabase.kinds) func theInboxKeepsEachBotsMessagesInOrderUntilHandled(database: TestDatabase) throws {
-        let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("\(database)", try SQLiteBotStore(path: database.location("inbox")))]
+        let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("\(database)", try DatabaseBotStore(path: database.location("inbox")))]
         for (name, store) in stores {
             let messages = (1...3).map { number in
                 ReceivedMessage(Message(id: "m\(number)", channel: .person("alice"), seq: Int64(number), clientMessageID: UUID(),

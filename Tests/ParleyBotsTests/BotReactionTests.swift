@@ -107,10 +107,10 @@ import ParleyTesting
         let path = database.location("engine-reaction")
         let fixture = try BotFixture(yaml: Self.yaml)
         // Reaction events with ids, as a Matrix server gives them: the inbox is keyed by them.
-        try await fixture.start(store: SQLiteBotStore(path: path)) { $0.transport = ReactionIDTransport(base: $0.transport) }
+        try await fixture.start(store: DatabaseBotStore(path: path)) { $0.transport = ReactionIDTransport(base: $0.transport) }
         try await fixture.say("/rate")
         #expect(try fixture.botTexts() == ["How did we do? Send 1-5 or react 👍/👎."])
-        let store = try SQLiteBotStore(path: path)
+        let store = try DatabaseBotStore(path: path)
         let waiting = try #require(try store.state(bot: "support", channel: "user:alice"))
         let question = try await Self.react("👎", in: fixture)
         #expect(try fixture.botTexts() == ["Score: 👎"])
@@ -124,7 +124,7 @@ import ParleyTesting
         try store.save(waiting, bot: "support", channel: "user:alice")
         try store.receive([ReceivedMessage(reaction: "r-1", channel: .person("alice"), sender: "alice", messageID: question,
                                            emoji: "👎", timestamp: fixture.clock.now())], bot: "support")
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.idle()
         // Handled again under the same client message number: the hub shows it once.
         #expect(try fixture.botTexts() == [])
@@ -137,7 +137,7 @@ import ParleyTesting
         let store = database.location("engine-reaction")
         let fixture = try BotFixture(yaml: Self.yaml)
         let refusing = Mutex<RefusingTransport?>(nil)
-        try await fixture.start(store: SQLiteBotStore(path: store), options: BotHostOptions(stopGrace: .milliseconds(300))) { connection in
+        try await fixture.start(store: DatabaseBotStore(path: store), options: BotHostOptions(stopGrace: .milliseconds(300))) { connection in
             let transport = RefusingTransport(base: connection.transport)
             refusing.withLock { $0 = transport }
             connection.transport = transport
@@ -154,30 +154,30 @@ import ParleyTesting
         try await fixture.runningHost.stop()
         #expect(try fixture.botTexts() == [])
 
-        try await fixture.start(store: SQLiteBotStore(path: store))
+        try await fixture.start(store: DatabaseBotStore(path: store))
         try await fixture.idle()
         #expect(try fixture.botTexts() == ["Thanks for the 👍, Alice!"])
-        #expect(try SQLiteBotStore(path: store).unhandled(bot: "support").isEmpty)
+        #expect(try DatabaseBotStore(path: store).unhandled(bot: "support").isEmpty)
         await fixture.shutdown()
     }
 
     @Test(arguments: TestDatabase.kinds) func aReactionReceivedBeforeAStopIsAnsweredOnceAfterTheRestart(database: TestDatabase) async throws {
         let store = database.location("engine-reaction")
         let fixture = try BotFixture(yaml: Self.yaml)
-        try await fixture.start(store: SQLiteBotStore(path: store))
+        try await fixture.start(store: DatabaseBotStore(path: store))
         try await fixture.say("/hi")
         #expect(try fixture.botTexts() == ["Hello!"])
         try await fixture.runningHost.stop()
         // The bot is not connected now (the hub's reaction events are live only): the entry a
         // bot that died with the reaction queued would have left.
         let hello = try #require(try fixture.hub.messages(in: .person("support"), seenBy: "alice").last?.id)
-        try SQLiteBotStore(path: store).receive([ReceivedMessage(reaction: "reaction-1", channel: .person("alice"), sender: "alice",
+        try DatabaseBotStore(path: store).receive([ReceivedMessage(reaction: "reaction-1", channel: .person("alice"), sender: "alice",
                                                                  messageID: hello, emoji: "👍", timestamp: fixture.clock.now())],
                                                 bot: "support")
-        try await fixture.start(store: SQLiteBotStore(path: store))
+        try await fixture.start(store: DatabaseBotStore(path: store))
         try await fixture.idle()
         #expect(try fixture.botTexts() == ["Thanks for the 👍, Alice!"])
-        #expect(try SQLiteBotStore(path: store).unhandled(bot: "support").isEmpty)
+        #expect(try DatabaseBotStore(path: store).unhandled(bot: "support").isEmpty)
         await fixture.shutdown()
     }
 }

@@ -95,12 +95,12 @@ import ParleyTesting
     @Test(arguments: TestDatabase.kinds) func numberingGoesOnAfterARestartWithoutReuse(database: TestDatabase) async throws {
         let path = database.location("shared-queue")
         let bots = try TwoBots()
-        try await bots.start(store: SQLiteBotStore(path: path))
+        try await bots.start(store: DatabaseBotStore(path: path))
         try await bots.say("/human", as: "alice", to: .person("support"))
         try await bots.say("/human", as: "bob", to: .person("billing"))
         await bots.stop()
 
-        try await bots.start(store: SQLiteBotStore(path: path))
+        try await bots.start(store: DatabaseBotStore(path: path))
         try await bots.say("/human", as: "dave", to: .person("support"))
         #expect(try bots.sent(by: "support", in: Self.agents, seenBy: "carol") == ["card #1", "card #3"])
         #expect(try bots.sent(by: "billing", in: Self.agents, seenBy: "carol") == ["card #2"])

@@ -7,7 +7,7 @@ import ParleyTesting
 /// stays unresolved (its JSON alone on SQLite) still resolves, reopens and prunes as before.
 @Suite struct BotStoreAssignTests {
     func stores(_ database: TestDatabase) throws -> [(String, any BotStore)] {
-        [("memory", MemoryBotStore()), ("\(database)", try SQLiteBotStore(path: database.location("assign")))]
+        [("memory", MemoryBotStore()), ("\(database)", try DatabaseBotStore(path: database.location("assign")))]
     }
 
     @Test(arguments: TestDatabase.kinds) func assignStoresTheTicketAndTheTurn(database: TestDatabase) throws {

@@ -1,7 +1,7 @@
 import Foundation
 @testable import ParleyBots
 import ParleyCore
-import SQLiteStore
+import ParleyStore
 import Testing
 
 /// The schema step that writes fewer pages: the inbox keeps no AUTOINCREMENT counter, a
@@ -17,7 +17,7 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("fewer-pages-\(UUID().uuidString).db").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         // The schema as the store wrote it before this step (migrations only ever append).
-        let steps = SQLiteBotStore.migrations.steps
+        let steps = DatabaseBotStore.migrations.steps
         let old = try Connection(path: path)
         try Migrations(name: "engine", steps: Array(steps.prefix(steps.count - 1))).apply(to: old)
         for id in ["m1", "m2"] {
@@ -28,7 +28,7 @@ import Testing
         try old.run("INSERT INTO engine_inbox (bot, message_id, message) VALUES ('desk', 'm0', ?)", [.text(Self.message("m0").storedJSON)])
         try old.run("INSERT INTO engine_states (bot, channel, state, deadline) VALUES ('desk', 'user:bob', '{\"vars\":{\"name\":\"Bob\"}}', NULL)")
 
-        let store = try SQLiteBotStore(path: path)
+        let store = try DatabaseBotStore(path: path)
         try store.receive([Self.message("m3")], bot: "desk")
         #expect(try store.unhandled(bot: "desk").map(\.id) == ["m1", "m0", "m3"])
         #expect(try store.state(bot: "desk", channel: "user:bob")?.vars["name"] == "Bob")

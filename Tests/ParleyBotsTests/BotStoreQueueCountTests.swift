@@ -7,7 +7,7 @@ import ParleyTesting
 /// customer, and each agent's taken tickets (`least_busy`).
 @Suite struct BotStoreQueueCountTests {
     static func stores(_ database: TestDatabase) throws -> [(String, any BotStore)] {
-        [("memory", MemoryBotStore()), ("\(database)", try SQLiteBotStore(path: database.location("queue-counts")))]
+        [("memory", MemoryBotStore()), ("\(database)", try DatabaseBotStore(path: database.location("queue-counts")))]
     }
 
     @Test(arguments: TestDatabase.kinds) func waitingAheadCountsOnlyUntakenTicketsOfTheQueueWithLowerNumbers(database: TestDatabase) throws {

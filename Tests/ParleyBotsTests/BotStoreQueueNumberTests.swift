@@ -1,6 +1,6 @@
 import Foundation
 @testable import ParleyBots
-import SQLiteStore
+import ParleyStore
 import Testing
 import ParleyTesting
 
@@ -8,7 +8,7 @@ import ParleyTesting
 /// whose tickets were numbered per bot keeps their numbers and goes on after the highest.
 @Suite struct BotStoreQueueNumberTests {
     @Test(arguments: TestDatabase.kinds) func botsOpeningAtOnceNeverDrawTheSameNumber(database: TestDatabase) async throws {
-        let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("\(database)", try SQLiteBotStore(path: database.location("queue-numbers")))]
+        let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("\(database)", try DatabaseBotStore(path: database.location("queue-numbers")))]
         for (name, store) in stores {
             let numbers = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<40 {
@@ -32,7 +32,7 @@ import ParleyTesting
         let old = try Connection(path: path)
         // The store's own first steps: migrations only ever append, so these are exactly the
         // schema an older store wrote.
-        try Migrations(name: "engine", steps: Array(SQLiteBotStore.migrations.steps.prefix(3))).apply(to: old)
+        try Migrations(name: "engine", steps: Array(DatabaseBotStore.migrations.steps.prefix(3))).apply(to: old)
         let rows: [(bot: String, number: Int, channel: String, queue: String, status: String)] = [
             ("support", 1, "user:alice", "agents", "open"), ("billing", 1, "user:bob", "agents", "taken"),
             ("billing", 2, "user:bob", "agents", "resolved"), ("support", 2, "user:carol", "sales", "open"),
@@ -44,7 +44,7 @@ import ParleyTesting
                          .integer(row.status == "resolved" ? 0 : 1)])
         }
 
-        let store = try SQLiteBotStore(path: path)
+        let store = try DatabaseBotStore(path: path)
         #expect(try store.tickets(queue: "agents", number: 1).map(\.bot) == ["support", "billing"])
         #expect(try store.ticket(bot: "support", channel: "user:carol", number: 2)?.queue == "sales")
         #expect(try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 1)

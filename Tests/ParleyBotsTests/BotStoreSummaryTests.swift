@@ -10,7 +10,7 @@ import Testing
     static func time(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_800_000_000 + seconds) }
 
     @Test(arguments: TestDatabase.kinds) func summaryListingsAndCountsAgreeOnEveryStore(database: TestDatabase) throws {
-        let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("\(database)", try SQLiteBotStore(path: database.location("summary")))]
+        let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("\(database)", try DatabaseBotStore(path: database.location("summary")))]
         for (name, store) in stores {
             func open(_ user: String, _ queue: String, at seconds: Double) throws -> Ticket {
                 try store.open(Ticket(bot: "support", channel: "user:\(user)", user: user, queue: queue, openedAt: Self.time(seconds)))

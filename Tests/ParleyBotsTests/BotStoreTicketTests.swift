@@ -1,6 +1,6 @@
 import Foundation
 @testable import ParleyBots
-import SQLiteStore
+import ParleyStore
 import Testing
 import ParleyTesting
 
@@ -13,7 +13,7 @@ import ParleyTesting
 
     static func stores(_ database: TestDatabase) throws -> [(String, any BotStore, String?)] {
         let path = database.location("engine-tickets")
-        return [("memory", MemoryBotStore(), nil), ("\(database)", try SQLiteBotStore(path: path), path)]
+        return [("memory", MemoryBotStore(), nil), ("\(database)", try DatabaseBotStore(path: path), path)]
     }
 
     @Test(arguments: TestDatabase.kinds) func anUnresolvedTicketIsReturnedInsteadOfASecond(database: TestDatabase) throws {
@@ -46,13 +46,13 @@ import ParleyTesting
         let old = try Connection(path: path)
         // The store's own first steps: migrations only ever append, so these are exactly the
         // schema an older store wrote.
-        try Migrations(name: "engine", steps: Array(SQLiteBotStore.migrations.steps.prefix(1))).apply(to: old)
+        try Migrations(name: "engine", steps: Array(DatabaseBotStore.migrations.steps.prefix(1))).apply(to: old)
         for (number, channel, status) in [(1, "user:alice", "resolved"), (2, "user:alice", "taken"), (3, "user:bob", "resolved")] {
             let json = #"{"number":\#(number),"bot":"support","channel":"\#(channel)","user":"x","queue":"agents","status":"\#(status)"}"#
             try old.run("INSERT INTO engine_tickets (bot, number, ticket) VALUES ('support', ?, ?)", [.integer(Int64(number)), .text(json)])
         }
 
-        let store = try SQLiteBotStore(path: path)
+        let store = try DatabaseBotStore(path: path)
         #expect(try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 2)
         #expect(try store.open(Ticket(bot: "support", channel: "user:bob", user: "bob", queue: "agents")).number == 4)
     }

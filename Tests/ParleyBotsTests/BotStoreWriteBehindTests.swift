@@ -1,7 +1,7 @@
 import Foundation
 import ParleyCore
 import ParleyTesting
-import SQLiteStore
+import ParleyStore
 import Synchronization
 import Testing
 @testable import ParleyBots
@@ -13,7 +13,7 @@ import Testing
 struct BotStoreWriteBehindTests {
     @Test func aHandledMessagesWriteDoesNotWaitForTheDatabaseAndEveryReadSeesIt() throws {
         let location = TestDatabase.postgres.location("behind")
-        let store = try SQLiteBotStore(path: location)
+        let store = try DatabaseBotStore(path: location)
         let message = ReceivedMessage(Message(id: "m1", channel: .person("alice"), seq: 1, clientMessageID: UUID(), sender: "alice",
                                               timestamp: Date(timeIntervalSince1970: 1_796_112_000), content: TextContent("42")))
         try store.receive([message], bot: "desk")

@@ -47,7 +47,7 @@ import ParleyTesting
     @Test(arguments: TestDatabase.kinds) func theRestOfAPlanAfterAWaitSurvivesARestart(database: TestDatabase) async throws {
         let path = database.location("engine-wait")
         let fixture = try BotFixture(yaml: Self.yaml)
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         let trigger = try await fixture.say("/later")
         #expect(try fixture.botTexts() == ["soon"])
         try await fixture.runningHost.stop()
@@ -55,7 +55,7 @@ import ParleyTesting
         // The wait ends while no host runs: the next one runs the rest at once, quoting and
         // reacting to the message that started it.
         await fixture.clock.advance(by: .seconds(300))
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.idle()
         let resumed = try fixture.newMessages().filter { $0.sender == "support" }
         #expect(resumed.map(\.text) == ["later"])
@@ -64,32 +64,32 @@ import ParleyTesting
         try await fixture.runningHost.stop()
 
         // The second wait was stored too; once it has run, nothing is left to run again.
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.advance(.seconds(59))
         #expect(try fixture.botTexts() == [])
         try await fixture.advance(.seconds(1))
         #expect(try fixture.botTexts() == ["last"])
         try await fixture.runningHost.stop()
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.advance(.seconds(3600))
         #expect(try fixture.botTexts() == [])
-        #expect(try SQLiteBotStore(path: path).statesWithTimers(bot: "support").isEmpty)
+        #expect(try DatabaseBotStore(path: path).statesWithTimers(bot: "support").isEmpty)
         await fixture.shutdown()
     }
 
     @Test(arguments: TestDatabase.kinds) func aDelayedPlanRunAgainAfterACrashSendsNothingTwice(database: TestDatabase) async throws {
         let path = database.location("engine-wait")
         let fixture = try BotFixture(yaml: Self.yaml)
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.say("/later")
         #expect(try fixture.botTexts() == ["soon"])
         try await fixture.runningHost.stop()
-        let store = try SQLiteBotStore(path: path)
+        let store = try DatabaseBotStore(path: path)
         let waiting = try #require(try store.state(bot: "support", channel: "user:alice"))
         #expect(waiting.nextTimer == fixture.clock.now().addingTimeInterval(300))
 
         await fixture.clock.advance(by: .seconds(300))
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.idle()
         #expect(try fixture.botTexts() == ["later"])
         try await fixture.runningHost.stop()
@@ -98,7 +98,7 @@ import ParleyTesting
         // the one from before. Running the plan again repeats the send under the same client
         // message number, which the hub recognises.
         try store.save(waiting, bot: "support", channel: "user:alice")
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.idle()
         try await fixture.advance(.seconds(60))
         #expect(try fixture.botTexts() == ["last"])
@@ -111,20 +111,20 @@ import ParleyTesting
         let path = database.location("engine-wait")
         let fixture = try BotFixture(yaml: Self.yaml)
         try await fixture.createAgents()
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.say("/escalate")
         try await fixture.runningHost.stop()
-        let store = try SQLiteBotStore(path: path)
+        let store = try DatabaseBotStore(path: path)
         let waiting = try #require(try store.state(bot: "support", channel: "user:alice"))
 
         await fixture.clock.advance(by: .seconds(300))
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.idle()
         try await fixture.runningHost.stop()
         // A crash right after the ticket was opened and posted, before the progress was
         // written: the plan runs the hand-off again.
         try store.save(waiting, bot: "support", channel: "user:alice")
-        try await fixture.start(store: SQLiteBotStore(path: path))
+        try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.idle()
 
         let cards = try fixture.newMessages(in: .group("agents"), seenBy: "carol").compactMap { $0.content as? TicketContent }

@@ -2,7 +2,7 @@ import Foundation
 import ParleyBots
 import ParleyCore
 import ParleyTesting
-import SQLiteStore
+import ParleyStore
 import Testing
 
 /// On PostgreSQL a run writes its outcomes behind its back: it goes on sending while a batch

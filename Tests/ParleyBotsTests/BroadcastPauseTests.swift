@@ -3,7 +3,7 @@ import ParleyTesting
 @testable import ParleyBots
 import ParleyCore
 import ParleyHub
-import SQLiteStore
+import ParleyStore
 import Testing
 
 /// Pausing, resuming and cancelling a job: stored (a reopened store, a restarted host, still

@@ -8,7 +8,7 @@ import Testing
 
     @Test func openingErrorsNameTheDatabaseWithoutItsPassword() {
         var messages: [String] = []
-        do { _ = try SQLiteBotStore(path: Self.url) } catch { messages.append("\(error)") }
+        do { _ = try DatabaseBotStore(path: Self.url) } catch { messages.append("\(error)") }
         do { _ = try BroadcastStore(path: Self.url) } catch { messages.append("\(error)") }
         do { _ = try SchedulerStore(path: Self.url) } catch { messages.append("\(error)") }
         #expect(messages.count == 3)

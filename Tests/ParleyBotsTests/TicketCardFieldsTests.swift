@@ -1,7 +1,7 @@
 import Foundation
 import ParleyBots
 import ParleyCore
-import SQLiteStore
+import ParleyStore
 import Testing
 import ParleyTesting
 
@@ -14,7 +14,7 @@ import ParleyTesting
     @Test func aTicketStoredWithoutTheCardAndNoteStillLoadsFromSQLite() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ticket-fields-\(UUID().uuidString).db").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let store = try SQLiteBotStore(path: path)
+        let store = try DatabaseBotStore(path: path)
         let opened = try store.open(Ticket(bot: "desk", channel: "user:alice", user: "alice", queue: "agents",
                                            openedAt: Date(timeIntervalSince1970: 1_800_000_000), customer: Self.card, note: "Refund"))
         #expect(try store.tickets(queue: "agents", number: opened.number).first?.customer == Self.card)
@@ -36,7 +36,7 @@ import ParleyTesting
     }
 
     @Test(arguments: TestDatabase.kinds) func aMovedTicketCarriesTheCardAndTheMovesNoteInBothStores(database: TestDatabase) throws {
-        for store in [MemoryBotStore(), try SQLiteBotStore(path: database.location("ticket-move"))] as [any BotStore] {
+        for store in [MemoryBotStore(), try DatabaseBotStore(path: database.location("ticket-move"))] as [any BotStore] {
             let first = try store.open(Ticket(bot: "desk", channel: "user:alice", user: "alice", queue: "agents", customer: Self.card, note: "Refund"))
             let now = Date(timeIntervalSince1970: 1_800_000_100)
             let moved = try store.transfer(first, to: "supervisors", note: "Escalated from agents #1", at: now)

@@ -12,13 +12,13 @@ import Testing
     /// A real outbox store whose commits count their items, the first held at a gate (opened
     /// by the test, or after 60 s so that an outbox blocked on it cannot hang the test).
     final class GatedCommits: OutboxStore {
-        let base: SQLiteOutboxStore
+        let base: DatabaseOutboxStore
         let inserted = Mutex<[Int]>([])
         let entered = Atomic<Bool>(false)
         private let gate = DispatchSemaphore(value: 0)
         private let opened = Atomic<Bool>(false)
 
-        init(_ base: SQLiteOutboxStore) {
+        init(_ base: DatabaseOutboxStore) {
             self.base = base
             DispatchQueue.global().asyncAfter(deadline: .now() + 60) { [self] in open() }
         }
@@ -40,7 +40,7 @@ import Testing
 
     @Test(arguments: TestDatabase.kinds) func itemsSubmittedDuringACommitAreWrittenTogetherAndSentInOrder(database: TestDatabase) async throws {
         let setup = try HubSetup()
-        let store = GatedCommits(try SQLiteOutboxStore(path: database.location("outbox")))
+        let store = GatedCommits(try DatabaseOutboxStore(path: database.location("outbox")))
         let outbox = Outbox(transport: try setup.hub.connect(user: "alice"), store: store, clock: setup.clock)
         try await outbox.start()
         let first = Task { await outbox.submit([OutboxInlineRoundTests.message("m0")]) }

@@ -90,26 +90,26 @@ import ParleyTesting
     func loneAnswersCostOneCommitEach(database: TestDatabase) async throws {
         let setup = try HubSetup()
         let path = database.location("one-commit")
-        let store = CommitCountingStore(try SQLiteOutboxStore(path: path))
+        let store = CommitCountingStore(try DatabaseOutboxStore(path: path))
         let outbox = Outbox(transport: try setup.hub.connect(user: "alice"), store: store, clock: setup.clock)
         try await outbox.start()
         for index in 0..<5 { _ = try await outbox.submit([Self.message("m\(index)")])[0].get() }
         #expect(store.commits == 5)
-        #expect(try SQLiteOutboxStore(path: path).pending().count == 1)
+        #expect(try DatabaseOutboxStore(path: path).pending().count == 1)
         await outbox.stop()
         #expect(store.commits == 6)
-        #expect(try SQLiteOutboxStore(path: path).pending().isEmpty)
+        #expect(try DatabaseOutboxStore(path: path).pending().isEmpty)
     }
 
     @Test(arguments: TestDatabase.kinds)
     func aDurableStoreHasNoRowsLeftAfterInlineRounds(database: TestDatabase) async throws {
         let setup = try HubSetup()
         let path = database.location("inline")
-        let outbox = Outbox(transport: try setup.hub.connect(user: "alice"), store: try SQLiteOutboxStore(path: path), clock: setup.clock)
+        let outbox = Outbox(transport: try setup.hub.connect(user: "alice"), store: try DatabaseOutboxStore(path: path), clock: setup.clock)
         try await outbox.start()
         for index in 0..<5 { _ = try await outbox.submit([Self.message("m\(index)")])[0].get() }
         await outbox.stop()
-        #expect(try SQLiteOutboxStore(path: path).pending().isEmpty)
+        #expect(try DatabaseOutboxStore(path: path).pending().isEmpty)
         #expect(try Self.texts(setup.hub) == (0..<5).map { "m\($0)" })
     }
 }

@@ -107,18 +107,18 @@ import ParleyTesting
         let path = database.location("outbox")
         let transport = try setup.hub.connect(user: "alice")
         setup.hub.failSends(to: .person("bob"), with: ParleyError(.serverError, "down for maintenance"))
-        let first = Outbox(transport: transport, store: try SQLiteOutboxStore(path: path), clock: setup.clock)
+        let first = Outbox(transport: transport, store: try DatabaseOutboxStore(path: path), clock: setup.clock)
         try await first.start()
         let items = (1...3).map { Self.message("queued \($0)") }
         let abandoned = Task { await first.submit(items) }
         try await withTimeout { await setup.clock.waitForSleepers(1) }
         await first.stop()
         for result in await abandoned.value { #expect(throws: ParleyError.self) { try result.get() } }
-        #expect(try SQLiteOutboxStore(path: path).pending().map(\.id) == items.map(\.id))
+        #expect(try DatabaseOutboxStore(path: path).pending().map(\.id) == items.map(\.id))
 
         setup.hub.failSends(to: .person("bob"), with: nil)
         let delivered = Mutex<[UUID]>([])
-        let second = Outbox(transport: transport, store: try SQLiteOutboxStore(path: path), clock: setup.clock)
+        let second = Outbox(transport: transport, store: try DatabaseOutboxStore(path: path), clock: setup.clock)
         await second.setOrphanHandler { item, result in
             if case .success = result { delivered.withLock { $0.append(item.id) } }
         }
@@ -130,13 +130,13 @@ import ParleyTesting
         #expect(delivered.withLock { $0 } == items.map(\.id))
         #expect(try Self.texts(setup.hub, .person("alice"), seenBy: "bob") == ["queued 1", "queued 2", "queued 3"])
         await second.stop()
-        #expect(try SQLiteOutboxStore(path: path).pending().isEmpty)
+        #expect(try DatabaseOutboxStore(path: path).pending().isEmpty)
     }
 
     @Test(arguments: TestDatabase.kinds)
     func storedRowsRoundTripEveryField(database: TestDatabase) throws {
         let path = database.location("outbox")
-        let store = try SQLiteOutboxStore(path: path)
+        let store = try DatabaseOutboxStore(path: path)
         let at = Date(timeIntervalSince1970: 1_700_000_000)
         var message = OutboxItem(operation: .message(OutgoingEnvelope(
             channel: .group("team \"quoted\""), payload: ["type": 1001, "card": "order", "order_id": "12\n34", "n": 2.5, "list": [1, nil]],
@@ -151,7 +151,7 @@ import ParleyTesting
         try store.commit(inserting: [message, plain, reaction], deleting: [])
         #expect(try store.pending() == [message, plain, reaction])
         try store.commit(inserting: [], deleting: [plain.id])
-        #expect(try SQLiteOutboxStore(path: path).pending() == [message, reaction])
+        #expect(try DatabaseOutboxStore(path: path).pending() == [message, reaction])
     }
 
     @Test func interactiveItemsOvertakeQueuedBroadcasts() async throws {

@@ -14,7 +14,7 @@ import ParleyCore
         // Either part may be empty.
         try store.save([StoreTests.envelope(3)], conversations: [])
         try store.save([], conversations: [])
-        let reread: any MessageStore = try location.map { try SQLiteMessageStore(path: $0) } ?? store
+        let reread: any MessageStore = try location.map { try DatabaseMessageStore(path: $0) } ?? store
         #expect(try reread.history(of: .group("team"), in: 0...10, limit: 10).map(\.id) == ["m1", "m2", "m3"])
         #expect(try reread.conversations() == [Self.conversation])
     }

@@ -23,7 +23,7 @@ import ParleyTesting
     static func store(_ kind: String) throws -> (store: any MessageStore, location: String?) {
         guard let database = TestDatabase(rawValue: kind) else { return (MemoryMessageStore(), nil) }
         let location = database.location("messages")
-        return (try SQLiteMessageStore(path: location), location)
+        return (try DatabaseMessageStore(path: location), location)
     }
 
     @Test(arguments: kinds)
@@ -65,7 +65,7 @@ import ParleyTesting
     func historyAndConversationsSurviveAReopen(database: TestDatabase) throws {
         let path = database.location("messages")
         do {
-            let store = try SQLiteMessageStore(path: path)
+            let store = try DatabaseMessageStore(path: path)
             try store.save([Self.envelope(1), Self.envelope(2)])
             try store.saveConversations([Conversation(channel: .group("team"), lastActivity: Date(timeIntervalSince1970: 5), digest: "n1",
                                                       lastMessageID: "m1", lastSeq: 1, unreadCount: 1, isPinned: false)])
@@ -73,7 +73,7 @@ import ParleyTesting
             try store.saveConversations([Conversation(channel: .group("team"), lastActivity: Date(timeIntervalSince1970: 5), digest: "n2",
                                                       lastMessageID: "m2", lastSeq: 2, unreadCount: 2, isPinned: true)])
         }
-        let reopened = try SQLiteMessageStore(path: path)
+        let reopened = try DatabaseMessageStore(path: path)
         #expect(try reopened.history(of: .group("team"), in: 0...10, limit: 10).map(\.id) == ["m1", "m2"])
         #expect(try reopened.conversations() == [Conversation(channel: .group("team"), lastActivity: Date(timeIntervalSince1970: 5),
                                                              digest: "n2", lastMessageID: "m2", lastSeq: 2, unreadCount: 2, isPinned: true)])
@@ -90,7 +90,7 @@ import ParleyTesting
         #expect(try await collectMessages(events, count: 2).map(\.text) == ["typing…", "kept"])
         #expect(try await bob.history(of: .person("alice")).map(\.text) == ["kept"])
         await bob.close()
-        #expect(try SQLiteMessageStore(path: path).history(of: .person("alice"), in: 0...100, limit: 10).count == 1)
+        #expect(try DatabaseMessageStore(path: path).history(of: .person("alice"), in: 0...100, limit: 10).count == 1)
         await alice.close()
     }
 
@@ -108,10 +108,10 @@ import ParleyTesting
         #expect(await bob.conversation(.person("alice"))?.digest == "hi")
         await bob.close()
 
-        let file = try SQLiteMessageStore(path: path)
+        let file = try DatabaseMessageStore(path: path)
         #expect(try file.history(of: .person("alice"), in: 0...100, limit: 10).isEmpty)
         #expect(try file.conversations().isEmpty)
-        #expect(try SQLiteOutboxStore(path: path).pending().isEmpty)
+        #expect(try DatabaseOutboxStore(path: path).pending().isEmpty)
         #expect(FileManager.default.fileExists(atPath: path))
         await alice.close()
     }
@@ -134,11 +134,11 @@ import ParleyTesting
     @Test(arguments: TestDatabase.kinds)
     func migrationsAreVersioned(database: TestDatabase) throws {
         let path = database.location("both")
-        _ = try SQLiteMessageStore(path: path)
-        _ = try SQLiteOutboxStore(path: path)
+        _ = try DatabaseMessageStore(path: path)
+        _ = try DatabaseOutboxStore(path: path)
         // Opening again applies nothing twice (a second CREATE TABLE would throw).
-        _ = try SQLiteMessageStore(path: path)
-        _ = try SQLiteOutboxStore(path: path)
+        _ = try DatabaseMessageStore(path: path)
+        _ = try DatabaseOutboxStore(path: path)
     }
 }
 

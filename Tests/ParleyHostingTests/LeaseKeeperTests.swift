@@ -1,6 +1,6 @@
 import Foundation
 import ParleyTesting
-import SQLiteStore
+import ParleyStore
 import Synchronization
 import Testing
 @testable import ParleyHosting

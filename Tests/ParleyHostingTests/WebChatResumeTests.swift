@@ -3,7 +3,7 @@ import ParleyCore
 @testable import ParleyHosting
 import ParleyHTTP
 import ParleyTesting
-import SQLiteStore
+import ParleyStore
 import Testing
 
 /// What a crash leaves behind for the web chat: the hub's delivery cursors as last saved (a

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import ParleyStore
 import ParleyCore
 import ParleyHub
 import Testing

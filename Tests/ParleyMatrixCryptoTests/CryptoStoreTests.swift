@@ -3,7 +3,7 @@ import ParleyCore
 import ParleyCrypto
 import ParleyMatrixCrypto
 import ParleyTesting
-import SQLiteStore
+import ParleyStore
 import Testing
 
 /// The crypto store on each `TestDatabase` kind: what comes back after a reopen still works, a

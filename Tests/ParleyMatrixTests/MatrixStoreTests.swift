@@ -1,7 +1,7 @@
 import Foundation
 import ParleyCore
 import ParleyTesting
-import SQLiteStore
+import ParleyStore
 import Synchronization
 import Testing
 @testable import ParleyMatrix

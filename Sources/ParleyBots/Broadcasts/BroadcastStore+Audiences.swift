@@ -1,6 +1,6 @@
 import Foundation
 import ParleyCore
-import SQLiteStore
+import ParleyStore
 
 /// Where a subscription or opt-out came from, as stored and listed.
 public enum AudienceSource: String, Sendable {
@@ -51,7 +51,7 @@ extension BroadcastStore {
                 INSERT INTO audience_members (bot, audience, target, subscribed, source, changed) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (bot, audience, target) DO UPDATE SET subscribed = excluded.subscribed, source = excluded.source,
                     changed = excluded.changed WHERE audience_members.subscribed != excluded.subscribed
-                """, [.text(bot), .text(audience), .text(target), SQLiteValue(subscribed), .text(source.rawValue), .real(now.timeIntervalSince1970)])
+                """, [.text(bot), .text(audience), .text(target), StoreValue(subscribed), .text(source.rawValue), .real(now.timeIntervalSince1970)])
             return connection.changes > 0
         }
     }
@@ -111,7 +111,7 @@ extension BroadcastStore {
     public func audienceSummaries(bot: String? = nil, since: Date) throws(BroadcastError) -> [AudienceSummary] {
         // Counted with CASE (PostgreSQL has no integer truth values), filtered by bot only
         // when one is named (its `? IS NULL` could not tell the parameter's type).
-        let changedSince = SQLiteValue.real(since.timeIntervalSince1970)
+        let changedSince = StoreValue.real(since.timeIntervalSince1970)
         let rows = try access("read audiences") { connection in
             try connection.rows("""
                 SELECT bot, audience, SUM(subscribed), SUM(1 - subscribed),

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import ParleyStore
 
 /// Claims: how several runs of one job — in several processes on a shared PostgreSQL — send
 /// it together, each recipient once. A run claims the next pending recipients nobody holds
@@ -21,7 +21,7 @@ extension BroadcastStore {
             try connection.transaction {
                 // The turn is taken, and lapsed claims go, before the pick reads the claims (on
                 // SQLite the transaction's write lock is the turn). One round trip for both.
-                var first: [(sql: String, values: [SQLiteValue])] = []
+                var first: [(sql: String, values: [StoreValue])] = []
                 if connection.isPostgres { first.append(("SELECT pg_advisory_xact_lock(hashtext(CAST(? AS TEXT)))", [.text("broadcast claims " + job)])) }
                 first.append(("DELETE FROM broadcast_claims WHERE job = ? AND until < ?", [.text(job), .real(now.timeIntervalSince1970)]))
                 try connection.batch(first)
@@ -43,8 +43,8 @@ extension BroadcastStore {
                       AND r.position < COALESCE((SELECT MIN(n.low) FROM broadcast_claims n WHERE n.job = ? AND n.low > f.position), \(Int64.max))
                     ORDER BY r.position LIMIT ?
                     """
-                let pickValues: [SQLiteValue] = [.text(job), .text(job), .text(job), .integer(Int64(limit))]
-                let claimRow: [SQLiteValue] = [.text(job), .text(claimant), .real(until.timeIntervalSince1970)]
+                let pickValues: [StoreValue] = [.text(job), .text(job), .text(job), .integer(Int64(limit))]
+                let claimRow: [StoreValue] = [.text(job), .text(claimant), .real(until.timeIntervalSince1970)]
                 guard connection.isPostgres else {
                     let rows = try connection.rows(pick, pickValues)
                     guard let low = rows.first?[0].int64, let high = rows.last?[0].int64 else { return rows }

@@ -1,10 +1,10 @@
 import Foundation
 import ParleyCore
-import SQLiteStore
+import ParleyStore
 
 extension BroadcastStore {
     /// A pending recipient from a row of position, target, attempts and payload.
-    static func pendingRecipient(_ row: [SQLiteValue], job: String) throws(BroadcastError) -> BroadcastRecipient {
+    static func pendingRecipient(_ row: [StoreValue], job: String) throws(BroadcastError) -> BroadcastRecipient {
         guard let position = row[0].int, let channel = row[1].string.flatMap(Channel.init(target:)) else {
             throw BroadcastError(.storage, "a recipient of broadcast '\(job)' is damaged in storage")
         }
@@ -29,7 +29,7 @@ extension BroadcastStore {
     }
 
     /// A recipient's stored own payload (nil: none).
-    private static func payload(_ value: SQLiteValue, job: String) throws(BroadcastError) -> JSONValue? {
+    private static func payload(_ value: StoreValue, job: String) throws(BroadcastError) -> JSONValue? {
         guard let text = value.string else { return nil }
         guard let parsed = try? JSONValue.parse(Data(text.utf8)) else {
             throw BroadcastError(.storage, "the payload of a recipient of broadcast '\(job)' is damaged in storage")
@@ -42,7 +42,7 @@ extension BroadcastStore {
     /// (an UPDATE from a list of values, on PostgreSQL from arrays): on PostgreSQL each
     /// statement is a round trip.
     public func record(job: String, _ results: [BroadcastRecipient], by sender: String? = nil) throws(BroadcastError) {
-        var rows: [SQLiteValue] = []
+        var rows: [StoreValue] = []
         rows.reserveCapacity(results.count * 5)
         for result in results {
             let (state, messageID, reason): (RecipientState, String?, String?)
@@ -52,7 +52,7 @@ extension BroadcastStore {
             case .optedOut?: (state, messageID, reason) = (.optedOut, nil, nil)
             case nil: continue
             }
-            rows += [.integer(Int64(result.position)), .integer(state.rawValue), SQLiteValue(messageID), SQLiteValue(reason),
+            rows += [.integer(Int64(result.position)), .integer(state.rawValue), StoreValue(messageID), StoreValue(reason),
                      .integer(Int64(result.attempts))]
         }
         guard !rows.isEmpty else { return }
@@ -63,14 +63,14 @@ extension BroadcastStore {
                 // changes nothing).
                 let set = "UPDATE broadcast_recipients SET state = v.state, message_id = v.message_id, reason = v.reason, attempts = v.attempts, sent_by = CAST(? AS TEXT)"
                 let match = "WHERE broadcast_recipients.job = ? AND broadcast_recipients.position = v.position AND broadcast_recipients.state = 0 RETURNING broadcast_recipients.state"
-                var changed: [[SQLiteValue]] = []
+                var changed: [[StoreValue]] = []
                 if connection.isPostgres {
                     // All of them in one statement, a column an array (see `PostgresArray`).
                     let columns = (0..<5).map { column in PostgresArray.literal(stride(from: column, to: rows.count, by: 5).map { rows[$0] }) }
                     changed = try connection.rows("""
                         \(set) FROM unnest(CAST(? AS BIGINT[]), CAST(? AS BIGINT[]), CAST(? AS TEXT[]), CAST(? AS TEXT[]), CAST(? AS BIGINT[]))
                             AS v(position, state, message_id, reason, attempts) \(match)
-                        """, [SQLiteValue(sender)] + columns + [.text(job)])
+                        """, [StoreValue(sender)] + columns + [.text(job)])
                 } else {
                     var start = 0
                     while start < rows.count {
@@ -78,7 +78,7 @@ extension BroadcastStore {
                         changed += try connection.rows("""
                             WITH v(position, state, message_id, reason, attempts) AS (VALUES \(Array(repeating: Self.outcomeRow, count: count).joined(separator: ", ")))
                             \(set) FROM v \(match)
-                            """, Array(rows[start..<start + count * 5]) + [SQLiteValue(sender), .text(job)])
+                            """, Array(rows[start..<start + count * 5]) + [StoreValue(sender), .text(job)])
                         start += count * 5
                     }
                 }
@@ -141,7 +141,7 @@ extension BroadcastStore {
     public func prune(before cutoff: Date) throws(BroadcastError) -> Int {
         try access("delete old broadcast jobs") { connection in
             try connection.transaction {
-                let old: [SQLiteValue] = [.text(BroadcastJob.State.finished.rawValue), .text(BroadcastJob.State.cancelled.rawValue),
+                let old: [StoreValue] = [.text(BroadcastJob.State.finished.rawValue), .text(BroadcastJob.State.cancelled.rawValue),
                                           .real(cutoff.timeIntervalSince1970)]
                 try connection.run("""
                     DELETE FROM broadcast_recipients WHERE job IN (SELECT id FROM broadcast_jobs WHERE state IN (?, ?) AND finished < ?)

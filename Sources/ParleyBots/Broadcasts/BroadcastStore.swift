@@ -1,6 +1,6 @@
 import Foundation
 import ParleyCore
-import SQLiteStore
+import ParleyStore
 import Synchronization
 
 /// Broadcast jobs and every recipient's state in SQLite or PostgreSQL. A job and all its recipients are
@@ -139,8 +139,8 @@ public final class BroadcastStore: Sendable {
                     "INSERT OR IGNORE INTO broadcast_jobs (id, bot, origin, payload, rate, state, created, total, templated, audience) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [.text(id), .text(bot), .text(origin), .text(message.payload.compactJSON()),
                      ratePerSecond.map { .real($0) } ?? .null, .text(BroadcastJob.State.running.rawValue),
-                     .real(now.timeIntervalSince1970), .integer(Int64(recipients.count)), SQLiteValue(message.isTemplate),
-                     SQLiteValue(audience)])
+                     .real(now.timeIntervalSince1970), .integer(Int64(recipients.count)), StoreValue(message.isTemplate),
+                     StoreValue(audience)])
                 guard connection.changes == 1 else { return false }
                 // Many rows a statement: on PostgreSQL each statement is a round trip.
                 if connection.isPostgres {
@@ -150,11 +150,11 @@ public final class BroadcastStore: Sendable {
                 var start = 0
                 while start < recipients.count {
                     let count = min(Self.rowsPerInsert, recipients.count - start)
-                    var values: [SQLiteValue] = []
+                    var values: [StoreValue] = []
                     values.reserveCapacity(count * 4)
                     for position in start..<start + count {
                         values += [.text(id), .integer(Int64(position)), .text(recipients[position].target),
-                                   payloads.map { SQLiteValue.text($0[position].compactJSON()) } ?? .null]
+                                   payloads.map { StoreValue.text($0[position].compactJSON()) } ?? .null]
                     }
                     try connection.run("INSERT INTO broadcast_recipients (job, position, target, payload) VALUES "
                                        + Array(repeating: "(?, ?, ?, ?)", count: count).joined(separator: ", "), values)
@@ -203,7 +203,7 @@ public final class BroadcastStore: Sendable {
         try jobs(where: "WHERE state = ?", [.text(BroadcastJob.State.running.rawValue)]).reversed()
     }
 
-    private func jobs(where clause: String, _ values: [SQLiteValue]) throws(BroadcastError) -> [BroadcastJob] {
+    private func jobs(where clause: String, _ values: [StoreValue]) throws(BroadcastError) -> [BroadcastJob] {
         let rows = try access("read broadcast jobs") { connection in
             try connection.rows("""
                 SELECT id, bot, origin, payload, rate, state, created, finished, total, sent, failed, templated, audience, opted_out
@@ -213,7 +213,7 @@ public final class BroadcastStore: Sendable {
         return try rows.map { row throws(BroadcastError) in try Self.job(from: row) }
     }
 
-    private static func job(from row: [SQLiteValue]) throws(BroadcastError) -> BroadcastJob {
+    private static func job(from row: [StoreValue]) throws(BroadcastError) -> BroadcastJob {
         let id = row[0].string ?? ""
         guard let payloadText = row[3].string, let payload = try? JSONValue.parse(Data(payloadText.utf8)),
               let state = row[5].string.flatMap(BroadcastJob.State.init(rawValue:)) else {

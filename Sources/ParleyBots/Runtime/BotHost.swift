@@ -38,7 +38,7 @@ public final class BotHost: Sendable {
         self.logger = logger
         self.options = options
         timer = DeadlineTimer(clock: clock)
-        (store as? SQLiteBotStore)?.reportWriteFailures { [clock] line in logger.log(.error, at: clock.now(), bot: nil, line, [:]) }
+        (store as? DatabaseBotStore)?.reportWriteFailures { [clock] line in logger.log(.error, at: clock.now(), bot: nil, line, [:]) }
     }
 
     /// Adds a compiled bot with its connection (before `start()`).

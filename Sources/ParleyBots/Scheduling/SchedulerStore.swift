@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import ParleyStore
 import Synchronization
 
 /// When each schedule last fired, in SQLite or PostgreSQL, so a restarted host knows which runs it missed.

@@ -1,4 +1,4 @@
-import SQLiteStore
+import ParleyStore
 import YAMLCoding
 
 /// `config.yaml`: the host — transport, storage, where bots and profiles are, logging and

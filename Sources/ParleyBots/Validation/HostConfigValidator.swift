@@ -1,4 +1,4 @@
-import SQLiteStore
+import ParleyStore
 import YAMLCoding
 
 /// Checks `config.yaml` beyond its shape: log levels, paths, profiles, durations, rates (the

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import ParleyStore
 
 /// What `parley cluster` shows of a shared database: the processes that report themselves,
 /// and which of them holds each bot's lease, read at one moment of the database's clock.

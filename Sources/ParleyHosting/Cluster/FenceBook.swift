@@ -1,4 +1,4 @@
-import SQLiteStore
+import ParleyStore
 import Synchronization
 
 /// The generation at which this process holds each bot's lease, for the bot's own stores to

@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import ParleyStore
 import Synchronization
 
 /// This process's share of the bots on a shared PostgreSQL database: each bot (its Matrix

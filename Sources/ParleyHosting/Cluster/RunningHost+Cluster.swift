@@ -1,7 +1,7 @@
 import Foundation
 import ParleyBots
 import ParleyCore
-import SQLiteStore
+import ParleyStore
 
 /// Several `parley run` processes on one PostgreSQL database (`storage.url`): each bot is run
 /// by the process holding its lease; the others stand by and take it over within one lease

@@ -3,7 +3,7 @@ import ParleyCore
 import ParleyCrypto
 import ParleyMatrix
 import ParleyMatrixCrypto
-import SQLiteStore
+import ParleyStore
 import YAMLCoding
 
 extension MatrixSettings {

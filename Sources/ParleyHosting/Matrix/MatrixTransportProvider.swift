@@ -3,7 +3,7 @@ import ParleyBots
 import ParleyCore
 import ParleyFlowTest
 import ParleyMatrix
-import SQLiteStore
+import ParleyStore
 import YAMLCoding
 
 /// `transport: {kind: matrix}`: every bot logs in to a homeserver with its own account and

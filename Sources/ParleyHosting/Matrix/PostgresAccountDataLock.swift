@@ -1,7 +1,7 @@
 import Foundation
 import ParleyCore
 import ParleyMatrix
-import SQLiteStore
+import ParleyStore
 import Synchronization
 
 /// `MatrixAccountDataLock` over a shared PostgreSQL database: a session advisory lock on a

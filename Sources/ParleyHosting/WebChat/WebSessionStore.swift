@@ -1,6 +1,6 @@
 import Foundation
 import ParleyCore
-import SQLiteStore
+import ParleyStore
 import Synchronization
 
 /// The visitors' sessions on disk (`storage.path`'s sibling `web.db`), so a restart or a deploy

@@ -46,7 +46,7 @@ enum Fencing {
     }
 }
 
-extension SQLiteError {
+extension StoreError {
     /// True when a fenced write was refused: this process no longer holds the bot's lease.
     public var isStaleLease: Bool { sqlState == Fencing.refusedState }
 }

@@ -9,7 +9,7 @@ extension PostgresSession {
         var name: String
         var translated: PostgresDialect.Translated
         var original: String
-        var values: [SQLiteValue]
+        var values: [StoreValue]
     }
 
     /// Runs `statements` in one flight and returns the rows each changed. If one fails, the
@@ -17,7 +17,7 @@ extension PostgresSession {
     func pipeline(_ statements: [PipelinedStatement], atomic: Bool) throws -> [Int] {
         try reviveIfBroken()
         for statement in statements where statement.values.count != statement.translated.parameterCount {
-            throw SQLiteError(code: 25, message: "\(statement.values.count) values for \(statement.translated.parameterCount) parameters",
+            throw StoreError(code: 25, message: "\(statement.values.count) values for \(statement.translated.parameterCount) parameters",
                               sql: statement.original)
         }
         guard PQenterPipelineMode(handle) == 1 else { throw brokenPipeline("cannot enter pipeline mode") }
@@ -46,7 +46,7 @@ extension PostgresSession {
         guard ok, PQpipelineSync(handle) == 1 else { throw brokenPipeline("cannot send the pipeline") }
 
         var changes = Array(repeating: 0, count: statements.count)
-        var failure: SQLiteError?
+        var failure: StoreError?
         var command = 0
         // Each command's results end with a NULL; the sync's result ends the flight. Bounded:
         // a connection that breaks meanwhile yields NULLs, counted against the commands sent.
@@ -91,7 +91,7 @@ extension PostgresSession {
         return changes
     }
 
-    private func brokenPipeline(_ what: String) -> SQLiteError {
+    private func brokenPipeline(_ what: String) -> StoreError {
         .unavailable("PostgreSQL \(StoreLocation.withoutPassword(url)): \(what): \(Self.trimmed(PQerrorMessage(handle)))")
     }
 }

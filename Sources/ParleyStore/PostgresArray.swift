@@ -7,7 +7,7 @@ import Foundation
 public enum PostgresArray {
     /// `values` as an array literal: each text quoted (a backslash before `"` and `\`), null as
     /// `NULL`, numbers as written, blobs as `bytea` hex (`\x…`).
-    public static func literal(_ values: [SQLiteValue]) -> SQLiteValue {
+    public static func literal(_ values: [StoreValue]) -> StoreValue {
         var text = "{"
         text.reserveCapacity(values.count * 12)
         for (index, value) in values.enumerated() {

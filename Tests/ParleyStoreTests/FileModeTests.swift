@@ -1,5 +1,5 @@
 import Foundation
-import SQLiteStore
+import ParleyStore
 import Synchronization
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import ParleyTesting
 import Testing
-@testable import SQLiteStore
+@testable import ParleyStore
 
 /// The connection on the test PostgreSQL (`scripts/postgres start`); skipped without one.
 @Suite(.enabled(if: TestDatabase.postgresURL != nil, "no PostgreSQL: run scripts/postgres start"))
@@ -9,7 +9,7 @@ struct PostgresConnectionTests {
     @Test func roundTripsEveryValueThroughTypedColumns() throws {
         let db = try Connection(path: TestDatabase.postgres.location("values"))
         try db.execute("CREATE TABLE t (a BIGINT, b BIGINT, c DOUBLE PRECISION, d TEXT, e BYTEA)")
-        let values: [SQLiteValue] = [.null, .integer(-42), .real(1.5), .text("héllo 👋 'q' ?"), .blob(Data([0, 1, 255, 92, 120]))]
+        let values: [StoreValue] = [.null, .integer(-42), .real(1.5), .text("héllo 👋 'q' ?"), .blob(Data([0, 1, 255, 92, 120]))]
         try db.run("INSERT INTO t VALUES (?, ?, ?, ?, ?)", values)
         #expect(try db.rows("SELECT * FROM t") == [values])
         #expect(try db.scalar("SELECT sum(b) FROM t") == .integer(-42))
@@ -48,7 +48,7 @@ struct PostgresConnectionTests {
         do {
             try db.run("INSERT INTO t VALUES (?)", [1])
             Issue.record("expected a constraint violation")
-        } catch let error as SQLiteError {
+        } catch let error as StoreError {
             #expect(error.isConstraintViolation)
             #expect(error.sqlState == "23505")
             #expect(error.sql == "INSERT INTO t VALUES (?)")
@@ -79,12 +79,12 @@ struct PostgresConnectionTests {
         try killer.run("SELECT pg_terminate_backend(?)", [.integer(Int64(pid))])
         // The first use after the kill finds the connection gone and reports it as unavailable;
         // a use after the backoff reconnects and prepares the cached statement again.
-        var result: SQLiteValue?
+        var result: StoreValue?
         for _ in 0..<50 where result == nil {
             do {
                 try db.run("INSERT INTO t VALUES (?)", [2])
                 result = try db.scalar("SELECT count(*) FROM t")
-            } catch let error as SQLiteError where error.isUnavailable {
+            } catch let error as StoreError where error.isUnavailable {
                 Thread.sleep(forTimeInterval: 0.05)  // the backoff is real time, not a test clock
             }
         }
@@ -96,7 +96,7 @@ struct PostgresConnectionTests {
         #expect {
             try Connection(path: "postgres://parley:hunter2@127.0.0.1:1/parley#x")
         } throws: { error in
-            guard let error = error as? SQLiteError else { return false }
+            guard let error = error as? StoreError else { return false }
             return error.isUnavailable && !error.description.contains("hunter2")
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A value SQLite stores: the five storage classes.
-public enum SQLiteValue: Sendable, Hashable {
+/// A value a store reads or writes: SQLite's five storage classes (PostgreSQL's types map onto them).
+public enum StoreValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
@@ -9,14 +9,14 @@ public enum SQLiteValue: Sendable, Hashable {
     case blob(Data)
 }
 
-extension SQLiteValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral {
+extension StoreValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral {
     public init(stringLiteral value: String) { self = .text(value) }
     public init(integerLiteral value: Int64) { self = .integer(value) }
     public init(nilLiteral: ()) { self = .null }
     public init(floatLiteral value: Double) { self = .real(value) }
 }
 
-extension SQLiteValue {
+extension StoreValue {
     public init(_ value: Int) { self = .integer(Int64(value)) }
     public init(_ value: Bool) { self = .integer(value ? 1 : 0) }
     public init(_ value: String?) { self = value.map { .text($0) } ?? .null }

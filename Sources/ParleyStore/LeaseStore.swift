@@ -57,11 +57,11 @@ public final class LeaseStore: @unchecked Sendable {
     private static let now = "extract(epoch from clock_timestamp())"
 
     /// Opens the leases of the PostgreSQL database at `location` (its host schema).
-    /// - Throws: `SQLiteError` when it cannot be reached, or when `location` is a SQLite file
+    /// - Throws: `StoreError` when it cannot be reached, or when `location` is a SQLite file
     ///   (one process per file needs no lease: the file lock keeps others out).
     public init(location: String) throws {
         guard case .postgres(let url, _, _) = StoreLocation(location) else {
-            throw SQLiteError(code: 1, message: "leases need PostgreSQL (storage.url); \(location) is a SQLite file")
+            throw StoreError(code: 1, message: "leases need PostgreSQL (storage.url); \(location) is a SQLite file")
         }
         connection = try Self.migrations.open(StoreLocation.postgres(url, schema: StoreLocation.defaultSchema))
     }

@@ -1,9 +1,9 @@
 import Foundation
-import SQLiteStore
+import ParleyStore
 
 /// Message history and the conversation list in SQLite (WAL) or a PostgreSQL schema (a
 /// `postgres://` location, see `StoreLocation`), with versioned migrations.
-public final class SQLiteMessageStore: MessageStore {
+public final class DatabaseMessageStore: MessageStore {
     static let migrations = Migrations(name: "messages", steps: [
         """
         CREATE TABLE messages (
@@ -121,8 +121,8 @@ public final class SQLiteMessageStore: MessageStore {
             """)
         for item in conversations {
             try statement.run([.text(item.channel.target), .real(item.lastActivity.timeIntervalSince1970), .text(item.digest),
-                               SQLiteValue(item.lastMessageID), .integer(item.lastSeq), .integer(Int64(item.unreadCount)),
-                               SQLiteValue(item.isPinned)])
+                               StoreValue(item.lastMessageID), .integer(item.lastSeq), .integer(Int64(item.unreadCount)),
+                               StoreValue(item.isPinned)])
         }
     }
 
@@ -143,17 +143,17 @@ public final class SQLiteMessageStore: MessageStore {
         try connection.with(what, body)
     }
 
-    private static func text(_ json: JSONValue?) -> SQLiteValue {
+    private static func text(_ json: JSONValue?) -> StoreValue {
         json.map { .text($0.compactJSON()) } ?? .null
     }
 
-    private static func parse(_ value: SQLiteValue) -> JSONValue? {
+    private static func parse(_ value: StoreValue) -> JSONValue? {
         guard let text = value.string else { return nil }
         return try? JSONValue.parse(Data(text.utf8))
     }
 
     /// A row back as an envelope; nil for a row that cannot be read (never written by us).
-    private static func envelope(_ row: [SQLiteValue]) -> Envelope? {
+    private static func envelope(_ row: [StoreValue]) -> Envelope? {
         guard row.count == 12, let id = row[0].string, let channel = row[1].string.flatMap(Channel.init(target:)),
               let seq = row[2].int64, let cmid = row[3].string.flatMap(UUID.init(uuidString:)), let sender = row[4].string,
               let ts = row[5].double, let payload = parse(row[6]) else { return nil }

@@ -62,7 +62,7 @@ enum OwnerOnlyFiles {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
-    private static func failure(_ what: String, _ path: String) -> SQLiteError {
-        SQLiteError(code: 14, message: "cannot \(what) \(path): \(String(cString: strerror(errno)))")
+    private static func failure(_ what: String, _ path: String) -> StoreError {
+        StoreError(code: 14, message: "cannot \(what) \(path): \(String(cString: strerror(errno)))")
     }
 }

@@ -42,11 +42,11 @@ final class PostgresSession {
         let connection = withCStrings(keywords) { keys in
             withCStrings(values) { vals in PQconnectdbParams(keys, vals, 1) }
         }
-        guard let connection else { throw SQLiteError(code: 7, message: "out of memory opening \(StoreLocation.withoutPassword(url))") }
+        guard let connection else { throw StoreError(code: 7, message: "out of memory opening \(StoreLocation.withoutPassword(url))") }
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = Self.trimmed(PQerrorMessage(connection))
             PQfinish(connection)
-            throw SQLiteError.unavailable("cannot connect to \(StoreLocation.withoutPassword(url)): \(message)")
+            throw StoreError.unavailable("cannot connect to \(StoreLocation.withoutPassword(url)): \(message)")
         }
         return connection
     }
@@ -82,14 +82,14 @@ final class PostgresSession {
         guard isBroken else { return }
         let now = ContinuousClock.now
         guard now >= nextReset else {
-            throw SQLiteError.unavailable("PostgreSQL \(StoreLocation.withoutPassword(url)) is unreachable (retrying)")
+            throw StoreError.unavailable("PostgreSQL \(StoreLocation.withoutPassword(url)) is unreachable (retrying)")
         }
         PQreset(handle)
         prepared.removeAll()
         guard !isBroken else {
             nextReset = now + backoff
             backoff = min(backoff * 2, Self.longestBackoff)
-            throw SQLiteError.unavailable("PostgreSQL \(StoreLocation.withoutPassword(url)) is unreachable: \(Self.trimmed(PQerrorMessage(handle)))")
+            throw StoreError.unavailable("PostgreSQL \(StoreLocation.withoutPassword(url)) is unreachable: \(Self.trimmed(PQerrorMessage(handle)))")
         }
         backoff = Self.firstBackoff
         try setUp()
@@ -110,7 +110,7 @@ final class PostgresSession {
     }
 
     /// Runs the prepared statement `name` (preparing it on this connection first if needed).
-    func execute(name: String, translated: PostgresDialect.Translated, original: String, values: [SQLiteValue]) throws -> PostgresResult {
+    func execute(name: String, translated: PostgresDialect.Translated, original: String, values: [StoreValue]) throws -> PostgresResult {
         try reviveIfBroken()
         if !prepared.contains(name) {
             let result = PQprepare(handle, name, translated.sql, 0, nil)
@@ -119,7 +119,7 @@ final class PostgresSession {
             prepared.insert(name)
         }
         guard values.count == translated.parameterCount else {
-            throw SQLiteError(code: 25, message: "\(values.count) values for \(translated.parameterCount) parameters", sql: original)
+            throw StoreError(code: 25, message: "\(values.count) values for \(translated.parameterCount) parameters", sql: original)
         }
         let result = Self.withParameters(values) { pointers, lengths, formats in
             PQexecPrepared(handle, name, Int32(values.count), pointers, lengths, formats, 0)
@@ -134,7 +134,7 @@ final class PostgresSession {
     }
 
     private func check(_ result: OpaquePointer?, sql: String) throws {
-        guard let result else { throw SQLiteError.unavailable("PostgreSQL: \(Self.trimmed(PQerrorMessage(handle)))") }
+        guard let result else { throw StoreError.unavailable("PostgreSQL: \(Self.trimmed(PQerrorMessage(handle)))") }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
         default:
@@ -143,13 +143,13 @@ final class PostgresSession {
     }
 
     /// The error a failed result reports: `unavailable` when the connection or server went away.
-    func error(of result: OpaquePointer, sql: String) -> SQLiteError {
+    func error(of result: OpaquePointer, sql: String) -> StoreError {
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
         let message = Self.trimmed(PQresultErrorMessage(result))
         if isBroken || state?.hasPrefix("08") == true || state?.hasPrefix("57P") == true {
-            return SQLiteError.unavailable("PostgreSQL \(StoreLocation.withoutPassword(url)): \(message)")
+            return StoreError.unavailable("PostgreSQL \(StoreLocation.withoutPassword(url)): \(message)")
         }
-        return SQLiteError(postgresState: state, message: message, sql: sql)
+        return StoreError(postgresState: state, message: message, sql: sql)
     }
 
     static func trimmed(_ text: UnsafePointer<CChar>?) -> String {
@@ -158,7 +158,7 @@ final class PostgresSession {
 
     /// Parameters as libpq wants them: text for numbers and strings (the server infers each
     /// type from the statement), binary for blobs (raw bytes into `bytea`), null pointers for NULL.
-    static func withParameters<T>(_ values: [SQLiteValue],
+    static func withParameters<T>(_ values: [StoreValue],
                                           _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T) -> T {
         var buffers: [UnsafeMutablePointer<CChar>?] = []
         var lengths: [Int32] = []
@@ -197,7 +197,7 @@ final class PostgresSession {
     }
 }
 
-/// The rows of one statement's result, read as `SQLiteValue`s by the column's type.
+/// The rows of one statement's result, read as `StoreValue`s by the column's type.
 final class PostgresResult {
     let handle: OpaquePointer
     let rowCount: Int
@@ -227,7 +227,7 @@ final class PostgresResult {
     /// Rows changed by an INSERT / UPDATE / DELETE.
     var changes: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
 
-    func value(row: Int, column: Int) -> SQLiteValue {
+    func value(row: Int, column: Int) -> StoreValue {
         let r = Int32(row), c = Int32(column)
         if PQgetisnull(handle, r, c) != 0 { return .null }
         let length = Int(PQgetlength(handle, r, c))

@@ -34,14 +34,14 @@ public final class Statement {
     }
 
     /// On PostgreSQL: the statement as a pipeline sends it with `values`.
-    func pipelined(_ values: [SQLiteValue]) -> PostgresSession.PipelinedStatement? {
+    func pipelined(_ values: [StoreValue]) -> PostgresSession.PipelinedStatement? {
         guard case .postgres(_, let name, let translated) = backend else { return nil }
         return PostgresSession.PipelinedStatement(name: name, translated: translated, original: sql, values: values)
     }
 
     /// Binds `values` to the parameters `?1…?n`, after resetting the statement (SQLite only:
     /// PostgreSQL takes the values with each run).
-    private func bind(_ handle: OpaquePointer, _ values: [SQLiteValue]) throws {
+    private func bind(_ handle: OpaquePointer, _ values: [StoreValue]) throws {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() {
@@ -66,7 +66,7 @@ public final class Statement {
     }
 
     /// Runs the statement to completion (for INSERT / UPDATE / DELETE / DDL).
-    public func run(_ values: [SQLiteValue] = []) throws {
+    public func run(_ values: [StoreValue] = []) throws {
         switch backend {
         case .sqlite(let handle):
             try bind(handle, values)
@@ -79,7 +79,7 @@ public final class Statement {
     }
 
     /// Runs the statement and calls `row` for every result row.
-    public func query(_ values: [SQLiteValue] = [], _ row: (Row) throws -> Void) throws {
+    public func query(_ values: [StoreValue] = [], _ row: (Row) throws -> Void) throws {
         switch backend {
         case .sqlite(let handle):
             try bind(handle, values)
@@ -93,8 +93,8 @@ public final class Statement {
     }
 
     /// All result rows as arrays of values.
-    public func rows(_ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
-        var result: [[SQLiteValue]] = []
+    public func rows(_ values: [StoreValue] = []) throws -> [[StoreValue]] {
+        var result: [[StoreValue]] = []
         try query(values) { result.append($0.values) }
         return result
     }
@@ -127,7 +127,7 @@ public struct Row {
         }
     }
 
-    public subscript(index: Int) -> SQLiteValue {
+    public subscript(index: Int) -> StoreValue {
         guard case .sqlite(let handle) = source else {
             if case .postgres(let result, let row) = source { return result.value(row: row, column: index) }
             return .null
@@ -149,5 +149,5 @@ public struct Row {
         }
     }
 
-    public var values: [SQLiteValue] { (0..<count).map { self[$0] } }
+    public var values: [StoreValue] { (0..<count).map { self[$0] } }
 }

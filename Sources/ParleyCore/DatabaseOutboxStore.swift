@@ -1,10 +1,10 @@
 import Foundation
-import SQLiteStore
+import ParleyStore
 
 /// The durable outbox: one row per queued item in SQLite (WAL), or in a PostgreSQL schema (a
 /// `postgres://` location, see `StoreLocation`). A row is written before the item is first sent
 /// and deleted after the transport accepted it.
-public final class SQLiteOutboxStore: OutboxStore {
+public final class DatabaseOutboxStore: OutboxStore {
     static let migrations = Migrations(name: "outbox", steps: [
         """
         CREATE TABLE outbox (
@@ -34,12 +34,12 @@ public final class SQLiteOutboxStore: OutboxStore {
     public func commit(inserting: [OutboxItem], deleting: [UUIDKey]) throws {
         guard !inserting.isEmpty || !deleting.isEmpty else { return }
         // Many rows a statement and the statements in one batch: one round trip on PostgreSQL.
-        var statements: [(sql: String, values: [SQLiteValue])] = []
+        var statements: [(sql: String, values: [StoreValue])] = []
         for start in stride(from: 0, to: inserting.count, by: Self.rowsPerStatement) {
             let chunk = inserting[start..<min(start + Self.rowsPerStatement, inserting.count)]
             statements.append(("INSERT OR IGNORE INTO outbox (id, sequence, priority, attempts, enqueued_at, body) VALUES "
                                + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", "),
-                               chunk.flatMap { item -> [SQLiteValue] in
+                               chunk.flatMap { item -> [StoreValue] in
                                    [.text(item.id.text), .integer(item.sequence), .integer(Int64(item.priority.rawValue)),
                                     .integer(Int64(item.attempts)), .real(item.enqueuedAt.timeIntervalSince1970), .text(item.body)]
                                }))

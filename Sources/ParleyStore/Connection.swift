@@ -59,7 +59,7 @@ public final class Connection {
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(db)
-            throw SQLiteError(code: code, message: "\(message): \(path)")
+            throw StoreError(code: code, message: "\(message): \(path)")
         }
         self.backend = .sqlite(db)
         let millis = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
@@ -87,7 +87,7 @@ public final class Connection {
         if code != SQLITE_OK {
             let text = message.map { String(cString: $0) } ?? "error"
             sqlite3_free(message)
-            throw SQLiteError(code: code, message: text, sql: sql)
+            throw StoreError(code: code, message: text, sql: sql)
         }
     }
 
@@ -100,17 +100,17 @@ public final class Connection {
     }
 
     /// Runs `sql` with `values` (INSERT / UPDATE / DELETE).
-    public func run(_ sql: String, _ values: [SQLiteValue] = []) throws {
+    public func run(_ sql: String, _ values: [StoreValue] = []) throws {
         try prepare(sql).run(values)
     }
 
     /// All rows of a query.
-    public func rows(_ sql: String, _ values: [SQLiteValue] = []) throws -> [[SQLiteValue]] {
+    public func rows(_ sql: String, _ values: [StoreValue] = []) throws -> [[StoreValue]] {
         try prepare(sql).rows(values)
     }
 
     /// The first column of the first row, or nil.
-    public func scalar(_ sql: String, _ values: [SQLiteValue] = []) throws -> SQLiteValue? {
+    public func scalar(_ sql: String, _ values: [StoreValue] = []) throws -> StoreValue? {
         try rows(sql, values).first?.first
     }
 
@@ -146,7 +146,7 @@ public final class Connection {
     /// SQLite in a transaction (a lone statement runs alone: it is atomic by itself). For
     /// writes whose results the caller does not need between them.
     @discardableResult
-    public func batch(_ statements: [(sql: String, values: [SQLiteValue])]) throws -> [Int] {
+    public func batch(_ statements: [(sql: String, values: [StoreValue])]) throws -> [Int] {
         guard statements.count > 1 else {
             guard let only = statements.first else { return [] }
             try run(only.sql, only.values)
@@ -175,8 +175,8 @@ public final class Connection {
         }
     }
 
-    func error(code: Int32, sql: String?) -> SQLiteError {
-        guard case .sqlite(let handle) = backend else { return SQLiteError(code: code, message: "error", sql: sql) }
-        return SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    func error(code: Int32, sql: String?) -> StoreError {
+        guard case .sqlite(let handle) = backend else { return StoreError(code: code, message: "error", sql: sql) }
+        return StoreError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import ParleyTesting
 import Testing
-@testable import SQLiteStore
+@testable import ParleyStore
 
 /// `Connection.batch` on both databases: all or none, the rows each statement changed, and
 /// inside a transaction part of it.
@@ -25,7 +25,7 @@ import Testing
         let db = try table(database)
         try db.run("INSERT INTO t VALUES (?, ?)", [1, "a"])
         #expect { try db.batch([("INSERT INTO t VALUES (?, ?)", [2, "b"]), ("INSERT INTO t VALUES (?, ?)", [1, "dup"]),
-                                ("INSERT INTO t VALUES (?, ?)", [3, "c"])]) } throws: { ($0 as? SQLiteError)?.isConstraintViolation == true }
+                                ("INSERT INTO t VALUES (?, ?)", [3, "c"])]) } throws: { ($0 as? StoreError)?.isConstraintViolation == true }
         #expect(try db.rows("SELECT x FROM t ORDER BY x") == [[1]])
         // The connection is usable after the failure.
         try db.batch([("INSERT INTO t VALUES (?, ?)", [4, "d"]), ("INSERT INTO t VALUES (?, ?)", [5, "e"])])

@@ -1,6 +1,6 @@
 /// An error reported by the database: SQLite's result code (PostgreSQL's SQLSTATE mapped onto
 /// the nearest one), the database's message and the SQL at fault.
-public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The primary or extended SQLite result code (`SQLITE_BUSY` = 5, `SQLITE_CONSTRAINT` = 19, …).
     public var code: Int32
     public var message: String
@@ -21,8 +21,8 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The database cannot be reached (PostgreSQL down or the connection lost); worth retrying.
-    static func unavailable(_ message: String) -> SQLiteError {
-        var error = SQLiteError(code: unavailableCode, message: message)
+    static func unavailable(_ message: String) -> StoreError {
+        var error = StoreError(code: unavailableCode, message: message)
         error.sqlState = "08006"
         return error
     }

@@ -37,7 +37,7 @@ public struct Migrations: Sendable {
     public func apply(to connection: Connection) throws {
         guard connection.isPostgres else { return try apply(steps, to: connection) }
         guard let postgresSteps else {
-            throw SQLiteError(code: 1, message: "the \(name) store keeps its data in SQLite only; it cannot use PostgreSQL")
+            throw StoreError(code: 1, message: "the \(name) store keeps its data in SQLite only; it cannot use PostgreSQL")
         }
         try connection.execute("SELECT pg_advisory_lock(hashtext(current_schema() || '/\(name)'))")
         defer { try? connection.execute("SELECT pg_advisory_unlock(hashtext(current_schema() || '/\(name)'))") }
@@ -49,7 +49,7 @@ public struct Migrations: Sendable {
         try connection.execute("CREATE TABLE IF NOT EXISTS parley_migrations (name TEXT PRIMARY KEY, version INTEGER NOT NULL)")
         let current = try connection.scalar("SELECT version FROM parley_migrations WHERE name = ?", [.text(name)])?.int ?? 0
         guard current <= steps.count else {
-            throw SQLiteError(code: 1, message: "database schema '\(name)' is at version \(current), newer than this Parley (\(steps.count))")
+            throw StoreError(code: 1, message: "database schema '\(name)' is at version \(current), newer than this Parley (\(steps.count))")
         }
         for version in current..<steps.count {
             try connection.transaction {

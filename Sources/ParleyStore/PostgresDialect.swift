@@ -14,7 +14,7 @@ enum PostgresDialect {
     static func translate(_ sql: String) throws -> Translated {
         var text = sql.trimmingTrailingSemicolons()
         if text.range(of: "INSERT OR REPLACE", options: .caseInsensitive) != nil {
-            throw SQLiteError(code: 1, message: "INSERT OR REPLACE has no PostgreSQL form: write ON CONFLICT (...) DO UPDATE", sql: sql)
+            throw StoreError(code: 1, message: "INSERT OR REPLACE has no PostgreSQL form: write ON CONFLICT (...) DO UPDATE", sql: sql)
         }
         if text.caseInsensitiveCompare("BEGIN IMMEDIATE") == .orderedSame { return Translated(sql: "BEGIN", parameterCount: 0) }
         if let range = text.range(of: "INSERT OR IGNORE INTO", options: .caseInsensitive) {

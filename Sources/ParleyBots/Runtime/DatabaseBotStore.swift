@@ -1,10 +1,10 @@
 import Foundation
-import SQLiteStore
+import ParleyStore
 import Synchronization
 
 /// A `BotStore` in a SQLite file (WAL) or a PostgreSQL schema (a `StoreLocation` string),
 /// shared by the bots of one host.
-public final class SQLiteBotStore: BotStore, @unchecked Sendable {
+public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     // `Connection` is not Sendable; every use holds the lock, hence @unchecked.
     private let lock = NSLock()
     let connection: Connection
@@ -192,7 +192,7 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     }
 
     /// The statement that takes message `id` out of `bot`'s inbox.
-    private static func removal(of id: String, bot: String) -> (sql: String, values: [SQLiteValue]) {
+    private static func removal(of id: String, bot: String) -> (sql: String, values: [StoreValue]) {
         ("DELETE FROM engine_inbox WHERE bot = ? AND message_id = ?", [.text(bot), .text(id)])
     }
 
@@ -205,11 +205,11 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     }
 
     /// The statement that stores (or, for nil, deletes) a conversation's state.
-    private func write(_ state: ConversationState?, bot: String, channel: String) throws -> (sql: String, values: [SQLiteValue]) {
+    private func write(_ state: ConversationState?, bot: String, channel: String) throws -> (sql: String, values: [StoreValue]) {
         guard let state else { return ("DELETE FROM engine_states WHERE bot = ? AND channel = ?", [.text(bot), .text(channel)]) }
         let text = String(decoding: try encoder.encode(state), as: UTF8.self)
         // The column holds the earliest timer, so the start-up query finds every state with one.
-        let deadline: SQLiteValue = state.nextTimer.map { .real($0.timeIntervalSince1970) } ?? .null
+        let deadline: StoreValue = state.nextTimer.map { .real($0.timeIntervalSince1970) } ?? .null
         return ("""
             INSERT INTO engine_states (bot, channel, state, deadline) VALUES (?, ?, ?, ?)
             ON CONFLICT(bot, channel) DO UPDATE SET state = excluded.state, deadline = excluded.deadline
@@ -229,7 +229,7 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
             func insert(_ chunk: ArraySlice<ReceivedMessage>) throws {
                 try connection.run("INSERT OR IGNORE INTO engine_inbox (bot, message_id, message) VALUES "
                                    + Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", "),
-                                   chunk.flatMap { [.text(bot), .text($0.id), .text($0.storedJSON)] as [SQLiteValue] })
+                                   chunk.flatMap { [.text(bot), .text($0.id), .text($0.storedJSON)] as [StoreValue] })
             }
             if chunks.count == 1 { return try insert(chunks[0]) }
             try connection.transaction { for chunk in chunks { try insert(chunk) } }
@@ -266,7 +266,7 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
 
     public func markGreeted(bot: String, key: String, at now: Date) throws -> Bool {
         try locked {
-            let seen = SQLiteValue.real(now.timeIntervalSince1970)
+            let seen = StoreValue.real(now.timeIntervalSince1970)
             try connection.run("INSERT OR IGNORE INTO engine_greeted (bot, key, seen) VALUES (?, ?, ?)", [.text(bot), .text(key), seen])
             guard connection.changes == 0 else { return true }
             try connection.run("UPDATE engine_greeted SET seen = ? WHERE bot = ? AND key = ?", [seen, .text(bot), .text(key)])
@@ -277,7 +277,7 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
     public func prune(before cutoff: Date) throws -> Int {
         try locked {
             try connection.transaction {
-                let time = SQLiteValue.real(cutoff.timeIntervalSince1970)
+                let time = StoreValue.real(cutoff.timeIntervalSince1970)
                 try connection.run("DELETE FROM engine_greeted WHERE seen < ?", [time])
                 var deleted = connection.changes
                 try connection.run("DELETE FROM engine_tickets WHERE unresolved = 0 AND resolved_at < ?", [time])
@@ -349,14 +349,14 @@ public final class SQLiteBotStore: BotStore, @unchecked Sendable {
         let text = String(decoding: try encoder.encode(ticket), as: UTF8.self)
         let unresolved: Int64 = ticket.status == .resolved ? 0 : 1
         // A ticket resolved without a time (by an older caller) counts from now.
-        let resolvedAt: SQLiteValue = ticket.status == .resolved ? .real((ticket.resolvedAt ?? Date()).timeIntervalSince1970) : .null
+        let resolvedAt: StoreValue = ticket.status == .resolved ? .real((ticket.resolvedAt ?? Date()).timeIntervalSince1970) : .null
         if insert {
             try connection.run("""
                 INSERT INTO engine_tickets (queue, number, bot, ticket, channel, unresolved, resolved_at) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, [.text(ticket.queue), .integer(Int64(ticket.number)), .text(ticket.bot), .text(text), .text(ticket.channel),
                       .integer(unresolved), resolvedAt])
         } else {
-            let key: [SQLiteValue] = [.text(ticket.queue), .integer(Int64(ticket.number)), .text(ticket.bot)]
+            let key: [StoreValue] = [.text(ticket.queue), .integer(Int64(ticket.number)), .text(ticket.bot)]
             // A ticket that stays unresolved changes its JSON alone: assigning the status
             // columns makes SQLite rewrite the entries of every index naming them (the partial
             // index of resolved tickets does, in its condition), unchanged or not. A ticket's

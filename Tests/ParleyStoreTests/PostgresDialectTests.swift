@@ -1,5 +1,5 @@
 import Testing
-@testable import SQLiteStore
+@testable import ParleyStore
 
 @Suite struct PostgresDialectTests {
     @Test func numbersParametersInOrderAndKeepsExplicitNumbers() throws {
@@ -23,7 +23,7 @@ import Testing
 
     @Test func insertOrReplaceIsRefusedNamingTheStatement() {
         #expect { try PostgresDialect.translate("INSERT OR REPLACE INTO t VALUES (?)") } throws: { error in
-            (error as? SQLiteError)?.sql == "INSERT OR REPLACE INTO t VALUES (?)"
+            (error as? StoreError)?.sql == "INSERT OR REPLACE INTO t VALUES (?)"
         }
     }
 

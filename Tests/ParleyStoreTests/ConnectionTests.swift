@@ -1,12 +1,12 @@
 import Foundation
 import Testing
-@testable import SQLiteStore
+@testable import ParleyStore
 
 @Suite struct ConnectionTests {
     @Test func roundTripsEveryStorageClass() throws {
         let db = try Connection(path: ":memory:")
         try db.execute("CREATE TABLE t (a, b, c, d, e)")
-        let values: [SQLiteValue] = [.null, .integer(-42), .real(1.5), .text("héllo 👋"), .blob(Data([0, 1, 255]))]
+        let values: [StoreValue] = [.null, .integer(-42), .real(1.5), .text("héllo 👋"), .blob(Data([0, 1, 255]))]
         try db.run("INSERT INTO t VALUES (?, ?, ?, ?, ?)", values)
         #expect(try db.rows("SELECT * FROM t") == [values])
     }
@@ -44,7 +44,7 @@ import Testing
         do {
             try db.run("INSERT INTO t VALUES (1)")
             Issue.record("expected a constraint violation")
-        } catch let error as SQLiteError {
+        } catch let error as StoreError {
             #expect(error.isConstraintViolation)
             #expect(error.sql == "INSERT INTO t VALUES (1)")
         }
@@ -64,6 +64,6 @@ import Testing
         #expect(try db.scalar("SELECT count(*) FROM a") == .integer(1))
         #expect(try db.scalar("PRAGMA journal_mode") == .text("wal"))
         let newer = Migrations(name: "test", steps: ["CREATE TABLE a (x)"])
-        #expect(throws: SQLiteError.self) { try newer.apply(to: db) }
+        #expect(throws: StoreError.self) { try newer.apply(to: db) }
     }
 }

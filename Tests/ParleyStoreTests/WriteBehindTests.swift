@@ -2,7 +2,7 @@ import Foundation
 import ParleyTesting
 import Synchronization
 import Testing
-@testable import SQLiteStore
+@testable import ParleyStore
 
 /// Writes behind the callers' backs: each committed once, in the order queued, many in one
 /// batch; one that fails is given up on alone and reported; `flush` waits for all queued.
@@ -26,7 +26,7 @@ import Testing
             }, failed: { error in self.failures.withLock { $0.append(error) } })
         }
 
-        func rows() throws -> [[SQLiteValue]] {
+        func rows() throws -> [[StoreValue]] {
             try connection.withLock { try $0.rows("SELECT n, writer FROM sink ORDER BY n") }
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
-import SQLiteStore
+import ParleyStore
 
-extension SQLiteBotStore {
+extension DatabaseBotStore {
     /// The JSON field `key` of the text column `column`, as text (SQL null when absent or
     /// null): `json_extract` on SQLite, `->>` on PostgreSQL.
     func field(_ column: String, _ key: String) -> String {
@@ -37,7 +37,7 @@ extension SQLiteBotStore {
 
     public func listTickets(queue: String?, statuses: Set<Ticket.Status>, limit: Int) throws -> [Ticket] {
         try locked {
-            var clauses: [String] = [], values: [SQLiteValue] = []
+            var clauses: [String] = [], values: [StoreValue] = []
             if let queue {
                 clauses.append("queue = ?")
                 values.append(.text(queue))

@@ -12,7 +12,7 @@ import Foundation
 /// `@unchecked Sendable`: the queue and counters are used under the condition's lock; `perform`
 /// runs on the one drain at a time.
 public final class WriteBehind: @unchecked Sendable {
-    public typealias Write = [(sql: String, values: [SQLiteValue])]
+    public typealias Write = [(sql: String, values: [StoreValue])]
 
     private let condition = NSCondition()
     private var queued: [Write] = []

@@ -1,7 +1,7 @@
 import Foundation
 import ParleyTesting
 import Testing
-@testable import SQLiteStore
+@testable import ParleyStore
 
 /// Leases and fencing on the test PostgreSQL; skipped without one. Each test uses its own
 /// lease names (the lease table is shared by the database's schemas).
@@ -64,8 +64,8 @@ struct LeaseStoreTests {
         try leases.release(bot, holder: "a", generation: old)  // as if it had expired
         let new = try #require(try leases.acquire(bot, holder: "b", seconds: 60))
         let newOwner = try migrations.open(StoreLocation.postgres(url, schema: schema, fence: .init(lease: bot, generation: new)))
-        #expect { try oldOwner.run("INSERT INTO outbox VALUES (?)", ["m2"]) } throws: { ($0 as? SQLiteError)?.isStaleLease == true }
-        #expect { try oldOwner.run("DELETE FROM outbox") } throws: { ($0 as? SQLiteError)?.isStaleLease == true }
+        #expect { try oldOwner.run("INSERT INTO outbox VALUES (?)", ["m2"]) } throws: { ($0 as? StoreError)?.isStaleLease == true }
+        #expect { try oldOwner.run("DELETE FROM outbox") } throws: { ($0 as? StoreError)?.isStaleLease == true }
         try newOwner.run("INSERT INTO outbox VALUES (?)", ["m3"])
         let unfenced = try Connection(path: StoreLocation.postgres(url, schema: schema))
         #expect(try unfenced.rows("SELECT id FROM outbox ORDER BY id") == [["m1"], ["m3"]])
@@ -118,6 +118,6 @@ struct LeaseStoreTests {
     }
 
     @Test func sqliteHasNoLeases() {
-        #expect(throws: SQLiteError.self) { try LeaseStore(location: "/tmp/x.db") }
+        #expect(throws: StoreError.self) { try LeaseStore(location: "/tmp/x.db") }
     }
 }
