@@ -47,7 +47,9 @@ final class RecordingBotStore: BotStore {
     func unhandled(bot: String) throws -> [ReceivedMessage] { try inner.unhandled(bot: bot) }
     var isPersistent: Bool { inner.isPersistent }
     func statesWithTimers(bot: String) throws -> [(channel: String, state: ConversationState)] { try inner.statesWithTimers(bot: bot) }
-    func markGreeted(bot: String, key: String, at now: Date) throws -> Bool { try inner.markGreeted(bot: bot, key: key, at: now) }
+    func markGreeted(bot: String, key: String, at now: Date, message: String?) throws -> Bool {
+        try inner.markGreeted(bot: bot, key: key, at: now, message: message)
+    }
     func open(_ ticket: Ticket) throws -> Ticket { try inner.open(ticket) }
     func tickets(queue: String, number: Int) throws -> [Ticket] { try inner.tickets(queue: queue, number: number) }
     func ticket(bot: String, channel: String, number: Int) throws -> Ticket? { try inner.ticket(bot: bot, channel: channel, number: number) }

@@ -100,6 +100,32 @@ import ParleyTesting
         await fixture.shutdown()
     }
 
+    @Test(arguments: TestDatabase.kinds) func aFirstMessageHandledAgainAfterACrashIsStillGreeted(database: TestDatabase) async throws {
+        let path = database.location("engine")
+        let greeting = "greeting:\n  - reply: \"Welcome!\"\n"
+        // The message as another run received it (its id and sender), on a hub of its own.
+        let first = try BotFixture(yaml: Self.yaml)
+        try await first.start()
+        let message = try await first.say("/echo 1")
+        await first.shutdown()
+
+        // A crash after the greeting was recorded for that message but before anything went
+        // out: the user is marked greeted, and the message is still unhandled.
+        let store = try DatabaseBotStore(path: path)
+        #expect(try store.markGreeted(bot: "support", key: "user:alice", at: Date(), message: message.id))
+        var unhandled = ReceivedMessage(message)
+        unhandled.channel = .person("alice")
+        try store.receive([unhandled], bot: "support")
+        let fixture = try BotFixture(yaml: Self.yaml + "\n" + greeting)
+        try await fixture.start(store: DatabaseBotStore(path: path))
+        try await fixture.idle()
+        #expect(try fixture.botTexts() == ["Welcome!", "1"])
+        // A later message is not greeted again.
+        try await fixture.say("/echo 2")
+        #expect(try fixture.botTexts() == ["2"])
+        await fixture.shutdown()
+    }
+
     @Test(arguments: TestDatabase.kinds) func theInboxKeepsEachBotsMessagesInOrderUntilHandled(database: TestDatabase) throws {
         let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("\(database)", try DatabaseBotStore(path: database.location("inbox")))]
         for (name, store) in stores {

@@ -113,8 +113,11 @@ public protocol BotStore: Sendable {
     /// `wait` (`nextTimer` not nil), to re-arm them at start.
     func statesWithTimers(bot: String) throws -> [(channel: String, state: ConversationState)]
     /// Records that `key` (`user:ID` or `group:ID`) was greeted, or is still around, at `now`;
-    /// true if it was not greeted before (or so long ago that the greeting was pruned).
-    func markGreeted(bot: String, key: String, at now: Date) throws -> Bool
+    /// true if it was not greeted before (or so long ago that the greeting was pruned), or was
+    /// greeted in answer to this very `message`: a message handled again after a crash (from
+    /// the inbox) is greeted again, under the same send names, so the greeting goes out once
+    /// whether or not the first run had sent it.
+    func markGreeted(bot: String, key: String, at now: Date, message: String?) throws -> Bool
     /// Stores a new ticket and returns it with the next number of its queue — unless the bot's
     /// conversation `ticket.channel` already has an unresolved ticket: then that one is
     /// returned, so a hand-off run again after a crash opens no second ticket. Numbering is

@@ -102,6 +102,9 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         ALTER TABLE engine_inbox_by_rowid RENAME TO engine_inbox;
         DROP INDEX engine_tickets_unresolved;
         """,
+        // The message a greeting answered: handled again after a crash, it is greeted again
+        // (the greeting's send names make a second send a repeat the transport recognises).
+        "ALTER TABLE engine_greeted ADD COLUMN message TEXT;",
     ], postgresSteps: [
         // The tables as SQLite's steps leave them, created at once. The inbox numbers its
         // messages with an identity column (SQLite's rowid alias); tickets keep an explicit
@@ -125,6 +128,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         CREATE TABLE engine_agents_away (agent TEXT PRIMARY KEY);
         CREATE TABLE engine_queue_turns (queue TEXT PRIMARY KEY, agent TEXT NOT NULL);
         """,
+        "ALTER TABLE engine_greeted ADD COLUMN message TEXT;",
     ])
 
     /// Opens (creating and migrating) the database at `path`, a SQLite file or a
@@ -264,13 +268,15 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         }
     }
 
-    public func markGreeted(bot: String, key: String, at now: Date) throws -> Bool {
+    public func markGreeted(bot: String, key: String, at now: Date, message: String?) throws -> Bool {
         try locked {
             let seen = StoreValue.real(now.timeIntervalSince1970)
-            try connection.run("INSERT OR IGNORE INTO engine_greeted (bot, key, seen) VALUES (?, ?, ?)", [.text(bot), .text(key), seen])
+            try connection.run("INSERT OR IGNORE INTO engine_greeted (bot, key, seen, message) VALUES (?, ?, ?, ?)",
+                               [.text(bot), .text(key), seen, StoreValue(message)])
             guard connection.changes == 0 else { return true }
             try connection.run("UPDATE engine_greeted SET seen = ? WHERE bot = ? AND key = ?", [seen, .text(bot), .text(key)])
-            return false
+            guard let message else { return false }
+            return try connection.scalar("SELECT message FROM engine_greeted WHERE bot = ? AND key = ?", [.text(bot), .text(key)])?.string == message
         }
     }
 

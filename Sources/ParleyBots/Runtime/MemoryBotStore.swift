@@ -16,8 +16,8 @@ public final class MemoryBotStore: BotStore {
 
     private struct Contents {
         var states: [Key: ConversationState] = [:]
-        /// When each greeted user was last heard of.
-        var greeted: [Key: Date] = [:]
+        /// When each greeted user was last heard of, and the message their greeting answered.
+        var greeted: [Key: Greeting] = [:]
         var tickets: [TicketKey: Ticket] = [:]
         /// Each conversation's (bot, channel) tickets, oldest first.
         var conversations: [Key: [TicketKey]] = [:]
@@ -77,14 +77,28 @@ public final class MemoryBotStore: BotStore {
         }
     }
 
-    public func markGreeted(bot: String, key: String, at now: Date) throws -> Bool {
-        contents.withLock { $0.greeted.updateValue(now, forKey: Key(bot: bot, item: key)) == nil }
+    public func markGreeted(bot: String, key: String, at now: Date, message: String?) throws -> Bool {
+        contents.withLock { contents in
+            let key = Key(bot: bot, item: key)
+            guard let old = contents.greeted[key] else {
+                contents.greeted[key] = Greeting(seen: now, message: message)
+                return true
+            }
+            contents.greeted[key]?.seen = now
+            return message != nil && old.message == message
+        }
+    }
+
+    /// A greeted user or group: when last heard of, and the message the greeting answered.
+    private struct Greeting {
+        var seen: Date
+        let message: String?
     }
 
     public func prune(before cutoff: Date) throws -> Int {
         contents.withLock { contents in
             let greetings = contents.greeted.count
-            contents.greeted = contents.greeted.filter { $0.value >= cutoff }
+            contents.greeted = contents.greeted.filter { $0.value.seen >= cutoff }
             let old = contents.tickets.filter { $0.value.status == .resolved && ($0.value.resolvedAt ?? .distantFuture) < cutoff }
             for (key, ticket) in old {
                 contents.tickets.removeValue(forKey: key)
