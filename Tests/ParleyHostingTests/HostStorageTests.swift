@@ -1,5 +1,7 @@
+import Foundation
 import ParleyCore
 @testable import ParleyHosting
+import ParleyStore
 import Testing
 
 /// Where a bot client keeps what: the whole of it beside the store on the embedded hub (its
@@ -16,5 +18,24 @@ import Testing
         let memory = HostStorage(config: nil, resolve: { $0 }, override: ":memory:")
         #expect(memory.chat(bot: "support") == .memory)
         #expect(memory.outbox(bot: "support") == .memory)
+    }
+}
+
+/// `storage.durability`: the host sets it for every database the process opens, before it
+/// opens any.
+@Suite struct HostDurabilityTests {
+    @Test func aHostWithDurabilityFullSetsItForTheProcess() async throws {
+        defer { StoreDurability.current = .normal }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-durability-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/bots", withIntermediateDirectories: true)
+        try "storage: { path: state/parley.db, durability: full }\n".write(toFile: folder + "/config.yaml", atomically: true, encoding: .utf8)
+        try "name: Desk\ncommands:\n  ping: { reply: pong }\n".write(toFile: folder + "/bots/desk.yaml", atomically: true, encoding: .utf8)
+        let resolve: @Sendable (String) -> String = { folder + "/" + $0 }
+        let loaded = HostLoader.load(configFile: "config.yaml", resolve: resolve, environment: [:])
+        try #require(loaded.errors.isEmpty, "\(loaded.errors)")
+        let running = try await RunningHost.make(loaded, options: RunningHost.Options(resolve: resolve, logger: .silent))
+        // Every connection reads it when it opens (ConnectionTests: synchronous=FULL).
+        #expect(StoreDurability.current == .full)
+        await running.shutdown()
     }
 }

@@ -41,6 +41,31 @@ import Testing
         await WebChatTests.close(running, listener)
     }
 
+    @Test func aReactionAfterARestartIsNumberedAfterTheConversationsLastMessage() async throws {
+        var (running, listener, port) = try await WebChatTests.listening()
+        let folder = try #require(running.storage.path.components(separatedBy: "/state/").first)
+        var visitor = WebVisitor(port: port, bot: "desk")
+        _ = try await visitor.open()
+        let (first, _) = try await visitor.events()
+        #expect(try await visitor.say("/ping").status == 202)
+        let before = await first.events(3)
+        #expect(before.map(\.id) == ["1", "2", "3"])
+        first.close()
+        // A clean restart: the cursors are saved, nothing is caught up again.
+        await WebChatTests.close(running, listener)
+        (running, listener, port) = try await WebChatTests.start(folder)
+        visitor = WebVisitor(port: port, bot: "desk", cookie: visitor.cookie)
+        let (resumed, _) = try await visitor.events(after: "3")
+        let pong = try #require(before.last?.json["id"]?.stringValue)
+        let reacted = try await visitor.post("reactions", #"{"message": "\#(pong)", "emoji": "👍"}"#)
+        #expect(reacted.status == 204)
+        // After message 3, not "0.1": a browser resuming from that would get the whole
+        // conversation again.
+        #expect(await resumed.events(1).map(\.id) == ["3.1"])
+        resumed.close()
+        await WebChatTests.close(running, listener)
+    }
+
     @Test func aSendRepeatedWithItsClientIDIsAnsweredWithTheFirstResultAndStoredOnce() async throws {
         var (running, listener, port) = try await WebChatTests.listening()
         let folder = try #require(running.storage.path.components(separatedBy: "/state/").first)
