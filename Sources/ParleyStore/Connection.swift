@@ -62,6 +62,7 @@ public final class Connection {
             throw StoreError(code: code, message: "\(message): \(path)")
         }
         self.backend = .sqlite(db)
+        StoreStatistics.count(db)
         let millis = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(db, Int32(clamping: millis))
         if path != ":memory:" {

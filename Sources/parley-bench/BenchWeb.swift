@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import ParleyBots
 import ParleyHosting
+import ParleyStore
 import ParleyTesting
 import Synchronization
 
@@ -40,10 +41,14 @@ private func benchWeb(storage: String, label: String) async throws {
     let visitors = 100
     var load = WebChatLoad(port: port, visitors: visitors, duration: .seconds(5))
     _ = try load.run(warmUp: true)
+    let commitsBefore = StoreStatistics.commits
     let result = try load.run(warmUp: false)
+    let commits = StoreStatistics.commits - commitsBefore
     let throughput = Double(result.latencies.count) / result.seconds
     benchLine(String(format: "web chat (%@), %d visitors, POST a command → its answer on the event stream: %.0f round trips/s (%d, each checked)",
                      label, visitors, throughput, result.latencies.count))
+    benchLine(String(format: "web chat (%@) SQLite commits per round trip, %d visitors in flight: %.2f (%d commits)",
+                     label, visitors, Double(commits) / Double(max(1, result.latencies.count)), commits))
     benchLine("web chat (\(label)) round trip latency, as fast as they can (closed loop): " + result.percentiles)
     // The same visitors at half that rate, each on a steady beat: the latency of a round trip
     // that does not queue behind the other 99 visitors' (at full speed every visitor waits

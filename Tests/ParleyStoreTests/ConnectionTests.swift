@@ -24,6 +24,16 @@ import Testing
         #expect(try full.scalar("PRAGMA journal_mode") == .text("wal"))
     }
 
+    @Test func everyCommitIsCounted() throws {
+        let db = try Connection(path: ":memory:")
+        try db.execute("CREATE TABLE t (x INTEGER)")
+        let before = StoreStatistics.commits
+        for value in 1...3 { try db.run("INSERT INTO t VALUES (?)", [.integer(Int64(value))]) }
+        try db.transaction { for value in 4...6 { try db.run("INSERT INTO t VALUES (?)", [.integer(Int64(value))]) } }
+        // Four commits here (three statements, one transaction); other tests may add theirs.
+        #expect(StoreStatistics.commits - before >= 4)
+    }
+
     @Test func transactionRollsBackWhenBodyThrows() throws {
         let db = try Connection(path: ":memory:")
         try db.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)")
