@@ -10,89 +10,108 @@ import Testing
 /// SIGKILL saves none), and sends whose answer never came. A resumed stream still gets exactly
 /// what came after its position, and a send repeated with its `client_id` is stored once.
 @Suite struct WebChatResumeTests {
-    @Test func aStreamResumedAfterACrashGetsExactlyWhatCameAfterItsPosition() async throws {
-        var (running, listener, port) = try await WebChatTests.listening()
+    /// A host on the files of `folder`, and a visitor with their session's cookie.
+    struct Chat {
+        var running: RunningHost
+        var listener: OperationsListener
+        var visitor: WebVisitor
+        let folder: String
+
+        /// Stops the host, runs `whileStopped` (a crash's leftovers), starts it again on the
+        /// same files, and keeps the visitor's cookie.
+        mutating func restart(whileStopped: () throws -> Void = {}) async throws {
+            await WebChatTests.close(running, listener)
+            try whileStopped()
+            let port: Int
+            (running, listener, port) = try await WebChatTests.start(folder)
+            visitor = WebVisitor(port: port, bot: "desk", cookie: visitor.cookie)
+        }
+
+        func close() async { await WebChatTests.close(running, listener) }
+    }
+
+    /// A visitor who says `/ping` `pings` times, and the events they saw: their messages, the
+    /// greeting and the answers (a stream opened before and closed after).
+    static func chatting(pings: Int) async throws -> (Chat, [ReceivedEvent]) {
+        let chat = try await opened()
+        let (stream, _) = try await chat.visitor.events()
+        for _ in 0..<pings { #expect(try await chat.visitor.say("/ping").status == 202) }
+        let seen = await stream.events(1 + 2 * pings)
+        stream.close()
+        #expect(seen.map(\.id) == (1...(1 + 2 * pings)).map { String($0) })
+        return (chat, seen)
+    }
+
+    /// A host and a visitor with a session, who has said nothing yet.
+    static func opened() async throws -> Chat {
+        let (running, listener, port) = try await WebChatTests.listening()
         let folder = try #require(running.storage.path.components(separatedBy: "/state/").first)
         var visitor = WebVisitor(port: port, bot: "desk")
-        let opened = try JSONValue.parse(try await visitor.open(name: "Alice").body)
-        let user = try #require(opened.objectValue?["visitor"]?.stringValue)
-        let (first, _) = try await visitor.events()
-        for _ in 0..<2 { #expect(try await visitor.say("/ping").status == 202) }
-        let before = await first.events(5)
-        #expect(before.map(\.id) == ["1", "2", "3", "4", "5"])
-        first.close()
-        await WebChatTests.close(running, listener)
-        // What a SIGKILL leaves: the cursors as saved long before (here: none given yet).
-        let hub = try Connection(path: folder + "/state/parley.hub.db")
-        try hub.run("UPDATE hub_members SET cursor = 0 WHERE user = ?", [.text(user)])
-        (running, listener, port) = try await WebChatTests.start(folder)
-        visitor = WebVisitor(port: port, bot: "desk", cookie: visitor.cookie)
+        _ = try await visitor.open()
+        return Chat(running: running, listener: listener, visitor: visitor, folder: folder)
+    }
+
+    @Test func aStreamResumedAfterACrashGetsExactlyWhatCameAfterItsPosition() async throws {
+        var (chat, seen) = try await Self.chatting(pings: 2)
+        let user = try #require(seen.first?.json["sender"]?.objectValue?["id"]?.stringValue)
+        let hubFile = chat.folder + "/state/parley.hub.db"
+        try await chat.restart {
+            // What a SIGKILL leaves: the cursors as saved long before (here: none given yet).
+            let hub = try Connection(path: hubFile)
+            try hub.run("UPDATE hub_members SET cursor = 0 WHERE user = ?", [.text(user)])
+        }
         // The stream comes back first (as a browser's does), restoring the session: its pump
         // catches up from the stale cursor while the stream is answered from the history.
-        let (resumed, _) = try await visitor.events(after: "3")
-        #expect(try await visitor.say("/ping").status == 202)
+        let (resumed, _) = try await chat.visitor.events(after: "3")
+        #expect(try await chat.visitor.say("/ping").status == 202)
         // Exactly what came after 3, then the next message: nothing of 1…3 again.
         let after = await resumed.events(4)
         #expect(after.map(\.id) == ["4", "5", "6", "7"])
         #expect(after.map(\.text) == ["/ping", "pong", "/ping", "pong"])
-        #expect(try await visitor.say("/ping").status == 202)
+        #expect(try await chat.visitor.say("/ping").status == 202)
         #expect(await resumed.events(2).map(\.id) == ["8", "9"])
         resumed.close()
-        await WebChatTests.close(running, listener)
+        await chat.close()
     }
 
     @Test func aReactionAfterARestartIsNumberedAfterTheConversationsLastMessage() async throws {
-        var (running, listener, port) = try await WebChatTests.listening()
-        let folder = try #require(running.storage.path.components(separatedBy: "/state/").first)
-        var visitor = WebVisitor(port: port, bot: "desk")
-        _ = try await visitor.open()
-        let (first, _) = try await visitor.events()
-        #expect(try await visitor.say("/ping").status == 202)
-        let before = await first.events(3)
-        #expect(before.map(\.id) == ["1", "2", "3"])
-        first.close()
+        var (chat, seen) = try await Self.chatting(pings: 1)
         // A clean restart: the cursors are saved, nothing is caught up again.
-        await WebChatTests.close(running, listener)
-        (running, listener, port) = try await WebChatTests.start(folder)
-        visitor = WebVisitor(port: port, bot: "desk", cookie: visitor.cookie)
-        let (resumed, _) = try await visitor.events(after: "3")
-        let pong = try #require(before.last?.json["id"]?.stringValue)
-        let reacted = try await visitor.post("reactions", #"{"message": "\#(pong)", "emoji": "👍"}"#)
+        try await chat.restart()
+        let (resumed, _) = try await chat.visitor.events(after: "3")
+        let pong = try #require(seen.last?.json["id"]?.stringValue)
+        let reacted = try await chat.visitor.post("reactions", #"{"message": "\#(pong)", "emoji": "👍"}"#)
         #expect(reacted.status == 204)
         // After message 3, not "0.1": a browser resuming from that would get the whole
         // conversation again.
         #expect(await resumed.events(1).map(\.id) == ["3.1"])
         resumed.close()
-        await WebChatTests.close(running, listener)
+        await chat.close()
     }
 
     @Test func aSendRepeatedWithItsClientIDIsAnsweredWithTheFirstResultAndStoredOnce() async throws {
-        var (running, listener, port) = try await WebChatTests.listening()
-        let folder = try #require(running.storage.path.components(separatedBy: "/state/").first)
-        var visitor = WebVisitor(port: port, bot: "desk")
-        _ = try await visitor.open()
+        var chat = try await Self.opened()
         let body = #"{"text": "/ping", "client_id": "tab-1:0001"}"#
-        let first = try await visitor.post("messages", body)
+        let first = try await chat.visitor.post("messages", body)
         #expect(first.status == 202)
-        let again = try await visitor.post("messages", body)
+        let again = try await chat.visitor.post("messages", body)
         #expect(again.status == 202 && again.body == first.body)
         // Another id is another message.
-        let other = try await visitor.post("messages", #"{"text": "/ping", "client_id": "tab-1:0002"}"#)
+        let other = try await chat.visitor.post("messages", #"{"text": "/ping", "client_id": "tab-1:0002"}"#)
         #expect(other.status == 202 && other.body != first.body)
         // After a restart the same visitor's repeat is still known.
-        await WebChatTests.close(running, listener)
-        (running, listener, port) = try await WebChatTests.start(folder)
-        visitor = WebVisitor(port: port, bot: "desk", cookie: visitor.cookie)
-        let afterRestart = try await visitor.post("messages", body)
+        try await chat.restart()
+        let afterRestart = try await chat.visitor.post("messages", body)
         #expect(afterRestart.status == 202 && afterRestart.body == first.body)
-        let (stream, _) = try await visitor.events()
+        let (stream, _) = try await chat.visitor.events()
         // The visitor's two messages, the greeting and two answers: once each.
         let events = await stream.events(5)
         #expect(events.map(\.text) == ["/ping", "Hi Visitor!", "pong", "/ping", "pong"])
         stream.close()
-        let door = try #require(listener.door)
-        #expect(door.hub.lastSeq(in: .person("desk"), seenBy: try #require(events.first?.json["sender"]?.objectValue?["id"]?.stringValue)) == 5)
-        await WebChatTests.close(running, listener)
+        let door = try #require(chat.listener.door)
+        let user = try #require(events.first?.json["sender"]?.objectValue?["id"]?.stringValue)
+        #expect(door.hub.lastSeq(in: .person("desk"), seenBy: user) == 5)
+        await chat.close()
     }
 
     @Test func aClientIDThatIsNotOneIsRefusedNamingTheField() async throws {

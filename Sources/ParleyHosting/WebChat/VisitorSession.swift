@@ -190,9 +190,12 @@ final class VisitorSession: Sendable {
 
     private static func publish(_ event: ServerSentEvent, at position: VisitorEventPosition, isMessage: Bool, in state: inout State) {
         state.log.append(event, at: position)
-        for key in Array(state.streams.keys) where state.streams[key]?.send(event, at: position, isMessage: isMessage) == false {
-            state.streams[key] = nil
+        // In place (the values are mutable), and a list only of streams that ended.
+        var ended: [ObjectIdentifier] = []
+        for index in state.streams.indices where !state.streams.values[index].send(event, at: position, isMessage: isMessage) {
+            ended.append(state.streams.keys[index])
         }
+        for key in ended { state.streams[key] = nil }
     }
 
     /// Attaches `stream`: first everything after `after` (from the log, or from the hub's
