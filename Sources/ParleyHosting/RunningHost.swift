@@ -2,7 +2,6 @@ import Foundation
 import ParleyBots
 import ParleyCore
 import ParleyHub
-import ParleyStore
 import Synchronization
 
 /// The bots of a loaded config, composed and connected on the config's transport: the state
@@ -129,8 +128,6 @@ public final class RunningHost: Sendable {
             }
         }
         let storage = HostStorage(config: config, resolve: options.resolve, override: options.storagePath)
-        // Every database of the process opens with it (one storage per process).
-        if config?.storage?.durability != nil, let config { StoreDurability.current = config.durability }
         // Before anything is opened: a second process on the store is refused, not merged in.
         let lock = try storage.lock(holder: options.holder)
         let host: BotHost

@@ -42,8 +42,9 @@ public final class Connection {
     /// is switched to WAL with `synchronous=NORMAL` (durable across a process crash, and fast)
     /// or, when the process's `StoreDurability` is `full`, `FULL` (across a power cut too).
     /// The file, its WAL and the folders created for it are owner-only; looser ones are
-    /// tightened and `warn` told. A PostgreSQL schema is created if missing.
-    public init(path: String, busyTimeout: Duration = .seconds(5),
+    /// tightened and `warn` told. A PostgreSQL schema is created if missing. `durability`
+    /// overrides the process's for this connection.
+    public init(path: String, busyTimeout: Duration = .seconds(5), durability: StoreDurability? = nil,
                 warn: (String) -> Void = Connection.standardErrorWarning) throws {
         self.path = path
         if case .postgres(let url, let schema, let fence) = StoreLocation(path) {
@@ -67,7 +68,7 @@ public final class Connection {
         sqlite3_busy_timeout(db, Int32(clamping: millis))
         if path != ":memory:" {
             try execute("PRAGMA journal_mode=WAL")
-            try execute("PRAGMA synchronous=" + StoreDurability.current.sqliteSynchronous)
+            try execute("PRAGMA synchronous=" + (durability ?? StoreDurability.current).sqliteSynchronous)
         }
         try execute("PRAGMA foreign_keys=ON")
     }

@@ -46,7 +46,10 @@ import ParleyBots
         #expect(HostConfigValidatorTests.errors("storage: { url: \"postgres://h/db\", lease: 10s }").isEmpty)
     }
 
-    @Test func storageDurabilityIsNormalOrFull() {
+    @Test func storageDurabilityIsNormalOrFull() throws {
+        let decoder = YAMLDecoder(environment: [:])
+        #expect(try decoder.decode(HostConfig.self, from: "storage: { durability: full }", file: "config.yaml").durability == .full)
+        #expect(try decoder.decode(HostConfig.self, from: "storage: { path: a.db }", file: "config.yaml").durability == .normal)
         #expect(HostConfigValidatorTests.errors("storage: { path: a.db, durability: full }").isEmpty)
         #expect(HostConfigValidatorTests.errors("storage: { path: a.db, durability: normal }").isEmpty)
         #expect(HostConfigValidatorTests.errors("storage: { path: a.db, durability: fsync }") == """

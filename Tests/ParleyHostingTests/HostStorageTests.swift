@@ -2,6 +2,7 @@ import Foundation
 import ParleyCore
 @testable import ParleyHosting
 import ParleyStore
+import ParleyTesting
 import Testing
 
 /// Where a bot client keeps what: the whole of it beside the store on the embedded hub (its
@@ -22,8 +23,10 @@ import Testing
 }
 
 /// `storage.durability`: the host sets it for every database the process opens, before it
-/// opens any.
-@Suite struct HostDurabilityTests {
+/// opens any. In the run-alone group: while it is `full`, every database any other test opens
+/// would sync each commit (a main run with it beside 1,000 tests timed out by the dozen).
+@Suite(.enabled(if: RunAloneTests.enabled, "sets the process's durability: run with PARLEY_RUN_ALONE_TESTS=1 --filter RunAloneTests"))
+struct HostDurabilityRunAloneTests {
     @Test func aHostWithDurabilityFullSetsItForTheProcess() async throws {
         defer { StoreDurability.current = .normal }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-durability-\(UUID().uuidString)").path

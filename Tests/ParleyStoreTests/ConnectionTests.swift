@@ -11,13 +11,12 @@ import Testing
         #expect(try db.rows("SELECT * FROM t") == [values])
     }
 
-    @Test func aFileOpensWithTheProcesssDurability() throws {
+    @Test func aFileOpensWithItsDurability() throws {
+        // Given to the connection: the process's setting is left alone (every connection other
+        // tests open meanwhile would sync each commit).
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-durability-\(UUID().uuidString)").path
-        defer { StoreDurability.current = .normal }
-        StoreDurability.current = .full
-        let full = try Connection(path: folder + "/full.db")
-        StoreDurability.current = .normal
-        let normal = try Connection(path: folder + "/normal.db")
+        let full = try Connection(path: folder + "/full.db", durability: .full)
+        let normal = try Connection(path: folder + "/normal.db", durability: .normal)
         // PRAGMA synchronous: 1 is NORMAL, 2 is FULL; both in WAL mode.
         #expect(try full.scalar("PRAGMA synchronous") == .integer(2))
         #expect(try normal.scalar("PRAGMA synchronous") == .integer(1))
