@@ -106,7 +106,7 @@ struct DeviceKeysSynapseTests {
     /// Synapse's own canonicaljson and signedjson (scripts/keys-check.py) verify what this
     /// module signed: the check that our canonical JSON is the one other implementations write.
     @Test func anIndependentCheckerVerifiesTheSignatures() async throws {
-        try await withTimeout("the independent check", seconds: 90) {
+        try await withTimeout("the independent check", seconds: 180) {
             let bot = try await Self.device("bot")
             let alice = try await Self.device("alice")
             try bot.keys.account.generateOneTimeKeys(count: 3)

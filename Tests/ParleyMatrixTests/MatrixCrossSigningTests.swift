@@ -10,7 +10,7 @@ import Testing
 /// what another user's client reads from `/keys/query` to show the device as verified.
 @Suite(.enabled(if: TestSynapse.isConfigured)) struct MatrixCrossSigningTests {
     @Test func theBotsDeviceIsSignedByItsSelfSigningKey() async throws {
-        try await withTimeout("cross-signing", seconds: 90) {
+        try await withTimeout("cross-signing", seconds: 180) {
             let botUser = try await TestHomeserver.register("bot")
             let alice = try await TestHomeserver.register("alice")
             let database = TestHomeserver.freshDatabasePath()

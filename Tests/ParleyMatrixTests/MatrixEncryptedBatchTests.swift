@@ -10,7 +10,7 @@ import Testing
 /// created another).
 @Suite(.enabled(if: TestSynapse.isConfigured)) struct MatrixEncryptedBatchTests {
     @Test func aBatchSharesItsRoomKeysTogether() async throws {
-        try await withTimeout("the batch", seconds: 90) {
+        try await withTimeout("the batch", seconds: 180) {
             let botUser = try await TestHomeserver.register("bot")
             let botLog = LogLines()
             let bot = try EncryptedTestDevice.transport(botUser, mode: .default, log: botLog)
@@ -42,7 +42,7 @@ import Testing
     /// sends meet while a share is in flight go out together (here: eight rooms, whose
     /// direct rooms exist already, sent to at once cost at most three claims, not eight).
     @Test func concurrentSendsShareTheirRoomKeysTogether() async throws {
-        try await withTimeout("the concurrent sends", seconds: 90) {
+        try await withTimeout("the concurrent sends", seconds: 180) {
             let botUser = try await TestHomeserver.register("bot")
             let botLog = LogLines()
             let bot = try EncryptedTestDevice.transport(botUser, mode: .default, log: botLog)

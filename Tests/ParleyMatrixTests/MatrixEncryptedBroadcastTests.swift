@@ -10,7 +10,7 @@ import Testing
 /// sends, so eight recipients cost one key claim and one to-device request, not eight.
 @Suite(.enabled(if: TestSynapse.isConfigured)) struct MatrixEncryptedBroadcastTests {
     @Test func aBroadcastPageSharesItsRoomKeysInOneClaim() async throws {
-        try await withTimeout("the broadcast", seconds: 90) {
+        try await withTimeout("the broadcast", seconds: 180) {
             let botUser = try await TestHomeserver.register("news")
             let botLog = LogLines()
             let bot = try EncryptedTestDevice.transport(botUser, mode: .default, log: botLog)

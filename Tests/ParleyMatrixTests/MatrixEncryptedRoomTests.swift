@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func anEncryptedDirectRoomCarriesMessagesAndReactionsBothWays() async throws {
-        try await withTimeout("the encrypted conversation", seconds: 90) {
+        try await withTimeout("the encrypted conversation", seconds: 180) {
             let botUser = try await TestHomeserver.register("bot")
             let aliceUser = try await TestHomeserver.register("alice")
             let bot = try EncryptedTestDevice.transport(botUser, mode: .allow)
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func aMemberLeavingRetiresTheRoomSession() async throws {
-        try await withTimeout("the rotation", seconds: 90) {
+        try await withTimeout("the rotation", seconds: 180) {
             let botUser = try await TestHomeserver.register("bot")
             let aliceUser = try await TestHomeserver.register("alice")
             let carol = try await TestHomeserver.register("carol")
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func theRoomsRotationSettingsStartANewSession() async throws {
-        try await withTimeout("rotation by count", seconds: 90) {
+        try await withTimeout("rotation by count", seconds: 180) {
             let botUser = try await TestHomeserver.register("bot")
             let aliceUser = try await TestHomeserver.register("alice")
             let room = try await TestHomeserver.createRoom(aliceUser, inviting: [botUser.userID], extra: [
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func aPlainRoomIsRefusedUnderRequireAndAnEncryptedOneUnderOff() async throws {
-        try await withTimeout("the refusals", seconds: 90) {
+        try await withTimeout("the refusals", seconds: 180) {
             let botUser = try await TestHomeserver.register("bot")
             let aliceUser = try await TestHomeserver.register("alice")
             let plain = try await TestHomeserver.createRoom(aliceUser, inviting: [botUser.userID])
@@ -138,7 +138,7 @@ import Testing
 /// Olm sessions and the room's Megolm session (at its next index) are used, not new ones.
 @Suite(.enabled(if: TestSynapse.isConfigured)) struct MatrixEncryptedRestartTests {
     @Test func aRestartedBotGoesOnInTheSameEncryptedRoom() async throws {
-        try await withTimeout("the restart", seconds: 90) {
+        try await withTimeout("the restart", seconds: 180) {
             let botUser = try await TestHomeserver.register("bot")
             let aliceUser = try await TestHomeserver.register("alice")
             let database = TestHomeserver.freshDatabasePath()

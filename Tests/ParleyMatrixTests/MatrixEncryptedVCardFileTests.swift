@@ -16,7 +16,7 @@ import Testing
     }
 
     @Test func theVCardFileIsAnEncryptedAttachment() async throws {
-        try await withTimeout("the encrypted vCard file", seconds: 90) {
+        try await withTimeout("the encrypted vCard file", seconds: 180) {
             let botUser = try await TestHomeserver.register("bot")
             let aliceUser = try await TestHomeserver.register("alice")
             let bot = try EncryptedTestDevice.transport(botUser, mode: .allow) { $0.attachVCardFile = true }

@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func aMessageWhoseKeyComesLaterIsHeldThenDelivered() async throws {
-        try await withTimeout("the held message", seconds: 90) {
+        try await withTimeout("the held message", seconds: 180) {
             let botUser = try await TestHomeserver.register("bot")
             let carol = try await HandmadeSender()
             let log = LogLines()
@@ -109,7 +109,7 @@ import Testing
     /// The held event is in the store with the sync position that delivered it: after a
     /// restart (a new transport on the same files) the key still opens it, once.
     @Test func aHeldMessageSurvivesARestart() async throws {
-        try await withTimeout("the held message across a restart", seconds: 90) {
+        try await withTimeout("the held message across a restart", seconds: 180) {
             let botUser = try await TestHomeserver.register("bot")
             let carol = try await HandmadeSender()
             let database = TestHomeserver.freshDatabasePath()

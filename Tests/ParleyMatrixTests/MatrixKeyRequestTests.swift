@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func onlyACrossSignedOwnDeviceGetsAForwardedKey() async throws {
-        try await withTimeout("key requests", seconds: 90) {
+        try await withTimeout("key requests", seconds: 180) {
             let botUser = try await TestHomeserver.register("bot")
             let aliceUser = try await TestHomeserver.register("alice")
             // The first device logs in with the password: it makes and holds the cross-signing keys.
