@@ -15,8 +15,8 @@ public struct HostStorage: Sendable {
     public let path: String
     /// On PostgreSQL: the leases this process holds, fencing each bot's own stores.
     public let fences: FenceBook?
-    /// `storage.durability` when the config sets it (see `lock(holder:)`).
-    let durability: StoreDurability?
+    /// `storage.durability` (see `lock(holder:)`).
+    let durability: StoreDurability
 
     /// The default `storage.path`.
     public static let defaultPath = ".parley/parley.db"
@@ -25,7 +25,7 @@ public struct HostStorage: Sendable {
     /// `resolve` maps a path as written to the file system.
     public init(config: HostConfig?, resolve: (String) -> String, override: String? = nil) {
         let written = override ?? config?.storagePath ?? Self.defaultPath
-        durability = config?.storage?.durability == nil ? nil : config?.durability
+        durability = config?.durability ?? .normal
         if StoreLocation.isPostgresURL(written) {
             shownPath = StoreLocation.withoutPassword(written)
             path = written
@@ -58,7 +58,7 @@ public struct HostStorage: Sendable {
     /// - Throws: `HostError` naming the process that holds it, or the empty databases.
     /// On PostgreSQL there is no file to hold: processes share the database by leases.
     public func lock(holder: String) throws(HostError) -> StoreLock? {
-        if let durability { StoreDurability.current = durability }
+        StoreDurability.current = durability
         guard !isMemory, !isPostgres else { return nil }
         let lock = try StoreLock(storagePath: path, shownPath: shownPath, holder: holder)
         try checkNotEmpty()

@@ -55,10 +55,10 @@ final class VisitorSession: Sendable {
         let stream: HTTPServerStream
         var sentThrough: Int64
 
-        /// Writes `event` unless it is a message this stream already has; false once the
-        /// stream has ended.
-        mutating func send(_ event: ServerSentEvent, at position: VisitorEventPosition, isMessage: Bool) -> Bool {
-            if isMessage {
+        /// Writes `event` unless it is a message this stream already has (a message's position
+        /// counts no reactions); false once the stream has ended.
+        mutating func send(_ event: ServerSentEvent, at position: VisitorEventPosition) -> Bool {
+            if position.reaction == 0 {
                 guard position.seq > sentThrough else { return true }
                 sentThrough = position.seq
             }
@@ -168,14 +168,13 @@ final class VisitorSession: Sendable {
                 guard let position = state.log.positionOfMessage(seq: envelope.seq) else { return }
                 _ = state.messages.set(ReplyReference(messageID: envelope.id, seq: envelope.seq, sender: envelope.sender,
                                                       quoted: envelope.payload), for: envelope.id)
-                Self.publish(Self.messageEvent(data, at: position), at: position, isMessage: true, in: &state)
+                Self.publish(Self.messageEvent(data, at: position), at: position, in: &state)
             }
         case .reaction(let reaction) where reaction.channel == channel:
             let data = encoder.reaction(reaction)
             state.withLock { state in
                 let position = state.log.positionOfReaction()
-                Self.publish(ServerSentEvent(id: position.description, event: "reaction", data: data), at: position,
-                             isMessage: false, in: &state)
+                Self.publish(ServerSentEvent(id: position.description, event: "reaction", data: data), at: position, in: &state)
             }
         default:
             break
@@ -188,11 +187,11 @@ final class VisitorSession: Sendable {
         ServerSentEvent(id: position.description, event: "message", data: data)
     }
 
-    private static func publish(_ event: ServerSentEvent, at position: VisitorEventPosition, isMessage: Bool, in state: inout State) {
+    private static func publish(_ event: ServerSentEvent, at position: VisitorEventPosition, in state: inout State) {
         state.log.append(event, at: position)
         // In place (the values are mutable), and a list only of streams that ended.
         var ended: [ObjectIdentifier] = []
-        for index in state.streams.indices where !state.streams.values[index].send(event, at: position, isMessage: isMessage) {
+        for index in state.streams.indices where !state.streams.values[index].send(event, at: position) {
             ended.append(state.streams.keys[index])
         }
         for key in ended { state.streams[key] = nil }
@@ -214,13 +213,10 @@ final class VisitorSession: Sendable {
                 let position = VisitorEventPosition(seq: envelope.seq, reaction: 0)
                 guard firstKept.map({ position < $0 }) ?? true else { break }
                 let data = encoder.message(envelope, senderName: state.name(of: envelope.sender, visitor: visitor))
-                _ = attachedStream.send(Self.messageEvent(data, at: position), at: position, isMessage: true)
+                _ = attachedStream.send(Self.messageEvent(data, at: position), at: position)
                 resumeAfter = position
             }
-            for entry in state.log.events(after: resumeAfter)
-            where !attachedStream.send(entry.event, at: entry.position, isMessage: entry.position.reaction == 0) {
-                return false
-            }
+            for entry in state.log.events(after: resumeAfter) where !attachedStream.send(entry.event, at: entry.position) { return false }
             state.streams[key] = attachedStream
             return true
         }
