@@ -63,7 +63,7 @@ public final class Connection {
             throw StoreError(code: code, message: "\(message): \(path)")
         }
         self.backend = .sqlite(db)
-        StoreStatistics.count(db)
+        StoreStatistics.count(db, path: path)
         let millis = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(db, Int32(clamping: millis))
         if path != ":memory:" {
@@ -129,7 +129,10 @@ public final class Connection {
     /// The three statements are prepared once (cached), not parsed again per transaction.
     /// On PostgreSQL it is a READ COMMITTED transaction: rows that several processes contend
     /// for are locked by the statements themselves (`FOR UPDATE`, conditional updates).
+    /// Inside a transaction already (a `StoreWriter` batch), `body` runs in a savepoint: if it
+    /// throws, only its own changes are undone.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
+        if inTransaction { return try savepoint(body) }
         try control("BEGIN IMMEDIATE")
         inTransaction = true
         defer { inTransaction = false }
@@ -167,6 +170,29 @@ public final class Connection {
             }
         }
         return inTransaction ? try run() : try transaction(run)
+    }
+
+    /// Runs `body` inside the open transaction; if it throws, its changes alone are undone.
+    func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try control("SAVEPOINT part")
+        do {
+            let result = try body()
+            try control("RELEASE part")
+            return result
+        } catch {
+            try? control("ROLLBACK TO part")
+            try? control("RELEASE part")
+            throw error
+        }
+    }
+
+    /// Reports the write-ahead log's size after each commit and turns SQLite's automatic
+    /// checkpoint off: the caller checkpoints (`StoreWriter`). Nil for PostgreSQL or memory.
+    func watchWAL() -> WALWatch? {
+        guard case .sqlite(let handle) = backend, path != ":memory:", !path.isEmpty else { return nil }
+        let watch = WALWatch()
+        watch.install(on: handle)
+        return watch
     }
 
     /// BEGIN, COMMIT, ROLLBACK: cached statements on SQLite, simple queries on PostgreSQL.

@@ -1,0 +1,196 @@
+import Foundation
+
+/// The one writer of a SQLite file: a thread of its own (never a cooperative-pool thread) that
+/// takes every write queued meanwhile, runs them in one transaction (group commit), and only
+/// after the COMMIT tells each its result. Each write runs in a savepoint of that transaction,
+/// so one that fails is undone alone and the others still commit. The writer runs the WAL's
+/// checkpoints itself, between batches, after the waiters were told: no write waits for one.
+///
+/// Writers queue three ways: `submit` (told on the writer thread after the commit; the caller
+/// goes on), `write` (an async caller suspends until the commit) and `perform` (a thread
+/// blocks until it). A caller must never wait for the writer while holding a lock that a
+/// queued write takes: it would wait for itself.
+///
+/// `@unchecked Sendable`: the queue is used under the condition's lock; the connection only
+/// by the writer thread.
+public final class StoreWriter: @unchecked Sendable {
+    /// One queued write: `run` inside the batch's transaction, then `done` after the COMMIT
+    /// (or the failure), on the writer thread.
+    struct Job {
+        let run: (Connection) throws -> Void
+        let done: (Result<Void, any Error>) -> Void
+    }
+
+    private let core: Core
+
+    /// Takes `connection` (a SQLite file, opened for this writer alone) and starts the thread.
+    /// - Parameter maxJobs: writes per transaction at most.
+    public init(connection: Connection, label: String, maxJobs: Int = 1_000) {
+        core = Core(connection: connection, maxJobs: max(1, maxJobs))
+        let thread = Thread { [core] in core.loop() }
+        thread.name = label
+        thread.start()
+    }
+
+    deinit { core.close() }
+
+    /// Queues `run`; `done` hears its result after the COMMIT, on the writer thread (keep it
+    /// short: the next batch waits for it).
+    public func submit(_ run: @escaping (Connection) throws -> Void, done: @escaping (Result<Void, any Error>) -> Void) {
+        core.enqueue(Job(run: run, done: done))
+    }
+
+    /// Runs `body` in the next batch and returns its result once that batch committed.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let result = Locked<T>()
+            submit({ result.value = try body($0) }, done: { outcome in
+                continuation.resume(with: outcome.map { result.value! })
+            })
+        }
+    }
+
+    /// Runs `body` in the next batch and returns its result once that batch committed,
+    /// blocking the calling thread meanwhile. On the writer thread itself (from a `done`)
+    /// it runs at once, in a transaction of its own.
+    public func perform<T>(_ body: (Connection) throws -> T) throws -> T {
+        if core.isWriterThread { return try core.connection.transaction { try body(core.connection) } }
+        return try withoutActuallyEscaping(body) { body in
+            let finished = DispatchSemaphore(value: 0)
+            var result: T?
+            var failure: (any Error)?
+            // The job reaches `body` through a box emptied before this thread goes on: the
+            // writer may hold the job a moment longer, and `body` must not outlive this call.
+            let box = Locked<(Connection) throws -> Void>()
+            box.value = { result = try body($0) }
+            submit({ try box.value?($0) }, done: { outcome in
+                if case .failure(let error) = outcome { failure = error }
+                box.value = nil
+                finished.signal()
+            })
+            finished.wait()
+            if let failure { throw failure }
+            return result!
+        }
+    }
+
+    /// Waits until every write queued before this call has committed or failed.
+    public func flush() {
+        guard !core.isWriterThread else { return }
+        let finished = DispatchSemaphore(value: 0)
+        submit({ _ in }, done: { _ in finished.signal() })
+        finished.wait()
+    }
+
+    /// Transactions committed (or rolled back) so far, and writes done in them.
+    public var batches: (transactions: Int, writes: Int) { core.counts }
+
+    /// A value handed from the job to its `done` on the writer thread (the two never overlap).
+    private final class Locked<T>: @unchecked Sendable {
+        var value: T?
+    }
+
+    /// The writer's state, held by its thread; the `StoreWriter` that owns it stops the thread
+    /// when it goes.
+    private final class Core: @unchecked Sendable {
+        let connection: Connection
+        private let condition = NSCondition()
+        private var queue: [Job] = []
+        private var closed = false
+        private var stopped = false
+        private var transactions = 0
+        private var writes = 0
+        private let maxJobs: Int
+        private let wal: WALWatch?
+        nonisolated(unsafe) private var thread: Thread?
+
+        init(connection: Connection, maxJobs: Int) {
+            self.connection = connection
+            self.maxJobs = maxJobs
+            wal = connection.watchWAL()
+        }
+
+        var isWriterThread: Bool { Thread.current === thread }
+
+        var counts: (transactions: Int, writes: Int) {
+            condition.lock()
+            defer { condition.unlock() }
+            return (transactions, writes)
+        }
+
+        func enqueue(_ job: Job) {
+            condition.lock()
+            let accepted = !closed
+            if accepted {
+                queue.append(job)
+                if queue.count == 1 { condition.signal() }
+            }
+            condition.unlock()
+            if !accepted { job.done(.failure(StoreError(code: 21, message: "the store's writer is closed"))) }
+        }
+
+        /// Lets the queued writes finish, then ends the thread; returns once it ended.
+        func close() {
+            condition.lock()
+            closed = true
+            condition.broadcast()
+            if !isWriterThread { while !stopped { condition.wait() } }
+            condition.unlock()
+        }
+
+        func loop() {
+            condition.lock()
+            thread = Thread.current
+            condition.unlock()
+            // Bounded by the queue: each turn takes at least one write, or ends once closed.
+            while true {
+                condition.lock()
+                while queue.isEmpty && !closed { condition.wait() }
+                if queue.isEmpty {
+                    stopped = true
+                    condition.broadcast()
+                    condition.unlock()
+                    return
+                }
+                let count = min(queue.count, maxJobs)
+                let jobs = Array(queue.prefix(count))
+                queue.removeFirst(count)
+                condition.unlock()
+                commit(jobs)
+                checkpointIfDue()
+            }
+        }
+
+        /// One transaction for `jobs`, each in a savepoint; then each told its result.
+        private func commit(_ jobs: [Job]) {
+            var results = [Result<Void, any Error>](repeating: .success(()), count: jobs.count)
+            do {
+                try connection.transaction {
+                    for (index, job) in jobs.enumerated() {
+                        do {
+                            try connection.savepoint { try job.run(connection) }
+                        } catch {
+                            results[index] = .failure(error)
+                        }
+                    }
+                }
+            } catch {
+                // The COMMIT (or BEGIN) failed: nothing of the batch is stored.
+                results = results.map { _ in .failure(error) }
+            }
+            for (job, result) in zip(jobs, results) { job.done(result) }
+            condition.lock()
+            transactions += 1
+            writes += jobs.count
+            condition.unlock()
+        }
+
+        /// A passive checkpoint once the WAL holds enough pages: readers are not waited for,
+        /// and no writer is waiting on it (they were told before).
+        private func checkpointIfDue() {
+            guard let wal, wal.due else { return }
+            try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            wal.checkpointed()
+        }
+    }
+}
