@@ -1,34 +1,38 @@
 import ParleyCore
 
 extension Hub {
-    /// Runs the group-commit loop. The send that finds no flush running commits inline
-    /// (no task hop for the common lone send) for a few rounds, then hands the rest to a
-    /// task so its own caller is not held up by others' messages.
+    /// Starts the group-commit loop (the send that set `flushing` calls it, outside the lock):
+    /// the pending sends go to the store's writer as one write; when it committed, they are
+    /// delivered and their senders answered, and the sends that queued meanwhile go next, as
+    /// one write again. So the commit rate, not the send rate, bounds throughput, and the
+    /// writer may put the hub's write in one transaction with other writes of the file.
     func startFlushing() {
-        guard flush(rounds: 4) else { return }
-        Task.detached { [self] in _ = flush(rounds: .max) }
+        guard let database, let batch = state.withLock({ $0.nextBatch() }) else { return }
+        submit(batch, to: database)
     }
 
-    /// Writes what is pending in one transaction, then delivers and answers the senders;
-    /// repeats while sends arrived meanwhile, at most `rounds` times. Sends that queue up
-    /// during a COMMIT share the next one, so the commit rate, not the send rate, bounds
-    /// throughput. Returns true if the loop is still owned (work may remain).
-    private func flush(rounds: Int) -> Bool {
-        guard let database else { return false }
-        for _ in 0..<rounds {
-            let batch = state.withLock { state -> HubState.Batch? in
-                guard !state.pending.isEmpty else {
-                    state.flushing = false
-                    return nil
+    private func submit(_ batch: HubState.Batch, to database: HubDatabase) {
+        database.writer.submit({ connection in try HubDatabase.write(batch, to: connection) }, done: { [self] result in
+            // After the COMMIT, on the writer thread: deliver, answer and take the next batch in
+            // one turn of the hub's lock — right here if the lock is free, else on the hub's own
+            // queue. The writer never waits for that lock: a thread holding it may be waiting
+            // for the writer.
+            let result = result.mapError(Hub.storageError)
+            let step: @Sendable (inout HubState) -> (answers: [(SendWaiter, Result<SendReceipt, ParleyError>)], next: HubState.Batch?) = { state in (answers: state.finishCommit(batch, result: result), next: state.nextBatch()) }
+            if let done = withDeferredWakesIfAvailable(step) {
+                finish(done.answers, then: done.next, database)
+            } else {
+                deliveries.async { [self] in
+                    let done = withDeferredWakes(step)
+                    finish(done.answers, then: done.next, database)
                 }
-                return state.takeBatch()
             }
-            guard let batch else { return false }
-            let result = Result { try database.write(batch) }.mapError(Hub.storageError)
-            let answers = withDeferredWakes { $0.finishCommit(batch, result: result) }
-            for (waiter, answer) in answers { waiter.resume(answer) }
-        }
-        return true
+        })
+    }
+
+    private func finish(_ answers: [(SendWaiter, Result<SendReceipt, ParleyError>)], then next: HubState.Batch?, _ database: HubDatabase) {
+        for (waiter, answer) in answers { waiter.resume(answer) }
+        if let next { submit(next, to: database) }
     }
 }
 
@@ -41,6 +45,15 @@ extension HubState {
         /// Channels whose highest seq in this batch belongs to a noPersist message, with
         /// that seq: the only seqs the message rows themselves do not record.
         var unstoredSeqs: [Int: Int64]
+    }
+
+    /// What is pending as the next group commit; nil (and the loop ends) if nothing is.
+    mutating func nextBatch() -> Batch? {
+        guard !pending.isEmpty else {
+            flushing = false
+            return nil
+        }
+        return takeBatch()
     }
 
     mutating func takeBatch() -> Batch {

@@ -54,6 +54,18 @@ extension Hub {
         return value
     }
 
+    /// `withDeferredWakes` if the state lock is free now, else nil (and `body` not run).
+    func withDeferredWakesIfAvailable<Value>(_ body: (inout HubState) -> Value) -> Value? {
+        let taken = state.withLockIfAvailable { state in
+            state.deferredWakes = []
+            defer { state.deferredWakes = nil }
+            return (body(&state), state.deferredWakes ?? [])
+        }
+        guard let (value, wakes) = taken else { return nil }
+        for queue in wakes { queue.wake() }
+        return value
+    }
+
     /// The receipt of a finished send, or its error.
     static func answer(_ outcome: HubState.SendOutcome, user: String) throws -> SendReceipt {
         switch outcome {

@@ -30,6 +30,8 @@ public final class Hub: Sendable {
     let database: HubDatabase?
     /// True while an injected delay is set (read without the lock on every send).
     let delaying = Atomic<Bool>(false)
+    /// Where committed sends are delivered and answered (see `startFlushing`), one batch at a time.
+    let deliveries = DispatchQueue(label: "parley-hub-deliveries")
 
     /// Opens a hub. `path` is a SQLite file (created and migrated as needed; its users,
     /// channels and messages are loaded) or `":memory:"` for a hub that writes nothing.

@@ -8,7 +8,7 @@ extension HubDatabase {
     /// messages (older resends are looked up in the file: `receipt(channel:sender:…)`).
     func load(into state: inout HubState) throws {
         do {
-            try connection.withLock { connection in
+            try reader.withLock { connection in
                 try connection.prepare("SELECT id, profile FROM hub_users").query { row in
                     guard let id = row[0].string, let json = row[1].string else { return }
                     state.users[id] = (try? JSONDecoder().decode(Profile.self, from: Data(json.utf8))) ?? Profile(id: id)

@@ -16,27 +16,23 @@ extension HubDatabase {
     /// last seq of channels whose batch ends in a noPersist message (so numbering continues
     /// after a reopen past it). Every page a commit touches is written to the WAL, so the
     /// channel rows are left alone otherwise: a reopen takes the seq from the messages.
-    func write(_ batch: HubState.Batch) throws {
-        try access { connection in
-            try connection.transaction {
-                for channel in batch.newChannels {
-                    try Self.insertChannel(connection, index: channel.index, key: channel.key, name: nil,
-                                           members: channel.members.map { ($0, 0) })
-                }
-                let insert = try connection.prepare(Self.insertMessage)
-                for write in batch.writes where !write.message.flags.contains(.noPersist) {
-                    try insert.run(MessageRow.values(of: write.message, channel: write.channel))
-                }
-                guard !batch.unstoredSeqs.isEmpty else { return }
-                let bump = try connection.prepare("UPDATE hub_channels SET seq = max(seq, ?) WHERE number = ?")
-                for (channel, seq) in batch.unstoredSeqs { try bump.run([.integer(seq), .integer(Int64(channel))]) }
-            }
+    static func write(_ batch: HubState.Batch, to connection: Connection) throws {
+        for channel in batch.newChannels {
+            try insertChannel(connection, index: channel.index, key: channel.key, name: nil,
+                              members: channel.members.map { ($0, 0) })
         }
+        let insert = try connection.prepare(insertMessage)
+        for write in batch.writes where !write.message.flags.contains(.noPersist) {
+            try insert.run(MessageRow.values(of: write.message, channel: write.channel))
+        }
+        guard !batch.unstoredSeqs.isEmpty else { return }
+        let bump = try connection.prepare("UPDATE hub_channels SET seq = max(seq, ?) WHERE number = ?")
+        for (channel, seq) in batch.unstoredSeqs { try bump.run([.integer(seq), .integer(Int64(channel))]) }
     }
 
     /// Stored messages of a channel with `seq > after`, oldest first, with their reactions.
     func messages(channel: Int, after: Int64, limit: Int) throws -> [HubMessage] {
-        try access { connection in
+        try read { connection in
             var messages: [HubMessage] = []
             try connection.prepare(Self.selectMessages).query([.integer(Int64(channel)), .integer(after), .integer(Int64(clamping: limit))]) { row in
                 messages.append(try MessageRow.message(from: row))
@@ -63,7 +59,7 @@ extension HubDatabase {
             throw ParleyError(.notFound, "no such message", context: ["message": HubMessageID.make(channel: channel, seq: seq)])
         }
         let key: [StoreValue] = [.integer(Int64(channel)), .integer(seq), .text(emoji), .text(user)]
-        let changed = try access { connection in
+        let changed = try write { connection in
             if added {
                 try connection.run("""
                     INSERT OR IGNORE INTO hub_reactions (channel, seq, emoji, user, position)
@@ -82,7 +78,7 @@ extension HubDatabase {
     /// client id: every send would pay to keep one up, for a look-up that only a resend missing
     /// the memory window makes).
     func receipt(channel: Int, sender: String, clientMessageID: UUID) throws -> SendReceipt? {
-        try access { connection in
+        try read { connection in
             let rows = try connection.rows("SELECT seq, time FROM hub_messages WHERE channel = ? AND client_id = ? AND sender = ? LIMIT 1",
                                            [.integer(Int64(channel)), .blob(MessageRow.bytes(of: clientMessageID)), .text(sender)])
             guard let row = rows.first, let seq = row[0].int64, let time = row[1].double else { return nil }
@@ -92,6 +88,6 @@ extension HubDatabase {
 
     /// How many stored messages carry `clientMessageID` (an inspection helper for tests).
     func count(of clientMessageID: UUID) throws -> Int {
-        try access { try $0.scalar("SELECT COUNT(*) FROM hub_messages WHERE client_id = ?", [.blob(MessageRow.bytes(of: clientMessageID))])?.int ?? 0 }
+        try read { try $0.scalar("SELECT COUNT(*) FROM hub_messages WHERE client_id = ?", [.blob(MessageRow.bytes(of: clientMessageID))])?.int ?? 0 }
     }
 }

@@ -3,11 +3,13 @@ import ParleyCore
 import ParleyStore
 import Synchronization
 
-/// The hub's SQLite store. The connection sits behind its own lock: the group-commit loop
-/// writes without holding the hub's state lock, so sends keep queueing during a COMMIT.
-/// Lock order is always state lock, then this one — never the reverse.
+/// The hub's SQLite store. Writes go through the file's one writer (`StoreWriter`, a thread of
+/// its own, group commits); reads use a connection of their own behind a lock, and see what
+/// the writer committed. A thread may wait for the writer while holding the hub's state lock:
+/// the writer never takes that lock.
 final class HubDatabase: Sendable {
-    let connection: Mutex<Connection>
+    let writer: StoreWriter
+    let reader: Mutex<Connection>
 
     static let migrations = Migrations(name: "hub", steps: [
         """
@@ -32,16 +34,27 @@ final class HubDatabase: Sendable {
     /// Opens (creating and migrating) the database at `path`.
     init(path: String) throws {
         do {
-            connection = Mutex(try Self.migrations.open(path))
+            writer = StoreWriter(connection: try Self.migrations.open(path), label: "parley-hub-writer")
+            reader = Mutex(try Connection(path: path))
         } catch {
             throw ParleyError(.storage, "cannot open hub database: \(error)", context: ["path": path])
         }
     }
 
-    /// Runs `body` with the connection, turning SQLite errors into `ParleyError(.storage)`.
-    func access<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
+    /// Runs `body` with the reading connection, turning SQLite errors into `ParleyError(.storage)`.
+    func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         do {
-            return try connection.withLock { try body($0) }
+            return try reader.withLock { try body($0) }
+        } catch {
+            throw Hub.storageError(error)
+        }
+    }
+
+    /// Runs `body` on the writer in its next transaction and waits for the COMMIT, turning
+    /// SQLite errors into `ParleyError(.storage)`.
+    func write<T>(_ body: (Connection) throws -> T) throws -> T {
+        do {
+            return try writer.perform(body)
         } catch {
             throw Hub.storageError(error)
         }
@@ -51,7 +64,7 @@ final class HubDatabase: Sendable {
 
     func saveUser(_ profile: Profile) throws {
         let json = String(decoding: try JSONEncoder().encode(profile), as: UTF8.self)
-        try access { try $0.run("INSERT OR REPLACE INTO hub_users (id, profile) VALUES (?, ?)", [.text(profile.id), .text(json)]) }
+        try write { try $0.run("INSERT OR REPLACE INTO hub_users (id, profile) VALUES (?, ?)", [.text(profile.id), .text(json)]) }
     }
 
     /// Writes a channel row and its members (used for groups and new person channels). A row
@@ -78,7 +91,7 @@ final class HubDatabase: Sendable {
     }
 
     func saveChannel(index: Int, _ channel: ChannelState) throws {
-        try access { connection in
+        try write { connection in
             try connection.transaction {
                 try Self.insertChannel(connection, index: index, key: channel.key, name: channel.name,
                                        members: channel.members.map { ($0.key, $0.value) })
@@ -87,19 +100,19 @@ final class HubDatabase: Sendable {
     }
 
     func saveMember(_ user: String, cursor: Int64, channel: Int) throws {
-        try access { try $0.run("INSERT OR REPLACE INTO hub_members (channel, user, cursor) VALUES (?, ?, ?)",
+        try write { try $0.run("INSERT OR REPLACE INTO hub_members (channel, user, cursor) VALUES (?, ?, ?)",
                                 [.integer(Int64(channel)), .text(user), .integer(cursor)]) }
     }
 
     func deleteMember(_ user: String, channel: Int) throws {
-        try access { try $0.run("DELETE FROM hub_members WHERE channel = ? AND user = ?", [.integer(Int64(channel)), .text(user)]) }
+        try write { try $0.run("DELETE FROM hub_members WHERE channel = ? AND user = ?", [.integer(Int64(channel)), .text(user)]) }
     }
 
     /// Writes the delivery cursors of `user` (or of everyone), so catch-up after a reopen
     /// resumes where it stopped. Written when a stream ends, not per delivery: after a crash
     /// a user may get again what it was given since (clients drop duplicates by id).
     func saveCursors(_ state: HubState, of user: String? = nil) throws {
-        try access { connection in
+        try write { connection in
             try connection.transaction {
                 let update = try connection.prepare("UPDATE hub_members SET cursor = ? WHERE channel = ? AND user = ?")
                 if let user {
