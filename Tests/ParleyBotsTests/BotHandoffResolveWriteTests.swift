@@ -42,7 +42,7 @@ final class RecordingBotStore: BotStore {
         note("state of \(channel)")
         try inner.save(state, bot: bot, channel: channel, handled: handled)
     }
-    func receive(_ messages: [ReceivedMessage], bot: String) throws { try inner.receive(messages, bot: bot) }
+    func receive(_ messages: [ReceivedMessage], bot: String) async throws { try await inner.receive(messages, bot: bot) }
     func handled(_ messageID: String, bot: String) throws { try inner.handled(messageID, bot: bot) }
     func unhandled(bot: String) throws -> [ReceivedMessage] { try inner.unhandled(bot: bot) }
     var isPersistent: Bool { inner.isPersistent }

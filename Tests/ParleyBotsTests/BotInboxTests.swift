@@ -84,7 +84,7 @@ import ParleyTesting
         try store.save(waiting, bot: "support", channel: "user:alice")
         var unhandled = ReceivedMessage(answer)
         unhandled.channel = .person("alice")  // as the bot sees it
-        try store.receive([unhandled], bot: "support")
+        try await store.receive([unhandled], bot: "support")
         try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.idle()
         // Handled again under the same client message number: the hub shows it once.
@@ -115,7 +115,7 @@ import ParleyTesting
         #expect(try store.markGreeted(bot: "support", key: "user:alice", at: Date(), message: message.id))
         var unhandled = ReceivedMessage(message)
         unhandled.channel = .person("alice")
-        try store.receive([unhandled], bot: "support")
+        try await store.receive([unhandled], bot: "support")
         let fixture = try BotFixture(yaml: Self.yaml + "\n" + greeting)
         try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.idle()
@@ -126,7 +126,7 @@ import ParleyTesting
         await fixture.shutdown()
     }
 
-    @Test(arguments: TestDatabase.kinds) func theInboxKeepsEachBotsMessagesInOrderUntilHandled(database: TestDatabase) throws {
+    @Test(arguments: TestDatabase.kinds) func theInboxKeepsEachBotsMessagesInOrderUntilHandled(database: TestDatabase) async throws {
         let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("\(database)", try DatabaseBotStore(path: database.location("inbox")))]
         for (name, store) in stores {
             let messages = (1...3).map { number in
@@ -134,10 +134,10 @@ import ParleyTesting
                                         sender: "alice", timestamp: Date(timeIntervalSince1970: 1_796_112_000),
                                         content: TextContent("text \(number)"), extensions: ["sender.name": "Alice"]))
             }
-            try store.receive(Array(messages[..<2]), bot: "support")
+            try await store.receive(Array(messages[..<2]), bot: "support")
             // One received twice stays once, where it was.
-            try store.receive(Array(messages[1...]), bot: "support")
-            try store.receive([messages[0]], bot: "sales")
+            try await store.receive(Array(messages[1...]), bot: "support")
+            try await store.receive([messages[0]], bot: "sales")
             #expect(try store.unhandled(bot: "support") == messages, "\(name)")
             #expect(try store.unhandled(bot: "support").first?.message(registry: .standard).senderName == "Alice", "\(name)")
 

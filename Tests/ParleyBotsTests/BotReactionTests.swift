@@ -122,7 +122,7 @@ import ParleyTesting
         // A crash right after "Score: 👎" went out, before the state and the inbox were
         // written: on disk the flow still waits and the reaction is still unhandled.
         try store.save(waiting, bot: "support", channel: "user:alice")
-        try store.receive([ReceivedMessage(reaction: "r-1", channel: .person("alice"), sender: "alice", messageID: question,
+        try await store.receive([ReceivedMessage(reaction: "r-1", channel: .person("alice"), sender: "alice", messageID: question,
                                            emoji: "👎", timestamp: fixture.clock.now())], bot: "support")
         try await fixture.start(store: DatabaseBotStore(path: path))
         try await fixture.idle()
@@ -171,7 +171,7 @@ import ParleyTesting
         // The bot is not connected now (the hub's reaction events are live only): the entry a
         // bot that died with the reaction queued would have left.
         let hello = try #require(try fixture.hub.messages(in: .person("support"), seenBy: "alice").last?.id)
-        try DatabaseBotStore(path: store).receive([ReceivedMessage(reaction: "reaction-1", channel: .person("alice"), sender: "alice",
+        try await DatabaseBotStore(path: store).receive([ReceivedMessage(reaction: "reaction-1", channel: .person("alice"), sender: "alice",
                                                                  messageID: hello, emoji: "👍", timestamp: fixture.clock.now())],
                                                 bot: "support")
         try await fixture.start(store: DatabaseBotStore(path: store))

@@ -13,7 +13,7 @@ import Testing
                                 timestamp: Date(timeIntervalSince1970: 1_796_112_000), content: TextContent(id)))
     }
 
-    @Test func anOlderInboxKeepsItsOrderAndNewMessagesGoAfter() throws {
+    @Test func anOlderInboxKeepsItsOrderAndNewMessagesGoAfter() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("fewer-pages-\(UUID().uuidString).db").path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         // The schema as the store wrote it before this step (migrations only ever append).
@@ -29,7 +29,7 @@ import Testing
         try old.run("INSERT INTO engine_states (bot, channel, state, deadline) VALUES ('desk', 'user:bob', '{\"vars\":{\"name\":\"Bob\"}}', NULL)")
 
         let store = try DatabaseBotStore(path: path)
-        try store.receive([Self.message("m3")], bot: "desk")
+        try await store.receive([Self.message("m3")], bot: "desk")
         #expect(try store.unhandled(bot: "desk").map(\.id) == ["m1", "m0", "m3"])
         #expect(try store.state(bot: "desk", channel: "user:bob")?.vars["name"] == "Bob")
         // The conversation's open ticket is still found, and once resolved a new one is opened.

@@ -11,12 +11,12 @@ import Testing
 /// trip, and every read of the store sees the write.
 @Suite(.enabled(if: TestDatabase.postgresURL != nil, "no PostgreSQL: run scripts/postgres start"))
 struct BotStoreWriteBehindTests {
-    @Test func aHandledMessagesWriteDoesNotWaitForTheDatabaseAndEveryReadSeesIt() throws {
+    @Test func aHandledMessagesWriteDoesNotWaitForTheDatabaseAndEveryReadSeesIt() async throws {
         let location = TestDatabase.postgres.location("behind")
         let store = try DatabaseBotStore(path: location)
         let message = ReceivedMessage(Message(id: "m1", channel: .person("alice"), seq: 1, clientMessageID: UUID(), sender: "alice",
                                               timestamp: Date(timeIntervalSince1970: 1_796_112_000), content: TextContent("42")))
-        try store.receive([message], bot: "desk")
+        try await store.receive([message], bot: "desk")
         try store.save(ConversationState(vars: ["step": "asked"]), bot: "desk", channel: "user:alice", handled: nil)
         // Another connection holds the conversation's row: a write to it waits until released.
         let blocker = RowBlocker(try Connection(path: location))

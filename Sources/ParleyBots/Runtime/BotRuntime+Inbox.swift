@@ -11,7 +11,7 @@ import ParleyCore
 extension BotRuntime {
     /// Keeps the messages of `batch` the bot will handle, and the reactions it routes (by their
     /// index in `batch`), before they are queued, in the order they came.
-    func receive(_ batch: [ChatEvent], reactions: [Int: InboundReaction] = [:]) {
+    func receive(_ batch: [ChatEvent], reactions: [Int: InboundReaction] = [:]) async {
         guard keepsInbox else { return }
         var received: [ReceivedMessage] = []
         if reactions.isEmpty {
@@ -27,7 +27,7 @@ extension BotRuntime {
         }
         guard !received.isEmpty else { return }
         do {
-            try store.receive(received, bot: bot.id)
+            try await store.receive(received, bot: bot.id)
         } catch {
             log(.error, "cannot keep received messages", ["count": String(received.count), "error": "\(error)"])
         }

@@ -156,7 +156,7 @@ actor BotRuntime {
     /// instead of piling up decoded in memory.
     func dispatch(_ batch: [ChatEvent]) async {
         let reactions = takenReactions(batch)
-        receive(batch, reactions: reactions)
+        await receive(batch, reactions: reactions)
         for (index, event) in batch.enumerated() {
             if case .reaction = event {
                 guard let reaction = reactions[index] else { continue }

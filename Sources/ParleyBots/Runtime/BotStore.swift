@@ -97,8 +97,9 @@ public protocol BotStore: Sendable {
     /// restart handles a message still in the inbox again. Every other call sees the write.
     func save(_ state: ConversationState?, bot: String, channel: String, handled: String?) throws
     /// Keeps messages `bot` has received (the server will not deliver them again) until they
-    /// are handled; one already kept stays as it is.
-    func receive(_ messages: [ReceivedMessage], bot: String) throws
+    /// are handled; one already kept stays as it is. Returns once they are durable (a caller
+    /// suspends meanwhile, holding no thread).
+    func receive(_ messages: [ReceivedMessage], bot: String) async throws
     /// Takes a message out of `bot`'s inbox: it was handled and changed no state.
     func handled(_ messageID: String, bot: String) throws
     /// The messages `bot` received and did not finish handling, in the order received: a

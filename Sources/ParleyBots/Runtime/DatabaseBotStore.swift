@@ -21,6 +21,10 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     /// synchronous write. Every other call waits for them first (reads see them; other writes
     /// land after them). Nil on SQLite, whose writes take no round trip.
     private let behind: WriteBehind?
+    /// On SQLite: the file's one writer. Every call runs on its thread, in its next group
+    /// commit, with `connection` (which only that thread then uses); a handled message's write
+    /// is queued without waiting, like `behind` on PostgreSQL. Nil on PostgreSQL.
+    private let writer: StoreWriter?
     /// Where the writes `behind` gives up on are reported (see `reportWriteFailures`).
     private let failureReport = FailureReport()
     private let encoder = JSONEncoder()
@@ -138,6 +142,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
             connection = try Self.migrations.open(path)
             let pool = connection.isPostgres ? ConnectionPool(location: path, size: Self.postgresPoolSize) : nil
             self.pool = pool
+            writer = connection.isPostgres ? nil : StoreWriter(connection: connection, label: "parley-store-writer")
             behind = pool.map { [failureReport] pool in
                 WriteBehind(label: "parley-bot-store-writes", perform: { write in _ = try pool.with { try $0.batch(write) } },
                             failed: { error in failureReport.send("cannot save a conversation's state: \(error)") })
@@ -169,6 +174,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         do {
+            if let writer { return try writer.perform { _ in try body() } }
             return try body()
         } catch let error as BotError {
             throw error
@@ -191,7 +197,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         if let handled { statements.append(Self.removal(of: handled, bot: bot)) }
         // Only a handled message's write goes behind: a restart does it again. A state saved
         // for anything else (a timer, a ticket's end) is not redone, so it is written now.
-        if let behind, handled != nil { return behind.enqueue(statements) }
+        if handled != nil, let queued = queueBehind(statements) { return queued }
         _ = try perMessage { connection in try connection.batch(statements) }
     }
 
@@ -200,7 +206,22 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         ("DELETE FROM engine_inbox WHERE bot = ? AND message_id = ?", [.text(bot), .text(id)])
     }
 
-    public func flushWrites() { behind?.flush() }
+    public func flushWrites() {
+        behind?.flush()
+        writer?.flush()
+    }
+
+    /// Queues `statements` (all or none) to be committed behind the caller, on whichever of
+    /// `writer` and `behind` the store has; nil if neither (the caller writes them now).
+    private func queueBehind(_ statements: WriteBehind.Write) -> Void? {
+        if let writer {
+            writer.submit({ connection in try connection.batch(statements) }, done: { [failureReport] result in
+                if case .failure(let error) = result { failureReport.send("cannot save a conversation's state: \(error)") }
+            })
+            return ()
+        }
+        return behind.map { $0.enqueue(statements) }
+    }
 
     /// Sends the writes given up on behind (each after a try alone) to `report` instead of
     /// standard error: the host logs them.
@@ -220,24 +241,33 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
             """, [.text(bot), .text(channel), .text(text), deadline])
     }
 
-    public func receive(_ messages: [ReceivedMessage], bot: String) throws {
+    public func receive(_ messages: [ReceivedMessage], bot: String) async throws {
         guard !messages.isEmpty else { return }
+        if let writer {
+            do {
+                return try await writer.write { connection in try Self.insert(messages, bot: bot, into: connection) }
+            } catch {
+                throw BotError("bot state storage failed: \(error)")
+            }
+        }
         // Need not wait for the writes behind: they only remove messages received before these
         // (a message is removed once handled, and handled once received).
-        try perMessage(afterWritesBehind: false) { connection in
-            // One multi-row statement a chunk: a lone statement needs no transaction around it,
-            // which on PostgreSQL saves two round trips per batch received.
-            let chunks = stride(from: 0, to: messages.count, by: Self.inboxRowsPerInsert).map {
-                messages[$0..<min($0 + Self.inboxRowsPerInsert, messages.count)]
-            }
-            func insert(_ chunk: ArraySlice<ReceivedMessage>) throws {
-                try connection.run("INSERT OR IGNORE INTO engine_inbox (bot, message_id, message) VALUES "
-                                   + Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", "),
-                                   chunk.flatMap { [.text(bot), .text($0.id), .text($0.storedJSON)] as [StoreValue] })
-            }
-            if chunks.count == 1 { return try insert(chunks[0]) }
-            try connection.transaction { for chunk in chunks { try insert(chunk) } }
+        try perMessage(afterWritesBehind: false) { connection in try Self.insert(messages, bot: bot, into: connection) }
+    }
+
+    /// Writes `messages` into `bot`'s inbox: one multi-row statement a chunk (a lone statement
+    /// needs no transaction around it, which on PostgreSQL saves two round trips per batch).
+    private static func insert(_ messages: [ReceivedMessage], bot: String, into connection: Connection) throws {
+        let chunks = stride(from: 0, to: messages.count, by: inboxRowsPerInsert).map {
+            messages[$0..<min($0 + inboxRowsPerInsert, messages.count)]
         }
+        func insert(_ chunk: ArraySlice<ReceivedMessage>) throws {
+            try connection.run("INSERT OR IGNORE INTO engine_inbox (bot, message_id, message) VALUES "
+                               + Array(repeating: "(?, ?, ?)", count: chunk.count).joined(separator: ", "),
+                               chunk.flatMap { [.text(bot), .text($0.id), .text($0.storedJSON)] as [StoreValue] })
+        }
+        if chunks.count == 1 { return try insert(chunks[0]) }
+        try connection.transaction { for chunk in chunks { try insert(chunk) } }
     }
 
     /// Messages written per INSERT by `receive`.
@@ -245,7 +275,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
 
     public func handled(_ messageID: String, bot: String) throws {
         let removal = Self.removal(of: messageID, bot: bot)
-        if let behind { return behind.enqueue([removal]) }
+        if let queued = queueBehind([removal]) { return queued }
         try perMessage { connection in try connection.run(removal.sql, removal.values) }
     }
 

@@ -50,7 +50,7 @@ public final class MemoryBotStore: BotStore {
         }
     }
 
-    public func receive(_ messages: [ReceivedMessage], bot: String) throws {
+    public func receive(_ messages: [ReceivedMessage], bot: String) async throws {
         contents.withLock { contents in
             for message in messages where contents.inbox[Key(bot: bot, item: message.id)] == nil {
                 contents.received += 1
