@@ -465,7 +465,7 @@ def wait_idle(work, limit=20.0):
     deadline = time.monotonic() + limit
     last, since = None, time.monotonic()
     while time.monotonic() < deadline:
-        now = (count(work, "parley.hub.db", "hub_messages"), count(work, "parley.db", "engine_inbox"))
+        now = (count(work, "parley.db", "hub_messages"), count(work, "parley.db", "engine_inbox"))
         if now != last:
             last, since = now, time.monotonic()
         elif now[1] == 0 and time.monotonic() - since >= 1.5:
@@ -653,7 +653,7 @@ def check_tickets(report, visitors, tickets, cards):
 
 
 def check_stores(report, work, visitors):
-    with open_db(work, "parley.hub.db") as hub:
+    with open_db(work, "parley.db") as hub:
         stored = {v.index: conversation(hub, v.visitor_id) for v in visitors if v.visitor_id}
         queue = hub.execute("SELECT number FROM hub_channels WHERE kind = 'group' AND (first = ? OR second = ?)",
                             (QUEUE, QUEUE)).fetchone()

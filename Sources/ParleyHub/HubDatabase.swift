@@ -3,8 +3,9 @@ import ParleyCore
 import ParleyStore
 import Synchronization
 
-/// The hub's SQLite store. Writes go through the file's one writer (`StoreWriter`, a thread of
-/// its own, group commits); reads use a connection of their own behind a lock, and see what
+/// The hub's SQLite store: its tables in a file it may share with other stores (`parley run`
+/// keeps them in `parley.db`). Writes go through the file's one writer (`StoreWriter`, a
+/// thread of its own, group commits shared with the file's other stores); reads use a connection of their own behind a lock, and see what
 /// the writer committed. A thread may wait for the writer while holding the hub's state lock:
 /// the writer never takes that lock.
 final class HubDatabase: Sendable {
@@ -34,7 +35,8 @@ final class HubDatabase: Sendable {
     /// Opens (creating and migrating) the database at `path`.
     init(path: String) throws {
         do {
-            writer = StoreWriter(connection: try Self.migrations.open(path), label: "parley-hub-writer")
+            writer = try StoreWriter.shared(path: path)
+            try writer.perform { try Self.migrations.apply(to: $0) }
             reader = Mutex(try Connection(path: path))
         } catch {
             throw ParleyError(.storage, "cannot open hub database: \(error)", context: ["path": path])

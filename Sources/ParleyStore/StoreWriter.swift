@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The one writer of a SQLite file: a thread of its own (never a cooperative-pool thread) that
 /// takes every write queued meanwhile, runs them in one transaction (group commit), and only
@@ -33,6 +34,31 @@ public final class StoreWriter: @unchecked Sendable {
     }
 
     deinit { core.close() }
+
+    /// The writer of the SQLite file at `path` in this process: the one already open if a
+    /// store holds it, else a new one on a connection of its own. Every store of a file shares
+    /// it, so their writes share its transactions. It closes when its last holder lets go.
+    public static func shared(path: String) throws -> StoreWriter {
+        // Each connection to `:memory:` is a database of its own: nothing to share.
+        if path == ":memory:" || path.isEmpty { return StoreWriter(connection: try Connection(path: path), label: "parley-writer") }
+        let key = URL(fileURLWithPath: path).standardizedFileURL.path
+        return try registry.withLock { writers in
+            if let writer = writers[key]?.writer { return writer }
+            let writer = StoreWriter(connection: try Connection(path: path), label: "parley-writer")
+            writers = writers.filter { $0.value.writer != nil }
+            writers[key] = Held(writer: writer)
+            return writer
+        }
+    }
+
+    /// The connection the writes run on. Only for use inside the writer's own jobs (a store
+    /// whose every call runs there keeps it at hand); anywhere else it races the writer.
+    public var connection: Connection { core.connection }
+
+    private struct Held {
+        weak var writer: StoreWriter?
+    }
+    private static let registry = Mutex<[String: Held]>([:])
 
     /// Queues `run`; `done` hears its result after the COMMIT, on the writer thread (keep it
     /// short: the next batch waits for it).

@@ -17,6 +17,9 @@ func benchWeb() async throws {
     try await benchWeb(storage: ":memory:", label: "in memory")
 }
 
+/// The rate of the fixed-rate latency line: under what this machine sustains with SQLite.
+private let fixedRate = 600
+
 private func benchWeb(storage: String, label: String) async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-web-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -42,13 +45,21 @@ private func benchWeb(storage: String, label: String) async throws {
     var load = WebChatLoad(port: port, visitors: visitors, duration: .seconds(5))
     _ = try load.run(warmUp: true)
     let commitsBefore = StoreStatistics.commits
+    let filesBefore = StoreStatistics.commitsByFile
     let result = try load.run(warmUp: false)
     let commits = StoreStatistics.commits - commitsBefore
+    let byFile = StoreStatistics.commitsByFile.map { (file: $0.key, commits: $0.value - (filesBefore[$0.key] ?? 0)) }
+        .filter { $0.commits > 0 }.sorted { $0.file < $1.file }
     let throughput = Double(result.latencies.count) / result.seconds
     benchLine(String(format: "web chat (%@), %d visitors, POST a command → its answer on the event stream: %.0f round trips/s (%d, each checked)",
                      label, visitors, throughput, result.latencies.count))
     benchLine(String(format: "web chat (%@) SQLite commits per round trip, %d visitors in flight: %.2f (%d commits)",
                      label, visitors, Double(commits) / Double(max(1, result.latencies.count)), commits))
+    if !byFile.isEmpty {
+        benchLine("web chat (\(label)) SQLite commits per round trip by file: " + byFile.map {
+            String(format: "%@ %.2f", $0.file, Double($0.commits) / Double(max(1, result.latencies.count)))
+        }.joined(separator: ", "))
+    }
     benchLine("web chat (\(label)) round trip latency, as fast as they can (closed loop): " + result.percentiles)
     // The same visitors at half that rate, each on a steady beat: the latency of a round trip
     // that does not queue behind the other 99 visitors' (at full speed every visitor waits
@@ -57,6 +68,11 @@ private func benchWeb(storage: String, label: String) async throws {
     let paced = try load.run(warmUp: false)
     benchLine(String(format: "web chat (%@) round trip latency at %.0f round trips/s (each visitor %.1f/s): ", label,
                      Double(paced.latencies.count) / paced.seconds, load.pace ?? 0) + paced.percentiles)
+    // And at a fixed rate every build sustains, so two builds' latencies compare at one load.
+    load.pace = Double(fixedRate) / Double(visitors)
+    let fixed = try load.run(warmUp: false)
+    benchLine(String(format: "web chat (%@) round trip latency at a fixed %d round trips/s (measured %.0f): ", label, fixedRate,
+                     Double(fixed.latencies.count) / fixed.seconds) + fixed.percentiles)
     await running.shutdown()
 }
 

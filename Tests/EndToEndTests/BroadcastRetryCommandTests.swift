@@ -11,14 +11,14 @@ import Testing
 
     /// Adds users `u{range}` to the hub file beside the store.
     static func addUsers(_ range: Range<Int>, in folder: TemporaryFolder) throws {
-        let hub = try Hub(path: folder.file(".parley/parley.hub.db"))
+        let hub = try Hub(path: folder.file(".parley/parley.db"))
         for index in range { try hub.addUser(Profile(id: "u\(index)", name: "User \(index)")) }
         try hub.close()
     }
 
     /// The bot's messages to `u{index}`, as their texts.
     static func received(_ range: Range<Int>, in folder: TemporaryFolder) throws -> [Int: [String]] {
-        let hub = try Hub(path: folder.file(".parley/parley.hub.db"))
+        let hub = try Hub(path: folder.file(".parley/parley.db"))
         defer { try? hub.close() }
         var texts: [Int: [String]] = [:]
         for index in range {

@@ -41,7 +41,7 @@ import ParleyHTTP
         #expect(lines.contains { $0.contains("host started bots=2 storage=state/parley.db transport=local") })
         #expect(lines.contains { $0.hasSuffix("shutting down") })
         #expect(lines.filter { $0.hasSuffix("bot stopped") }.count == 2)
-        for file in ["parley.db", "parley.hub.db", "parley.support.db", "parley.echo.db"] {
+        for file in ["parley.db", "parley.support.db", "parley.echo.db"] {
             #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("state/\(file)").path), "\(file)")
         }
     }

@@ -54,7 +54,7 @@ import Testing
     @Test func aStreamResumedAfterACrashGetsExactlyWhatCameAfterItsPosition() async throws {
         var (chat, seen) = try await Self.chatting(pings: 2)
         let user = try #require(seen.first?.json["sender"]?.objectValue?["id"]?.stringValue)
-        let hubFile = chat.folder + "/state/parley.hub.db"
+        let hubFile = chat.folder + "/state/parley.db"
         try await chat.restart {
             // What a SIGKILL leaves: the cursors as saved long before (here: none given yet).
             let hub = try Connection(path: hubFile)

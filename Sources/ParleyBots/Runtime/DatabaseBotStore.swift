@@ -139,10 +139,17 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     /// `postgres://…#schema` location.
     public init(path: String) throws(BotError) {
         do {
-            connection = try Self.migrations.open(path)
+            if StoreLocation.isPostgresURL(path) {
+                connection = try Self.migrations.open(path)
+                writer = nil
+            } else {
+                let writer = try StoreWriter.shared(path: path)
+                try writer.perform { try Self.migrations.apply(to: $0) }
+                connection = writer.connection
+                self.writer = writer
+            }
             let pool = connection.isPostgres ? ConnectionPool(location: path, size: Self.postgresPoolSize) : nil
             self.pool = pool
-            writer = connection.isPostgres ? nil : StoreWriter(connection: connection, label: "parley-store-writer")
             behind = pool.map { [failureReport] pool in
                 WriteBehind(label: "parley-bot-store-writes", perform: { write in _ = try pool.with { try $0.batch(write) } },
                             failed: { error in failureReport.send("cannot save a conversation's state: \(error)") })

@@ -1,11 +1,12 @@
+import Foundation
 import ParleyBots
 import ParleyCore
 import ParleyFlowTest
 import ParleyHub
 import YAMLCoding
 
-/// `transport: {kind: local}` (the default): the embedded hub, in this process, kept beside
-/// the host's storage (`parley.hub.db`). Every name a bot uses exists: the config's profiles
+/// `transport: {kind: local}` (the default): the embedded hub, in this process, its tables in
+/// the host's store (`parley.db`, sharing its writer). Every name a bot uses exists: the config's profiles
 /// and the bots are users, each hand-off queue is a group of its bots (and the extra users).
 public struct LocalTransportProvider: TransportProvider {
     public static let kind = "local"
@@ -29,7 +30,8 @@ public struct LocalTransportProvider: TransportProvider {
     }
 
     public func connect(_ run: TransportRun) async throws -> TransportSession {
-        let hub = try Hub(path: run.storage.sibling("hub"), clock: run.clock)
+        let hub = try Hub(path: try Self.hubPath(run.storage, log: { run.logger.log(.info, at: run.clock.now(), bot: nil, $0, [:]) }),
+                          clock: run.clock)
         for profile in run.profiles.entries { try hub.addUser(profile) }
         for user in run.extraUsers where hub.user(user) == nil { try hub.addUser(Profile(id: user, name: user)) }
         var session = TransportSession(connections: try Self.connect(run.bots, run: run, on: hub), hub: hub, close: { try? hub.close() })
@@ -62,7 +64,20 @@ public struct LocalTransportProvider: TransportProvider {
     }
 
     public func broadcastSenders(storage: HostStorage) throws -> any BroadcastSenders {
-        HubSenders(hub: try Hub(path: storage.sibling("hub")))
+        HubSenders(hub: try Hub(path: try Self.hubPath(storage, log: { FileHandle.standardError.write(Data(("parley: " + $0 + "\n").utf8)) })))
+    }
+
+    /// Where the hub keeps its tables: the host's SQLite file, after moving them there from
+    /// the file a release before kept them in (`parley.hub.db`, beside it), once, with a log
+    /// line; `:memory:` in memory. On PostgreSQL the hub cannot keep them (it refuses at open).
+    static func hubPath(_ storage: HostStorage, log: (String) -> Void) throws -> String {
+        guard !storage.isMemory, !storage.isPostgres else { return storage.isMemory ? ":memory:" : storage.sibling("hub") }
+        let legacy = storage.sibling("hub")
+        if let move = try Hub.moveStore(from: legacy, into: storage.path) {
+            log("moved the embedded hub's tables (\(move.messages) messages) from \(legacy) into \(storage.path); "
+                + "the old file is kept as \(move.backup)")
+        }
+        return storage.path
     }
 
     /// The hub where `parley run` keeps it; a bot's account is created on first use, as the
