@@ -8,10 +8,10 @@ import Synchronization
 /// restarted host finds `running` jobs and resumes them at their first pending recipient;
 /// `paused` ones wait for an operator, `cancelled` ones keep their pending recipients unsent.
 ///
-/// Shares the host's database file with the hub and the outbox (each has its own tables
-/// and connection; WAL lets them take turns).
+/// Shares the host's database file with the hub and the bots' engine, and its one writer
+/// (`StoreHandle`): each has its own tables.
 public final class BroadcastStore: Sendable {
-    let connection: Mutex<Connection>
+    let store: StoreHandle
     /// True on PostgreSQL, which several processes share; on SQLite this process holds the
     /// store alone. Shared, a write is a round trip: a run writes its outcomes behind its back
     /// (`OutcomeRecorder`), and runs claim chunks of a job (`BroadcastStore+Claims`).
@@ -102,9 +102,8 @@ public final class BroadcastStore: Sendable {
     /// nothing) or a `postgres://…#schema` location.
     public init(path: String) throws(BroadcastError) {
         do {
-            let opened = try Self.migrations.open(path)
-            isShared = opened.isPostgres
-            connection = Mutex(opened)
+            store = try StoreHandle(path: path, migrations: Self.migrations)
+            isShared = store.isPostgres
         } catch {
             throw BroadcastError(.storage, "cannot open the broadcast store at \(StoreLocation(path).shown): \(error)")
         }
@@ -113,7 +112,7 @@ public final class BroadcastStore: Sendable {
     /// Runs `body` with the connection; storage errors become `BroadcastError(.storage)`.
     func access<T: Sendable>(_ what: String, _ body: (Connection) throws -> T) throws(BroadcastError) -> T {
         do {
-            return try connection.withLock { try body($0) }
+            return try store.run(body)
         } catch let error as BroadcastError {
             throw error
         } catch {

@@ -1,10 +1,9 @@
 import Foundation
 import ParleyStore
-import Synchronization
 
 /// When each schedule last fired, in SQLite or PostgreSQL, so a restarted host knows which runs it missed.
 public final class SchedulerStore: Sendable {
-    private let connection: Mutex<Connection>
+    private let store: StoreHandle
 
     static let migrations = Migrations(name: "scheduler", steps: [
         """
@@ -24,7 +23,7 @@ public final class SchedulerStore: Sendable {
     /// nothing) or a `postgres://…#schema` location.
     public init(path: String) throws(BroadcastError) {
         do {
-            connection = Mutex(try Self.migrations.open(path))
+            store = try StoreHandle(path: path, migrations: Self.migrations)
         } catch {
             throw BroadcastError(.storage, "cannot open the schedule store at \(StoreLocation(path).shown): \(error)")
         }
@@ -33,7 +32,7 @@ public final class SchedulerStore: Sendable {
     /// When the schedule `name` of `bot` last fired (the run it fired for), if ever.
     public func lastFire(bot: String, schedule name: String) throws(BroadcastError) -> Date? {
         do {
-            return try connection.withLock { connection in
+            return try store.run { connection in
                 try connection.scalar("SELECT last_fire FROM scheduler_fires WHERE bot = ? AND schedule = ?", [.text(bot), .text(name)])?
                     .double.map(Date.init(timeIntervalSince1970:))
             }
@@ -45,7 +44,7 @@ public final class SchedulerStore: Sendable {
     /// Records that the schedule fired for the run due at `fire`.
     public func setLastFire(bot: String, schedule name: String, _ fire: Date) throws(BroadcastError) {
         do {
-            try connection.withLock { connection in
+            try store.run { connection in
                 try connection.run(
                     "INSERT INTO scheduler_fires (bot, schedule, last_fire) VALUES (?, ?, ?) ON CONFLICT(bot, schedule) DO UPDATE SET last_fire = excluded.last_fire",
                     [.text(bot), .text(name), .real(fire.timeIntervalSince1970)])
