@@ -35,8 +35,7 @@ final class HubDatabase: Sendable {
     /// Opens (creating and migrating) the database at `path`.
     init(path: String) throws {
         do {
-            writer = try StoreWriter.shared(path: path)
-            try writer.perform { try Self.migrations.apply(to: $0) }
+            writer = try StoreWriter.shared(path: path, migrations: Self.migrations)
             reader = Mutex(try Connection(path: path))
         } catch {
             throw ParleyError(.storage, "cannot open hub database: \(error)", context: ["path": path])

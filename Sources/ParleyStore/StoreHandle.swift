@@ -19,8 +19,7 @@ public final class StoreHandle: @unchecked Sendable {
             connection = try migrations.open(path)
             writer = nil
         } else {
-            let writer = try StoreWriter.shared(path: path)
-            try writer.perform { try migrations.apply(to: $0) }
+            let writer = try StoreWriter.shared(path: path, migrations: migrations)
             connection = writer.connection
             self.writer = writer
         }

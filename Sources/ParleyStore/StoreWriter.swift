@@ -51,6 +51,14 @@ public final class StoreWriter: @unchecked Sendable {
         }
     }
 
+    /// The shared writer of the SQLite file at `path`, with `migrations` applied (in its next
+    /// transaction): what a store of the file opens.
+    public static func shared(path: String, migrations: Migrations) throws -> StoreWriter {
+        let writer = try shared(path: path)
+        try writer.perform { try migrations.apply(to: $0) }
+        return writer
+    }
+
     /// The connection the writes run on. Only for use inside the writer's own jobs (a store
     /// whose every call runs there keeps it at hand); anywhere else it races the writer.
     public var connection: Connection { core.connection }

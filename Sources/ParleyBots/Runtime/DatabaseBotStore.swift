@@ -143,8 +143,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
                 connection = try Self.migrations.open(path)
                 writer = nil
             } else {
-                let writer = try StoreWriter.shared(path: path)
-                try writer.perform { try Self.migrations.apply(to: $0) }
+                let writer = try StoreWriter.shared(path: path, migrations: Self.migrations)
                 connection = writer.connection
                 self.writer = writer
             }
