@@ -44,9 +44,12 @@ extension ChatClient {
         var spare: [ChatEvent] = []
         while !handlerEvents.isEmpty, let handler = eventHandler {
             swap(&spare, &handlerEvents)
+            handlerRunning = true
             await handler(spare)
+            handlerRunning = false
             spare.removeAll(keepingCapacity: true)
         }
+        if flushScheduled { flushWrites() }
         if handlerEvents.isEmpty { swap(&spare, &handlerEvents) }
         delivery.deliveryEnded()
         handlerCaughtUp()

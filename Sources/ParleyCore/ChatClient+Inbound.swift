@@ -83,9 +83,10 @@ extension ChatClient {
         let now = configuration.clock.now()
         var message = cache.message(id: reaction.messageID, now: now)
         if message == nil, keepsHistory {
-            flushWrites()
-            message = (try? store.message(id: reaction.messageID, in: reaction.channel))
-                .flatMap { try? Message(envelope: $0, registry: configuration.registry) }
+            // Not flushed to be read: this batch's messages must not reach the history before
+            // the event handler has them (see `handlerRunning`).
+            let envelope = pendingWrites.last { $0.id == reaction.messageID } ?? (try? store.message(id: reaction.messageID, in: reaction.channel))
+            message = envelope.flatMap { try? Message(envelope: $0, registry: configuration.registry) }
         }
         guard var message else { return nil }
         message.apply(reaction)
@@ -127,7 +128,7 @@ extension ChatClient {
     func scheduleFlush() {
         // In memory a write is an append under a lock: cheaper done now than batched by a
         // task that yields up to 16 times first (that batching pays off for SQLite only).
-        if !persistsConversations || pendingWrites.count >= 1024 {
+        if !persistsConversations || (pendingWrites.count >= 1024 && !handlerRunning) {
             flushWrites()
             return
         }
@@ -137,7 +138,8 @@ extension ChatClient {
             // Let the inbound loop take what the transport has buffered first, so one
             // transaction carries many messages (history is write-behind: the server has them).
             for _ in 0..<16 where pendingWrites.count < 1024 { await Task.yield() }
-            if flushScheduled { self.flushWrites() }
+            // While the handler has a batch, its delivery writes history when it returns.
+            if flushScheduled && !handlerRunning { self.flushWrites() }
         }
     }
 

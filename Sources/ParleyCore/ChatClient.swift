@@ -60,6 +60,11 @@ public actor ChatClient {
     var conversationList: ConversationList
     var pendingWrites: [Envelope] = []
     var flushScheduled = false
+    /// While the event handler has a batch, history is not written: it is written once the
+    /// handler returns. A consumer that keeps what it is given (a bot's inbox) then has it
+    /// durable before the history records it as seen; the other way round a crash between
+    /// the two would lose the message (after a restart the history calls it a repeat).
+    var handlerRunning = false
 
     /// Opens the storage (a SQLite file is created and migrated) and prepares the outbox.
     /// Nothing is sent or received before `connect()`.

@@ -11,9 +11,15 @@ import Synchronization
 /// trip is checked: the visitor's own message comes back, then the bot's answer with the
 /// number sent, the event ids one apart — a lost, doubled or wrong event fails the run.
 func benchWeb() async throws {
-    // Durable first (what `parley run` keeps by default), then the same with `storage.path:
-    // ":memory:"` in the same run: the difference is what SQLite costs a round trip.
+    // Durable first (what `parley run` keeps by default), then with every commit synced, then
+    // the same with `storage.path: ":memory:"` in the same run: the differences are what
+    // SQLite and the disk cost a round trip.
     try await benchWeb(storage: "state/parley.db", label: "SQLite")
+    // `storage.durability: full`: every group commit syncs the log to the disk.
+    StoreDurability.current = .full
+    defer { StoreDurability.current = .normal }
+    try await benchWeb(storage: "state/parley.db", label: "SQLite, durability full")
+    StoreDurability.current = .normal
     try await benchWeb(storage: ":memory:", label: "in memory")
 }
 

@@ -1,17 +1,17 @@
 import Foundation
 import ParleyBots
 import ParleyCore
-import ParleyHosting
+@testable import ParleyHosting
 import ParleyHub
 import ParleyStore
 import Synchronization
 import Testing
 import ParleyTesting
 
-/// A `.parley/` folder written by the release that kept the embedded hub in `parley.hub.db`
-/// (Tests/Fixtures/upgrade-hub-file, made by its `make-fixture`): the host moves the hub's
-/// tables into `parley.db` at start, once, keeps the old file as a backup and logs it; the
-/// conversation goes on where it was.
+/// A `.parley/` folder written by the release that kept the embedded hub in `parley.hub.db` and
+/// the web chat's sessions in `parley.web.db` (Tests/Fixtures/upgrade-hub-file, made by its
+/// `make-fixture`): the host moves their tables into `parley.db` at start, once, keeps the old
+/// files as backups and logs it; the conversation and the visitor's session go on.
 @Suite struct HubMoveTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../Fixtures/upgrade-hub-file/parley").standardized.path
@@ -34,8 +34,12 @@ import ParleyTesting
         let resolve: @Sendable (String) -> String = { folder + "/" + $0 }
         let loaded = HostLoader.load(configFile: "config.yaml", resolve: resolve, environment: [:], checkTests: false)
         #expect(loaded.errors.isEmpty, "\(loaded.errors)")
-        let running = try await RunningHost.make(loaded, options: RunningHost.Options(
-            resolve: resolve, logger: BotLogger(level: .info, sink: { line in lines.withLock { $0.append(line) } })))
+        // The host's clock stands a second after the fixture's last message: the refund flow it
+        // left waiting for an answer has not timed out (on the wall clock it would have).
+        let last = try Connection(path: fixture + "/parley.hub.db").scalar("SELECT MAX(time) FROM hub_messages")?.double ?? 0
+        var options = RunningHost.Options(resolve: resolve, logger: BotLogger(level: .info, sink: { line in lines.withLock { $0.append(line) } }))
+        options.clock = ManualClock(start: Date(timeIntervalSince1970: last + 1))
+        let running = try await RunningHost.make(loaded, options: options)
         _ = await running.start()
         let hub = try #require(running.hub)
         try body(hub, folder + "/state/parley.db")
@@ -99,5 +103,24 @@ import ParleyTesting
         }
         #expect(FileManager.default.fileExists(atPath: legacy) && !FileManager.default.fileExists(atPath: legacy + ".bak"))
         #expect(try Connection(path: store).scalar("SELECT COUNT(*) FROM hub_messages")?.int == 0)
+    }
+
+    @Test func theWebChatsSessionsMoveIntoTheStoreAndTheVisitorIsKnownAfter() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let legacy = try Connection(path: Self.fixture + "/parley.web.db")
+        let stored = try legacy.rows("SELECT secret_hash, visitor FROM web_sessions")
+        #expect(stored.count == 1)
+        let storage = HostStorage(config: nil, resolve: { folder + "/" + $0 }, override: "state/parley.db")
+        let lines = Mutex<[String]>([])
+        let logger = BotLogger(level: .info, sink: { line in lines.withLock { $0.append(line) } })
+        _ = try WebSessionStore.open(storage, logger: logger, clock: SystemClock())
+        #expect(lines.withLock { $0 }.filter { $0.contains("moved the web chat's 1 visitor sessions") && $0.contains("parley.web.db.bak") }.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/state/parley.web.db"))
+        let moved = try Connection(path: folder + "/state/parley.db").rows("SELECT secret_hash, visitor FROM web_sessions")
+        #expect(moved == stored)
+        // Opened again: nothing more to move.
+        _ = try WebSessionStore.open(storage, logger: logger, clock: SystemClock())
+        #expect(lines.withLock { $0 }.count == 1)
     }
 }

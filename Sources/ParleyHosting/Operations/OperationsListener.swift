@@ -29,8 +29,8 @@ public final class OperationsListener: Sendable {
             var settings = WebChatSettings(chat, maxMessageBytes: running.host.options.maxMessageBytes)
             tune(&settings)
             let store: WebSessionStore
-            do { store = try WebSessionStore(path: running.storage.sibling("web")) } catch {
-                throw HostError("cannot open the web sessions' store at \(running.storage.sibling("web")): \(error)")
+            do { store = try WebSessionStore.open(running.storage, logger: running.host.logger, clock: running.host.clock) } catch {
+                throw HostError("cannot open the web sessions' store in \(running.storage.shownPath): \(error)")
             }
             door = WebChatDoor(settings: settings, hub: hub, clock: running.host.clock, store: store) { running.registry }
         }
