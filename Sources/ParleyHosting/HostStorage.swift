@@ -134,6 +134,17 @@ public struct HostStorage: Sendable {
         return StoreLocation.postgres(path, schema: "parley_" + bot, fence: fences?.fence(of: bot))
     }
 
+    /// Where a store keeps its tables that a release before kept in a file of its own
+    /// (`parley.NAME.db` beside `path`): `path` itself, once `move` has moved them in from
+    /// that file (it returns the line to `log`, or nil when there was no such file);
+    /// `:memory:` in memory; on PostgreSQL the schema `parley_NAME`, as before.
+    func location(ofStore name: String, movingIn move: (_ legacy: String, _ path: String) throws -> String?,
+                  log: (String) -> Void) throws -> String {
+        guard !isMemory, !isPostgres else { return sibling(name) }
+        if let line = try move(sibling(name), path) { log(line) }
+        return path
+    }
+
     /// Conversation states, greetings and tickets.
     public func botStore() throws -> any BotStore {
         isMemory ? MemoryBotStore() : try DatabaseBotStore(path: path)

@@ -15,14 +15,7 @@ public final class StoreHandle: @unchecked Sendable {
     /// Opens the database at `path` (a SQLite file, `:memory:`, or a PostgreSQL location) and
     /// applies `migrations`.
     public init(path: String, migrations: Migrations) throws {
-        if StoreLocation.isPostgresURL(path) {
-            connection = try migrations.open(path)
-            writer = nil
-        } else {
-            let writer = try StoreWriter.shared(path: path, migrations: migrations)
-            connection = writer.connection
-            self.writer = writer
-        }
+        (connection, writer) = try StoreWriter.open(path: path, migrations: migrations)
     }
 
     /// Whether the database is PostgreSQL (shared with other processes).

@@ -59,6 +59,15 @@ public final class StoreWriter: @unchecked Sendable {
         return writer
     }
 
+    /// Opens a store's database at `path` with `migrations` applied: on SQLite the file's
+    /// shared writer and the connection its jobs run on (use it only there); on PostgreSQL a
+    /// connection of the store's own and no writer.
+    public static func open(path: String, migrations: Migrations) throws -> (connection: Connection, writer: StoreWriter?) {
+        if StoreLocation.isPostgresURL(path) { return (try migrations.open(path), nil) }
+        let writer = try shared(path: path, migrations: migrations)
+        return (writer.connection, writer)
+    }
+
     /// The connection the writes run on. Only for use inside the writer's own jobs (a store
     /// whose every call runs there keeps it at hand); anywhere else it races the writer.
     public var connection: Connection { core.connection }

@@ -139,14 +139,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     /// `postgres://…#schema` location.
     public init(path: String) throws(BotError) {
         do {
-            if StoreLocation.isPostgresURL(path) {
-                connection = try Self.migrations.open(path)
-                writer = nil
-            } else {
-                let writer = try StoreWriter.shared(path: path, migrations: Self.migrations)
-                connection = writer.connection
-                self.writer = writer
-            }
+            (connection, writer) = try StoreWriter.open(path: path, migrations: Self.migrations)
             let pool = connection.isPostgres ? ConnectionPool(location: path, size: Self.postgresPoolSize) : nil
             self.pool = pool
             behind = pool.map { [failureReport] pool in

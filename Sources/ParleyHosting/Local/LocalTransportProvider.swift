@@ -71,13 +71,11 @@ public struct LocalTransportProvider: TransportProvider {
     /// the file a release before kept them in (`parley.hub.db`, beside it), once, with a log
     /// line; `:memory:` in memory. On PostgreSQL the hub cannot keep them (it refuses at open).
     static func hubPath(_ storage: HostStorage, log: (String) -> Void) throws -> String {
-        guard !storage.isMemory, !storage.isPostgres else { return storage.isMemory ? ":memory:" : storage.sibling("hub") }
-        let legacy = storage.sibling("hub")
-        if let move = try Hub.moveStore(from: legacy, into: storage.path) {
-            log("moved the embedded hub's tables (\(move.messages) messages) from \(legacy) into \(storage.path); "
-                + "the old file is kept as \(move.backup)")
-        }
-        return storage.path
+        try storage.location(ofStore: "hub", movingIn: { legacy, path in
+            try Hub.moveStore(from: legacy, into: path).map { move in
+                "moved the embedded hub's tables (\(move.messages) messages) from \(legacy) into \(path); the old file is kept as \(move.backup)"
+            }
+        }, log: log)
     }
 
     /// The hub where `parley run` keeps it; a bot's account is created on first use, as the

@@ -36,13 +36,12 @@ final class WebSessionStore: Sendable {
     /// a log line) from `parley.web.db` beside it, where a release before kept them. In memory
     /// nothing is kept; on PostgreSQL the schema `parley_web`.
     static func open(_ storage: HostStorage, logger: BotLogger, clock: any ParleyClock) throws -> WebSessionStore {
-        guard !storage.isMemory, !storage.isPostgres else { return try WebSessionStore(path: storage.isMemory ? ":memory:" : storage.sibling("web")) }
-        let legacy = storage.sibling("web")
-        if let move = try StoreMove.move(["web_sessions"], of: migrations, from: legacy, into: storage.path) {
-            logger.log(.info, at: clock.now(), bot: nil, "moved the web chat's \(move.rows["web_sessions"] ?? 0) visitor sessions from "
-                       + "\(legacy) into \(storage.path); the old file is kept as \(move.backup)", [:])
-        }
-        return try WebSessionStore(path: storage.path)
+        try WebSessionStore(path: storage.location(ofStore: "web", movingIn: { legacy, path in
+            try StoreMove.move(["web_sessions"], of: migrations, from: legacy, into: path).map { move in
+                "moved the web chat's \(move.rows["web_sessions"] ?? 0) visitor sessions from \(legacy) into \(path); "
+                    + "the old file is kept as \(move.backup)"
+            }
+        }, log: { logger.log(.info, at: clock.now(), bot: nil, $0, [:]) }))
     }
 
     /// Runs `body` on the store; nil in memory.
