@@ -199,33 +199,65 @@ final class VisitorSession: Sendable {
 
     /// Attaches `stream`: first everything after `after` (from the log, or from the hub's
     /// history when the log no longer reaches that far back), then every new event.
+    ///
+    /// The log may drop entries while the history is read (the conversation goes on): what
+    /// it dropped is then in neither, so the history is read again from where it ended. A
+    /// conversation that outruns `historyReads` reads ends the stream instead; the browser
+    /// resumes from the last event it got, and nothing is lost.
     func attach(_ stream: HTTPServerStream, after: VisitorEventPosition?) async {
         var history: [Envelope] = []
-        if !state.withLock({ $0.log.covers(after: after) }) { history = await self.history(after: after?.seq ?? 0) }
-        let key = ObjectIdentifier(stream)
-        let attached = state.withLock { state -> Bool in
-            guard !state.closed else { return false }
-            _ = stream.send(ServerSentEvent(data: "", retry: 1_000))
-            var attachedStream = AttachedStream(stream: stream, sentThrough: after?.seq ?? 0)
-            var resumeAfter = after
-            let firstKept = state.log.entries.first?.position
-            for envelope in history {
-                let position = VisitorEventPosition(seq: envelope.seq, reaction: 0)
-                guard firstKept.map({ position < $0 }) ?? true else { break }
-                let data = encoder.message(envelope, senderName: state.name(of: envelope.sender, visitor: visitor))
-                _ = attachedStream.send(Self.messageEvent(data, at: position), at: position)
-                resumeAfter = position
+        // What the log had dropped when the history was last read (`.some(nil)`: nothing yet).
+        var readWhenDropped: VisitorEventPosition?? = nil
+        for _ in 0..<Self.historyReads {
+            switch state.withLock({ state in attach(stream, after: after, history: history, readWhenDropped: readWhenDropped, in: &state) }) {
+            case .attached:
+                let key = ObjectIdentifier(stream)
+                stream.onClose { [weak self] _ in self?.state.withLock { _ = $0.streams.removeValue(forKey: key) } }
+                return
+            case .closed:
+                stream.finish()
+                return
+            case .readHistory(let dropped):
+                readWhenDropped = .some(dropped)
+                history += await self.history(after: history.last?.seq ?? after?.seq ?? 0)
             }
-            for entry in state.log.events(after: resumeAfter) where !attachedStream.send(entry.event, at: entry.position) { return false }
-            state.streams[key] = attachedStream
-            return true
         }
-        guard attached else {
-            stream.finish()
-            return
-        }
-        stream.onClose { [weak self] _ in self?.state.withLock { _ = $0.streams.removeValue(forKey: key) } }
+        stream.finish()
     }
+
+    private enum Attaching {
+        case attached, closed
+        /// The history must be read (again): the log had dropped through this position.
+        case readHistory(droppedThrough: VisitorEventPosition?)
+    }
+
+    /// Sends `history` and the log's events after it to `stream` and keeps it, unless the
+    /// log dropped entries the history read so far does not hold.
+    private func attach(_ stream: HTTPServerStream, after: VisitorEventPosition?, history: [Envelope],
+                        readWhenDropped: VisitorEventPosition??, in state: inout State) -> Attaching {
+        guard !state.closed else { return .closed }
+        let covered = state.log.covers(after: after)
+        if !covered, readWhenDropped.map({ $0 != state.log.droppedThrough }) ?? true {
+            return .readHistory(droppedThrough: state.log.droppedThrough)
+        }
+        _ = stream.send(ServerSentEvent(data: "", retry: 1_000))
+        var attachedStream = AttachedStream(stream: stream, sentThrough: after?.seq ?? 0)
+        var resumeAfter = after
+        let firstKept = state.log.entries.first?.position
+        for envelope in history where !covered {
+            let position = VisitorEventPosition(seq: envelope.seq, reaction: 0)
+            guard firstKept.map({ position < $0 }) ?? true else { break }
+            let data = encoder.message(envelope, senderName: state.name(of: envelope.sender, visitor: visitor))
+            _ = attachedStream.send(Self.messageEvent(data, at: position), at: position)
+            resumeAfter = position
+        }
+        for entry in state.log.events(after: resumeAfter) where !attachedStream.send(entry.event, at: entry.position) { return .closed }
+        state.streams[ObjectIdentifier(stream)] = attachedStream
+        return .attached
+    }
+
+    /// How often a resuming stream reads the history before it gives up and ends.
+    static let historyReads = 4
 
     /// Ends the open streams; the session goes on.
     func dropStreams() {
