@@ -109,9 +109,12 @@ import Testing
         let afterRestart = try await chat.visitor.post("messages", body)
         #expect(afterRestart.status == 202 && afterRestart.body == first.body)
         let (stream, _) = try await chat.visitor.events()
-        // The visitor's two messages, the greeting and two answers: once each.
+        // The visitor's two messages, the greeting and two answers: once each. The second
+        // `/ping` was sent before the first was answered, so it may come before that answer.
         let events = await stream.events(5)
-        #expect(events.map(\.text) == ["/ping", "Hi Visitor!", "pong", "/ping", "pong"])
+        let texts = events.map(\.text)
+        #expect(texts.first == "/ping" && texts.filter { $0 == "Hi Visitor!" }.count == 1)
+        #expect(WebChatTests.answersFollowPings(texts.filter { $0 != "Hi Visitor!" }, pings: 2))
         stream.close()
         let door = try #require(chat.listener.door)
         let user = try #require(events.first?.json["sender"]?.objectValue?["id"]?.stringValue)
