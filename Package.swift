@@ -68,7 +68,7 @@ let package = Package(
 
         // MARK: - Test helpers (like NIOEmbedded / HummingbirdTesting): virtual clocks, the
         // Synapse under test, timeouts, processes, fixtures. No product module depends on it.
-        .target(name: "ParleyTesting", dependencies: ["ParleyCore", "ParleyMatrix"]),
+        .target(name: "ParleyTesting", dependencies: ["ParleyStore", "ParleyCore", "ParleyMatrix"]),
 
         // MARK: - Tests: one target per module, plus the end-to-end tests that run several
         // modules together through the CLI, the hosting layer or a live homeserver.

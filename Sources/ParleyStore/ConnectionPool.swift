@@ -1,10 +1,11 @@
 import Foundation
 
-/// A few connections to one PostgreSQL schema, for a store's independent per-conversation
-/// writes: on PostgreSQL each statement waits a network round trip, and one connection would
-/// make every conversation wait for every other's. Bounded: at most `size` are opened (on
-/// first need), and a caller waits for a free one. (SQLite needs none: its writes are local
-/// and take turns anyway.)
+/// A few connections to one database. On PostgreSQL, for a store's independent
+/// per-conversation writes: each statement waits a network round trip, and one connection
+/// would make every conversation wait for every other's. On SQLite, for reads beside the
+/// file's one writer (the WAL lets readers and the writer go on together; the pool's
+/// connections never write). Bounded: at most `size` are opened (on first need), and a
+/// caller waits for a free one.
 ///
 /// `@unchecked Sendable`: each connection is used by one caller at a time, handed out and
 /// taken back under the condition's lock.

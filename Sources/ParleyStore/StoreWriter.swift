@@ -125,6 +125,9 @@ public final class StoreWriter: @unchecked Sendable {
         finished.wait()
     }
 
+    /// Writes queued and not yet taken into a transaction.
+    public var waiting: Int { core.waiting }
+
     /// Transactions committed (or rolled back) so far, and writes done in them.
     public var batches: (transactions: Int, writes: Int) { core.counts }
 
@@ -158,6 +161,8 @@ public final class StoreWriter: @unchecked Sendable {
         }
 
         var isWriterThread: Bool { Thread.current === thread }
+
+        var waiting: Int { queued.load(ordering: .relaxed) }
 
         var counts: (transactions: Int, writes: Int) {
             condition.lock()

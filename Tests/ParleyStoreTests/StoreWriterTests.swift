@@ -31,25 +31,9 @@ import Testing
         func committed() throws -> [Int] { try reader.rows("SELECT x FROM t ORDER BY x").compactMap { $0[0].int } }
     }
 
-    /// Holds the writer on a job until `release()`, so what is queued meanwhile is one batch.
-    final class Gate: Sendable {
-        private let entered = DispatchSemaphore(value: 0)
-        private let released = DispatchSemaphore(value: 0)
-
-        func hold(_ writer: StoreWriter) {
-            writer.submit({ _ in
-                self.entered.signal()
-                _ = self.released.wait(timeout: .now() + 10)
-            }, done: { _ in })
-            _ = entered.wait(timeout: .now() + 10)
-        }
-
-        func release() { released.signal() }
-    }
-
     @Test func writesQueuedDuringACommitShareTheNextTransaction() async throws {
         let store = try Store("group")
-        let gate = Gate()
+        let gate = WriterGate()
         gate.hold(store.writer)
         let before = store.writer.batches.transactions
         let told = Mutex<[Int]>([])
@@ -72,7 +56,7 @@ import Testing
     @Test func aFailingWriteIsUndoneAloneAndTheOthersCommit() throws {
         let store = try Store("alone")
         try store.writer.perform { try $0.run("INSERT INTO t (x, y) VALUES (1, 'first')") }
-        let gate = Gate()
+        let gate = WriterGate()
         gate.hold(store.writer)
         let outcomes = Mutex<[Int: Bool]>([:])
         for x in [2, 1, 3] {
@@ -102,7 +86,7 @@ import Testing
 
     @Test func aFailedCommitFailsEveryWriteOfTheBatchAndStoresNothing() throws {
         let store = try Store("commit")
-        let gate = Gate()
+        let gate = WriterGate()
         gate.hold(store.writer)
         let results = Mutex<[Bool]>([])
         store.writer.submit({ try $0.run("INSERT INTO t (x, y) VALUES (1, 'v')") },

@@ -25,6 +25,14 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     /// commit, with `connection` (which only that thread then uses); a handled message's write
     /// is queued without waiting, like `behind` on PostgreSQL. Nil on PostgreSQL.
     private let writer: StoreWriter?
+    /// On SQLite: connections that read beside the writer (the WAL lets them), for a
+    /// conversation's state when none of its writes is still queued. Nil on PostgreSQL.
+    private let readers: ConnectionPool?
+    /// On SQLite: per conversation, its handled messages' writes queued and not yet committed.
+    /// A conversation with one reads its state through the writer, after them.
+    private let queuedSaves = Mutex<[Conversation: Int]>([:])
+    /// The connections in `readers`: one per core, as many as can read at once.
+    static let sqliteReaders = max(2, min(4, ProcessInfo.processInfo.activeProcessorCount))
     /// Where the writes `behind` gives up on are reported (see `reportWriteFailures`).
     private let failureReport = FailureReport()
     private let encoder = JSONEncoder()
@@ -142,6 +150,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
             (connection, writer) = try StoreWriter.open(path: path, migrations: Self.migrations)
             let pool = connection.isPostgres ? ConnectionPool(location: path, size: Self.postgresPoolSize) : nil
             self.pool = pool
+            readers = writer == nil || path == ":memory:" || path.isEmpty ? nil : ConnectionPool(location: path, size: Self.sqliteReaders)
             behind = pool.map { [failureReport] pool in
                 WriteBehind(label: "parley-bot-store-writes", perform: { write in _ = try pool.with { try $0.batch(write) } },
                             failed: { error in failureReport.send("cannot save a conversation's state: \(error)") })
@@ -152,6 +161,12 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     }
 
     public var isPersistent: Bool { true }
+
+    /// A bot's conversation, as a key.
+    private struct Conversation: Hashable, Sendable {
+        let bot: String
+        let channel: String
+    }
 
     /// A conversation's own work (its state, the inbox): on a pooled connection when there is
     /// a pool, else under the lock like everything else.
@@ -172,8 +187,15 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         behind?.flush()
         lock.lock()
         defer { lock.unlock() }
-        do {
+        return try storageErrors {
             if let writer { return try writer.perform { _ in try body() } }
+            return try body()
+        }
+    }
+
+    /// `body`'s result, a failure of the storage named as such.
+    private func storageErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
             return try body()
         } catch let error as BotError {
             throw error
@@ -183,11 +205,17 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     }
 
     public func state(bot: String, channel: String) throws -> ConversationState? {
-        try perMessage { connection in
+        let read = { [decoder] (connection: Connection) throws -> ConversationState? in
             guard let text = try connection.scalar("SELECT state FROM engine_states WHERE bot = ? AND channel = ?",
                                                    [.text(bot), .text(channel)])?.string else { return nil }
             return try decoder.decode(ConversationState.self, from: Data(text.utf8))
         }
+        // Beside the writer when every write of the conversation has committed (a reader
+        // then sees it); else through the writer, whose next batch comes after them.
+        if let readers, queuedSaves.withLock({ $0[Conversation(bot: bot, channel: channel)] == nil }) {
+            return try storageErrors { try readers.with(read) }
+        }
+        return try perMessage(read)
     }
 
     public func save(_ state: ConversationState?, bot: String, channel: String, handled: String?) throws {
@@ -196,7 +224,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         if let handled { statements.append(Self.removal(of: handled, bot: bot)) }
         // Only a handled message's write goes behind: a restart does it again. A state saved
         // for anything else (a timer, a ticket's end) is not redone, so it is written now.
-        if handled != nil, let queued = queueBehind(statements) { return queued }
+        if handled != nil, let queued = queueBehind(statements, of: Conversation(bot: bot, channel: channel)) { return queued }
         _ = try perMessage { connection in try connection.batch(statements) }
     }
 
@@ -212,9 +240,18 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
 
     /// Queues `statements` (all or none) to be committed behind the caller, on whichever of
     /// `writer` and `behind` the store has; nil if neither (the caller writes them now).
-    private func queueBehind(_ statements: WriteBehind.Write) -> Void? {
+    /// `conversation`: whose state they write, which is read through the writer until they
+    /// committed.
+    private func queueBehind(_ statements: WriteBehind.Write, of conversation: Conversation? = nil) -> Void? {
         if let writer {
-            writer.submit({ connection in try connection.batch(statements) }, done: { [failureReport] result in
+            if let conversation { queuedSaves.withLock { $0[conversation, default: 0] += 1 } }
+            writer.submit({ connection in try connection.batch(statements) }, done: { [self] result in
+                // After the COMMIT: a reader sees the write from now on.
+                if let conversation {
+                    queuedSaves.withLock { counts in
+                        counts[conversation] = counts[conversation].flatMap { $0 > 1 ? $0 - 1 : nil }
+                    }
+                }
                 if case .failure(let error) = result { failureReport.send("cannot save a conversation's state: \(error)") }
             })
             return ()
