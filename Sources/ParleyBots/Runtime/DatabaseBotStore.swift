@@ -5,7 +5,8 @@ import Synchronization
 /// A `BotStore` in a SQLite file (WAL) or a PostgreSQL schema (a `StoreLocation` string),
 /// shared by the bots of one host.
 public final class DatabaseBotStore: BotStore, @unchecked Sendable {
-    // `Connection` is not Sendable; every use holds the lock, hence @unchecked.
+    // `Connection` is not Sendable; every use holds the lock (on PostgreSQL) or runs on the
+    // writer's thread (on SQLite), hence @unchecked.
     private let lock = NSLock()
     let connection: Connection
     /// On PostgreSQL: more connections for the per-message work (states, inbox), so that
@@ -184,13 +185,21 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     }
 
     func locked<T>(_ body: () throws -> T) throws -> T {
+        // On SQLite the writer runs one job at a time, on its thread: no lock is needed, and
+        // calls made at the same time share its next transaction instead of taking turns.
+        if let writer { return try storageErrors { try writer.perform { _ in try body() } } }
         behind?.flush()
         lock.lock()
         defer { lock.unlock() }
-        return try storageErrors {
-            if let writer { return try writer.perform { _ in try body() } }
-            return try body()
-        }
+        return try storageErrors { try body() }
+    }
+
+    /// A read that needs no queued write before it (tickets and agents are written at once,
+    /// never behind): beside the writer on SQLite; elsewhere under the lock, after the writes
+    /// behind.
+    private func readCommitted<T>(_ body: (Connection) throws -> T) throws -> T {
+        if let readers { return try storageErrors { try readers.with(body) } }
+        return try locked { try body(connection) }
     }
 
     /// `body`'s result, a failure of the storage named as such.
@@ -212,8 +221,8 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         }
         // Beside the writer when every write of the conversation has committed (a reader
         // then sees it); else through the writer, whose next batch comes after them.
-        if let readers, queuedSaves.withLock({ $0[Conversation(bot: bot, channel: channel)] == nil }) {
-            return try storageErrors { try readers.with(read) }
+        if readers != nil, queuedSaves.withLock({ $0[Conversation(bot: bot, channel: channel)] == nil }) {
+            return try readCommitted(read)
         }
         return try perMessage(read)
     }
@@ -385,7 +394,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     }
 
     public func tickets(queue: String, number: Int) throws -> [Ticket] {
-        try locked {
+        try readCommitted { connection in
             try connection.rows("SELECT ticket FROM engine_tickets WHERE queue = ? AND number = ? ORDER BY rowid",
                                 [.text(queue), .integer(Int64(number))]).compactMap { row in
                 guard let text = row[0].string else { return nil }
@@ -395,7 +404,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     }
 
     public func ticket(bot: String, channel: String, number: Int) throws -> Ticket? {
-        try locked {
+        try readCommitted { connection in
             guard let text = try connection.scalar(
                 "SELECT ticket FROM engine_tickets WHERE bot = ? AND channel = ? AND number = ? ORDER BY rowid DESC LIMIT 1",
                 [.text(bot), .text(channel), .integer(Int64(number))])?.string else { return nil }
@@ -468,11 +477,11 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     }
 
     public func awayAgents() throws -> Set<String> {
-        try locked { Set(try connection.rows("SELECT agent FROM engine_agents_away", []).compactMap { $0[0].string }) }
+        try readCommitted { connection in Set(try connection.rows("SELECT agent FROM engine_agents_away", []).compactMap { $0[0].string }) }
     }
 
     public func lastAssigned(queue: String) throws -> String? {
-        try locked { try connection.scalar("SELECT agent FROM engine_queue_turns WHERE queue = ?", [.text(queue)])?.string }
+        try readCommitted { connection in try connection.scalar("SELECT agent FROM engine_queue_turns WHERE queue = ?", [.text(queue)])?.string }
     }
 
     public func setLastAssigned(queue: String, agent: String) throws {
