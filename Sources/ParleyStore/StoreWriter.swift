@@ -33,35 +33,6 @@ public final class StoreWriter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Starts the thread, which opens the SQLite file at `path` itself: opening may sync the
-    /// disk (recovering a log, setting the journal mode), and that belongs on the writer's
-    /// thread, not on the caller's (often one of the cooperative pool's). Throws what the
-    /// opening threw.
-    init(opening path: String, label: String, maxJobs: Int = 1_000) throws {
-        let opened = DispatchSemaphore(value: 0)
-        let outcome = Opening()
-        let thread = Thread { [maxJobs] in
-            do {
-                let core = Core(connection: try Connection(path: path), maxJobs: max(1, maxJobs))
-                outcome.result = .success(core)
-                opened.signal()
-                core.loop()
-            } catch {
-                outcome.result = .failure(error)
-                opened.signal()
-            }
-        }
-        thread.name = label
-        thread.start()
-        opened.wait()
-        core = try outcome.result!.get()
-    }
-
-    /// What the thread hands `init(opening:)`: written before the signal, read after it.
-    private final class Opening: @unchecked Sendable {
-        var result: Result<Core, any Error>?
-    }
-
     deinit { core.close() }
 
     /// The writer of the SQLite file at `path` in this process: the one already open if a
@@ -69,11 +40,11 @@ public final class StoreWriter: @unchecked Sendable {
     /// it, so their writes share its transactions. It closes when its last holder lets go.
     public static func shared(path: String) throws -> StoreWriter {
         // Each connection to `:memory:` is a database of its own: nothing to share.
-        if path == ":memory:" || path.isEmpty { return try StoreWriter(opening: path, label: "parley-writer") }
+        if path == ":memory:" || path.isEmpty { return StoreWriter(connection: try Connection(path: path), label: "parley-writer") }
         let key = URL(fileURLWithPath: path).standardizedFileURL.path
         return try registry.withLock { writers in
             if let writer = writers[key]?.writer { return writer }
-            let writer = try StoreWriter(opening: path, label: "parley-writer")
+            let writer = StoreWriter(connection: try Connection(path: path), label: "parley-writer")
             writers = writers.filter { $0.value.writer != nil }
             writers[key] = Held(writer: writer)
             return writer

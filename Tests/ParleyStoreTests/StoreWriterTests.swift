@@ -143,19 +143,4 @@ import Testing
         #expect(log < 16 * 1_024 * 1_024, "the log is \(log) bytes")
         #expect(try store.reader.scalar("SELECT COUNT(*) FROM t")?.int == 12_000)
     }
-
-    @Test func aFileTheWriterCannotOpenFailsItsOpeningAndTheNextOpeningTriesAgain() throws {
-        // A file where the database's folder should be: nothing can be opened under it.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("parley-blocked-\(UUID())").path
-        try Data().write(to: URL(fileURLWithPath: folder))
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/parley.db"
-        // The writer's thread opens the file; its failure reaches the caller.
-        #expect(throws: (any Error).self) { try StoreWriter.shared(path: path) }
-        try FileManager.default.removeItem(atPath: folder)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let writer = try StoreWriter.shared(path: path)
-        try writer.perform { try $0.execute("CREATE TABLE t (x INTEGER)") }
-        #expect(try Connection(path: path).scalar("SELECT COUNT(*) FROM t")?.int == 0)
-    }
 }
