@@ -170,7 +170,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     }
 
     /// A conversation's own work (its state, the inbox): on a pooled connection when there is
-    /// a pool, else under the lock like everything else.
+    /// a pool, else as every other call (`locked`: through the writer on SQLite).
     /// After the writes behind, unless `afterWritesBehind` is false.
     func perMessage<T>(afterWritesBehind: Bool = true, _ body: (Connection) throws -> T) throws -> T {
         guard let pool else { return try locked { try body(connection) } }
