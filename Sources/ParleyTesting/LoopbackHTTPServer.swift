@@ -77,21 +77,22 @@ public final class LoopbackHTTPServer: Sendable {
     /// The requests received so far, in order.
     public var requests: [Request] { received.withLock { $0 } }
 
-    /// Stops accepting: the accept loop ends when the listening socket shuts down.
-    /// Once only: tests call it and `deinit` calls it again, and a second `close` would close
-    /// whatever descriptor took the number meanwhile (libdispatch's own, say: the likely
-    /// cause of a crash in its event loop seen once in a CI run).
+    /// Stops accepting: the accept loop ends when the listening socket shuts down, and it
+    /// closes the socket itself. Closing it here would free the descriptor's number while the
+    /// loop may still be about to call `accept` on it (it was serving a request): a server
+    /// another test opens meanwhile can take the number, and this loop would take that
+    /// server's requests. Once only: tests call it and `deinit` calls it again.
     public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     deinit { stop() }
 
     private func acceptLoop() {
-        // Ends when `stop()` closes the listening socket and accept fails.
-        while true {
+        defer { close(listener) }
+        // Ends when `stop()` shuts the listening socket down and accept fails.
+        while !stopped.load(ordering: .acquiring) {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
             serve(client)
