@@ -48,18 +48,24 @@ struct BroadcastClaimsTests {
         }
 
         /// Moves the clock a second at a time until `runs` end (bounded: two minutes of clock).
+        /// Time moves only once every run still going sleeps on the clock: a run still busy
+        /// sending would otherwise miss a second, and its claim could lapse under it.
         func advanceUntilDone(_ runs: [Task<BroadcastReport, any Error>]) async throws -> [BroadcastReport] {
-            let ended = Task {
+            let endedRuns = Locked(0)
+            for run in runs { Task { _ = try? await run.value; endedRuns.mutate { $0 += 1 } } }
+            let clock = self.clock
+            for _ in 0..<120 {
+                try await withTimeout("every run going to sleep on the clock or ending") {
+                    while clock.sleeperCount < runs.count - endedRuns.value { try await Task.sleep(for: .milliseconds(1)) }
+                }
+                if endedRuns.value == runs.count { break }
+                await clock.advance(by: .seconds(1))
+            }
+            return try await withTimeout {
                 var reports: [BroadcastReport] = []
                 for run in runs { reports.append(try await run.value) }
                 return reports
             }
-            for _ in 0..<120 {
-                try await Task.sleep(for: .milliseconds(0))
-                await clock.advance(by: .seconds(1))
-                if clock.sleeperCount == 0 { break }
-            }
-            return try await withTimeout { try await ended.value }
         }
     }
 

@@ -113,7 +113,8 @@ import ParleyTesting
         let abandoned = Task { await first.submit(items) }
         try await withTimeout { await setup.clock.waitForSleepers(1) }
         await first.stop()
-        for result in await abandoned.value { #expect(throws: ParleyError.self) { try result.get() } }
+        let abandonedResults = try await withTimeout { await abandoned.value }
+        for result in abandonedResults { #expect(throws: ParleyError.self) { try result.get() } }
         #expect(try DatabaseOutboxStore(path: path).pending().map(\.id) == items.map(\.id))
 
         setup.hub.failSends(to: .person("bob"), with: nil)
