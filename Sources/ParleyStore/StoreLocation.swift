@@ -47,6 +47,10 @@ public enum StoreLocation: Sendable, Hashable {
         self = .postgres(url: String(text[..<hash]), schema: schema.isEmpty ? Self.defaultSchema : schema, fence: fence)
     }
 
+    /// True for a SQLite database in memory (`:memory:` or no path): each connection to one
+    /// is a database of its own, so it has no readers and shares no writer.
+    public static func isMemory(_ text: String) -> Bool { text == ":memory:" || text.isEmpty }
+
     /// True for a `postgres://` or `postgresql://` URL.
     public static func isPostgresURL(_ text: String) -> Bool {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")

@@ -39,8 +39,7 @@ public final class StoreWriter: @unchecked Sendable {
     /// store holds it, else a new one on a connection of its own. Every store of a file shares
     /// it, so their writes share its transactions. It closes when its last holder lets go.
     public static func shared(path: String) throws -> StoreWriter {
-        // Each connection to `:memory:` is a database of its own: nothing to share.
-        if path == ":memory:" || path.isEmpty { return StoreWriter(connection: try Connection(path: path), label: "parley-writer") }
+        if StoreLocation.isMemory(path) { return StoreWriter(connection: try Connection(path: path), label: "parley-writer") }
         let key = URL(fileURLWithPath: path).standardizedFileURL.path
         return try registry.withLock { writers in
             if let writer = writers[key]?.writer { return writer }
@@ -83,8 +82,9 @@ public final class StoreWriter: @unchecked Sendable {
         core.enqueue(Job(run: run, done: done))
     }
 
-    /// Runs `body` in the next batch and returns its result once that batch committed.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
+    /// Runs `body` in the next batch and returns its result once that batch committed. It
+    /// queues on the caller's executor, before suspending: writes queue in the order called.
+    public nonisolated(nonsending) func write<T: Sendable>(_ body: @escaping @Sendable (Connection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let result = Locked<T>()
             submit({ result.value = try body($0) }, done: { outcome in

@@ -57,9 +57,9 @@ final class RecordingBotStore: BotStore {
         note("ticket #\(ticket.number)")
         try inner.update(ticket)
     }
-    func update(_ ticket: Ticket, state: ConversationState?) throws {
+    func update(_ ticket: Ticket, state: ConversationState?) async throws {
         note("ticket #\(ticket.number) with the state of \(ticket.channel)")
-        try inner.update(ticket, state: state)
+        try await inner.update(ticket, state: state)
     }
     func prune(before cutoff: Date) throws -> Int { try inner.prune(before: cutoff) }
     func summary() throws -> BotStoreSummary { try inner.summary() }

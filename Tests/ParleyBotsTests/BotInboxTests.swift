@@ -112,7 +112,7 @@ import ParleyTesting
         // A crash after the greeting was recorded for that message but before anything went
         // out: the user is marked greeted, and the message is still unhandled.
         let store = try DatabaseBotStore(path: path)
-        #expect(try store.markGreeted(bot: "support", key: "user:alice", at: Date(), message: message.id))
+        #expect(try await store.markGreeted(bot: "support", key: "user:alice", at: Date(), message: message.id))
         var unhandled = ReceivedMessage(message)
         unhandled.channel = .person("alice")
         try await store.receive([unhandled], bot: "support")

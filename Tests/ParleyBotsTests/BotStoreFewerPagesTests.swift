@@ -33,12 +33,12 @@ import Testing
         #expect(try store.unhandled(bot: "desk").map(\.id) == ["m1", "m0", "m3"])
         #expect(try store.state(bot: "desk", channel: "user:bob")?.vars["name"] == "Bob")
         // The conversation's open ticket is still found, and once resolved a new one is opened.
-        let ticket = try store.open(Ticket(bot: "desk", channel: "user:alice", user: "alice", queue: "agents"))
-        #expect(try store.open(Ticket(bot: "desk", channel: "user:alice", user: "alice", queue: "agents")) == ticket)
+        let ticket = try await store.open(Ticket(bot: "desk", channel: "user:alice", user: "alice", queue: "agents"))
+        #expect(try await store.open(Ticket(bot: "desk", channel: "user:alice", user: "alice", queue: "agents")) == ticket)
         var resolved = ticket
         resolved.status = .resolved
-        try store.update(resolved)
-        #expect(try store.open(Ticket(bot: "desk", channel: "user:alice", user: "alice", queue: "agents")).number == ticket.number + 1)
+        try await store.update(resolved)
+        #expect(try await store.open(Ticket(bot: "desk", channel: "user:alice", user: "alice", queue: "agents")).number == ticket.number + 1)
         // Receiving wrote no counter.
         let inspect = try Connection(path: path)
         #expect(try inspect.scalar("SELECT COUNT(*) FROM sqlite_sequence WHERE name = 'engine_inbox'")?.int == 0)

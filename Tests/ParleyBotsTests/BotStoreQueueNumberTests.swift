@@ -13,7 +13,7 @@ import ParleyTesting
             let numbers = try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<40 {
                     group.addTask {
-                        try store.open(Ticket(bot: index % 2 == 0 ? "support" : "billing", channel: "user:u\(index)",
+                        try await store.open(Ticket(bot: index % 2 == 0 ? "support" : "billing", channel: "user:u\(index)",
                                               user: "u\(index)", queue: "agents")).number
                     }
                 }
@@ -21,11 +21,11 @@ import ParleyTesting
             }
             #expect(numbers.sorted() == Array(1...40), "\(name)")
             // Another queue has its own sequence.
-            #expect(try store.open(Ticket(bot: "support", channel: "user:x", user: "x", queue: "sales")).number == 1, "\(name)")
+            #expect(try await store.open(Ticket(bot: "support", channel: "user:x", user: "x", queue: "sales")).number == 1, "\(name)")
         }
     }
 
-    @Test func ticketsNumberedPerBotKeepTheirNumbersAndNewOnesComeAfter() throws {
+    @Test func ticketsNumberedPerBotKeepTheirNumbersAndNewOnesComeAfter() async throws {
         let path = BotStoreTicketTests.path()
         defer { try? FileManager.default.removeItem(atPath: path) }
         // The database as the store left it before numbers were per queue (schema version 3).
@@ -47,9 +47,9 @@ import ParleyTesting
         let store = try DatabaseBotStore(path: path)
         #expect(try store.tickets(queue: "agents", number: 1).map(\.bot) == ["support", "billing"])
         #expect(try store.ticket(bot: "support", channel: "user:carol", number: 2)?.queue == "sales")
-        #expect(try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 1)
-        #expect(try store.open(Ticket(bot: "support", channel: "user:dave", user: "dave", queue: "agents")).number == 3)
-        #expect(try store.open(Ticket(bot: "billing", channel: "user:erin", user: "erin", queue: "sales")).number == 3)
-        #expect(try store.open(Ticket(bot: "billing", channel: "user:frank", user: "frank", queue: "new")).number == 1)
+        #expect(try await store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 1)
+        #expect(try await store.open(Ticket(bot: "support", channel: "user:dave", user: "dave", queue: "agents")).number == 3)
+        #expect(try await store.open(Ticket(bot: "billing", channel: "user:erin", user: "erin", queue: "sales")).number == 3)
+        #expect(try await store.open(Ticket(bot: "billing", channel: "user:frank", user: "frank", queue: "new")).number == 1)
     }
 }

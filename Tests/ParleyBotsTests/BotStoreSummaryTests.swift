@@ -9,23 +9,23 @@ import Testing
 @Suite struct BotStoreSummaryTests {
     static func time(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_800_000_000 + seconds) }
 
-    @Test(arguments: TestDatabase.kinds) func summaryListingsAndCountsAgreeOnEveryStore(database: TestDatabase) throws {
+    @Test(arguments: TestDatabase.kinds) func summaryListingsAndCountsAgreeOnEveryStore(database: TestDatabase) async throws {
         let stores: [(String, any BotStore)] = [("memory", MemoryBotStore()), ("\(database)", try DatabaseBotStore(path: database.location("summary")))]
         for (name, store) in stores {
-            func open(_ user: String, _ queue: String, at seconds: Double) throws -> Ticket {
-                try store.open(Ticket(bot: "support", channel: "user:\(user)", user: user, queue: queue, openedAt: Self.time(seconds)))
+            func open(_ user: String, _ queue: String, at seconds: Double) async throws -> Ticket {
+                try await store.open(Ticket(bot: "support", channel: "user:\(user)", user: user, queue: queue, openedAt: Self.time(seconds)))
             }
-            var a = try open("a", "agents", at: 10)
-            let b = try open("b", "agents", at: 20)
-            var c = try open("c", "agents", at: 30)
-            _ = try open("d", "sales", at: 40)
-            let e = try open("e", "agents", at: 50)
+            var a = try await open("a", "agents", at: 10)
+            let b = try await open("b", "agents", at: 20)
+            var c = try await open("c", "agents", at: 30)
+            _ = try await open("d", "sales", at: 40)
+            let e = try await open("e", "agents", at: 50)
             a.status = .taken
             a.agent = "nina"
-            try store.update(a)
+            try await store.update(a)
             c.status = .resolved
             c.resolvedAt = Self.time(60)
-            try store.update(c)
+            try await store.update(c)
             try store.save(ConversationState(waiting: StepPosition(flow: "ask", step: "name")), bot: "support", channel: "user:a")
             try store.save(ConversationState(vars: ["x": "1"]), bot: "support", channel: "user:b")
             try store.save(ConversationState(waiting: StepPosition(flow: "ask", step: "name")), bot: "sales", channel: "user:a")

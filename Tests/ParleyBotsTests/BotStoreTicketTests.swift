@@ -16,30 +16,30 @@ import ParleyTesting
         return [("memory", MemoryBotStore(), nil), ("\(database)", try DatabaseBotStore(path: path), path)]
     }
 
-    @Test(arguments: TestDatabase.kinds) func anUnresolvedTicketIsReturnedInsteadOfASecond(database: TestDatabase) throws {
+    @Test(arguments: TestDatabase.kinds) func anUnresolvedTicketIsReturnedInsteadOfASecond(database: TestDatabase) async throws {
         for (name, store, path) in try Self.stores(database) {
             defer { if let path { try? FileManager.default.removeItem(atPath: path) } }
-            let first = try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents"))
-            let again = try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents"))
+            let first = try await store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents"))
+            let again = try await store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents"))
             #expect(again == first, "\(name)")
             // Other conversations and other bots get their own, numbered in the queue.
-            #expect(try store.open(Ticket(bot: "support", channel: "user:bob", user: "bob", queue: "agents")).number == 2, "\(name)")
-            #expect(try store.open(Ticket(bot: "sales", channel: "user:alice", user: "alice", queue: "agents")).number == 3, "\(name)")
+            #expect(try await store.open(Ticket(bot: "support", channel: "user:bob", user: "bob", queue: "agents")).number == 2, "\(name)")
+            #expect(try await store.open(Ticket(bot: "sales", channel: "user:alice", user: "alice", queue: "agents")).number == 3, "\(name)")
 
             // Taken is still unresolved; resolved frees the conversation for a new ticket.
             var taken = first
             taken.status = .taken
             taken.agent = "carol"
-            try store.update(taken)
-            #expect(try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")) == taken, "\(name)")
+            try await store.update(taken)
+            #expect(try await store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")) == taken, "\(name)")
             var resolved = taken
             resolved.status = .resolved
-            try store.update(resolved)
-            #expect(try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 4, "\(name)")
+            try await store.update(resolved)
+            #expect(try await store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 4, "\(name)")
         }
     }
 
-    @Test func ticketsWrittenBeforeTheMigrationAreFound() throws {
+    @Test func ticketsWrittenBeforeTheMigrationAreFound() async throws {
         let path = Self.path()
         defer { try? FileManager.default.removeItem(atPath: path) }
         // The database as the first version of the store left it: tickets as JSON only.
@@ -53,7 +53,7 @@ import ParleyTesting
         }
 
         let store = try DatabaseBotStore(path: path)
-        #expect(try store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 2)
-        #expect(try store.open(Ticket(bot: "support", channel: "user:bob", user: "bob", queue: "agents")).number == 4)
+        #expect(try await store.open(Ticket(bot: "support", channel: "user:alice", user: "alice", queue: "agents")).number == 2)
+        #expect(try await store.open(Ticket(bot: "support", channel: "user:bob", user: "bob", queue: "agents")).number == 4)
     }
 }

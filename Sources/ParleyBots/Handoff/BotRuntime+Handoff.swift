@@ -14,7 +14,7 @@ extension BotRuntime {
         let card = await customerCard(of: user)
         var ticket: Ticket
         do {
-            ticket = try store.open(Ticket(bot: bot.id, channel: channel.target, user: user, queue: queue, openedAt: clock.now(),
+            ticket = try await store.open(Ticket(bot: bot.id, channel: channel.target, user: user, queue: queue, openedAt: clock.now(),
                                            customer: card, note: note))
         } catch {
             log(.error, "handoff failed: cannot store the ticket", ["channel": channel.target, "error": "\(error)"])
@@ -26,7 +26,7 @@ extension BotRuntime {
             // No agent can see the ticket: keep answering rather than go silent for good.
             ticket.status = .resolved
             ticket.resolvedAt = clock.now()
-            update(ticket)
+            await update(ticket)
             return nil
         }
         log(.info, "handoff", ["channel": channel.target, "queue": queue, "ticket": String(ticket.number)])
@@ -108,7 +108,7 @@ extension BotRuntime {
             await answer(ticketList(queue: group.id))
             return true
         case .available, .away:
-            await answer(setAway(agent, command.verb == .away))
+            await answer(await setAway(agent, command.verb == .away))
             return true
         default:
             break
@@ -167,7 +167,7 @@ extension BotRuntime {
             ticket.status = .taken
             ticket.agent = agent.id
             ticket.takenAt = ticket.takenAt ?? clock.now()
-            try save(ticket)
+            try await save(ticket)
             await send(.text("Ticket #\(number) taken by \(VisibleText.line(agent.name))."), to: group, quoting: nil,
                        clientMessageID: clientMessageID)
         case .reply(let text):
@@ -178,7 +178,7 @@ extension BotRuntime {
             remember(agent.name, text, in: channel)
             if ticket.firstAnswerAt == nil {
                 ticket.firstAnswerAt = clock.now()
-                try save(ticket)
+                try await save(ticket)
                 if let opened = ticket.openedAt {
                     options.activity?.ticketAnswered(queue: queue, after: .seconds(clock.now().timeIntervalSince(opened)))
                 }
@@ -196,12 +196,12 @@ extension BotRuntime {
             ticket = moved
         case .note(let text):
             ticket.notes = (ticket.notes ?? []) + [Ticket.Note(agent: agent.id, text: text, at: clock.now())]
-            try save(ticket)
+            try await save(ticket)
             await send(.text("Note added to ticket #\(number)."), to: group, quoting: nil, clientMessageID: clientMessageID)
         case .resolve:
             ticket.status = .resolved
             ticket.resolvedAt = clock.now()
-            try storeResolved(ticket, in: channel)
+            try await storeResolved(ticket, in: channel)
             if let opened = ticket.openedAt {
                 options.activity?.ticketResolved(queue: queue, after: .seconds(clock.now().timeIntervalSince(opened)))
             }
@@ -216,24 +216,28 @@ extension BotRuntime {
     /// with nothing queued or under way is freed in the ticket's own write (nothing can come
     /// between, on this actor): one commit, not two, and no crash between them leaves it
     /// paused on a resolved ticket. Otherwise `.resolved` frees it in its turn.
-    private func storeResolved(_ ticket: Ticket, in channel: Channel) throws(TicketError) {
+    private func storeResolved(_ ticket: Ticket, in channel: Channel) async throws(TicketError) {
         guard lanes[channel]?.isEvictable ?? true, case var state = loadState(channel), state.ticket == ticket.number else {
-            try save(ticket)
+            try await save(ticket)
             accept(.resolved(ticket: ticket.number), in: channel)
             return
         }
+        let paused = state
         state.ticket = nil
-        do { try store.update(ticket, state: state == ConversationState() ? nil : state) } catch {
+        // Cached before the write suspends (it is queued first): a message of the conversation
+        // arriving meanwhile finds it freed, and its own state write queues after this one.
+        _ = lanes[channel, default: Lane()].cache(state)
+        do { try await store.update(ticket, state: state == ConversationState() ? nil : state) } catch {
             log(.error, "cannot update ticket", ["ticket": String(ticket.number), "error": "\(error)"])
+            if lanes[channel]?.state == state { _ = lanes[channel]?.cache(paused) }
             throw TicketError(.storage, "cannot update ticket #\(ticket.number): \(error)")
         }
-        _ = lanes[channel, default: Lane()].cache(state)
         log(.info, "conversation back to the bot", ["channel": channel.target, "ticket": String(ticket.number)])
         if bot.handoff.onResolve != nil { accept(.resolved(ticket: ticket.number, freed: true), in: channel) }
     }
 
-    func save(_ ticket: Ticket) throws(TicketError) {
-        do { try store.update(ticket) } catch {
+    func save(_ ticket: Ticket) async throws(TicketError) {
+        do { try await store.update(ticket) } catch {
             log(.error, "cannot update ticket", ["ticket": String(ticket.number), "error": "\(error)"])
             throw TicketError(.storage, "cannot update ticket #\(ticket.number): \(error)")
         }
@@ -270,5 +274,5 @@ extension BotRuntime {
     }
 
     /// `save`, its failure logged only.
-    func update(_ ticket: Ticket) { try? save(ticket) }
+    func update(_ ticket: Ticket) async { try? await save(ticket) }
 }

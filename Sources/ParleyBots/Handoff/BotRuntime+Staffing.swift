@@ -25,14 +25,15 @@ extension BotRuntime {
                 let members = (try? await transport.members(of: .group(ticket.queue))) ?? []
                 everyone = members.filter { $0 != client.userID && !peers.contains($0) }.sorted()
             }
-            // From reading the turn to storing the assignment nothing suspends: conversations
-            // handled at the same time on this actor each get the next agent, not the same.
+            // From reading the turn to queuing the assignment nothing suspends, and the store
+            // shows a queued turn before it commits: conversations handled at the same time on
+            // this actor each get the next agent, not the same.
             if let agent = nextAgent(for: ticket.queue, among: everyone, rules.assignment) {
                 ticket.status = .taken
                 ticket.agent = agent
                 ticket.takenAt = clock.now()
                 // The ticket and the queue's turn in one write.
-                do { try store.assign(ticket) } catch {
+                do { try await store.assign(ticket) } catch {
                     log(.error, "cannot update ticket", ["ticket": String(ticket.number), "error": "\(error)"])
                 }
                 log(.info, "ticket assigned", ["queue": ticket.queue, "ticket": String(ticket.number), "agent": agent])
@@ -112,7 +113,7 @@ extension BotRuntime {
             guard ticket.remindedAt == nil else { return }
             var reminded = ticket
             reminded.remindedAt = clock.now()
-            update(reminded)
+            await update(reminded)
             log(.info, "ticket reminder", ["queue": queue, "ticket": String(number)])
             await send(.text("Reminder: ticket #\(number) from \(VisibleText.line(ticket.user)) has waited \(waited) for an agent."),
                        to: .group(queue), quoting: nil)
@@ -133,7 +134,7 @@ extension BotRuntime {
     /// posts its card there with `note`, and arranges it as a new ticket of that queue.
     func move(_ ticket: Ticket, to queue: String, note: String, channel: Channel) async throws(TicketError) -> Ticket {
         let moved: Ticket
-        do { moved = try store.transfer(ticket, to: queue, note: note, at: clock.now()) } catch {
+        do { moved = try await store.transfer(ticket, to: queue, note: note, at: clock.now()) } catch {
             log(.error, "cannot move ticket", ["ticket": String(ticket.number), "error": "\(error)"])
             throw TicketError(.storage, "cannot move ticket #\(ticket.number) of '\(ticket.queue)': \(error)")
         }
@@ -163,8 +164,8 @@ extension BotRuntime {
     }
 
     /// `available` / `away`: the agent's status for automatic assignment, kept in the store.
-    func setAway(_ agent: InboundUser, _ away: Bool) -> String {
-        do { try store.setAway(agent.id, away) } catch {
+    func setAway(_ agent: InboundUser, _ away: Bool) async -> String {
+        do { try await store.setAway(agent.id, away) } catch {
             log(.error, "cannot store the agent's status", ["agent": agent.id, "error": "\(error)"])
             return "Your status could not be saved; try again."
         }

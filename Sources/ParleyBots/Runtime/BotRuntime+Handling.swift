@@ -14,7 +14,7 @@ extension BotRuntime {
             await handle(reaction, in: channel)
             finishHandling(reaction.id, in: channel)
         case .joined:
-            guard !bot.greeting.isEmpty, firstTime("group:\(channel.id)", answering: nil) else { return }
+            guard !bot.greeting.isEmpty, await firstTime("group:\(channel.id)", answering: nil) else { return }
             log(.info, "joined group", ["channel": channel.target])
             await run(.greeting(nil), in: channel, trigger: nil)
         case .timeout(let position, let deadline):
@@ -70,7 +70,7 @@ extension BotRuntime {
             await relayToAgents(message, in: channel, text: text, from: user, ticket: ticket)
             return
         }
-        if !bot.greeting.isEmpty, firstTime("user:\(message.sender)", answering: message.id) {
+        if !bot.greeting.isEmpty, await firstTime("user:\(message.sender)", answering: message.id) {
             await run(.greeting(user), in: channel, trigger: message)
         }
         await run(.message(text: text, from: user), in: channel, trigger: message)
@@ -128,7 +128,7 @@ extension BotRuntime {
     /// for the message `answering` that it was first seen with, when a restart handles it
     /// again. The store hears of each user at most once a day (the cache is emptied daily),
     /// which keeps the greetings of users still around from being pruned by `storage.retention`.
-    func firstTime(_ key: String, answering message: String?) -> Bool {
+    func firstTime(_ key: String, answering message: String?) async -> Bool {
         let now = clock.now()
         if now.timeIntervalSince(greetedSince) >= 86_400 {
             greeted.removeAll()
@@ -136,7 +136,7 @@ extension BotRuntime {
         }
         guard greeted.insert(key) else { return false }
         do {
-            return try store.markGreeted(bot: bot.id, key: key, at: now, message: message)
+            return try await store.markGreeted(bot: bot.id, key: key, at: now, message: message)
         } catch {
             log(.error, "cannot record greeting", ["key": key, "error": "\(error)"])
             return false

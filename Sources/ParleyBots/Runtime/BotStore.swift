@@ -88,6 +88,9 @@ public struct Ticket: Sendable, Hashable, Codable {
 /// Where bots keep what must survive a restart: conversation states (flow position,
 /// variables, pauses), who was greeted, hand-off tickets, and the messages received and not
 /// yet handled (the inbox).
+///
+/// The async writes return once the write is durable; the caller suspends meanwhile and
+/// holds no thread (on SQLite the file's writer runs them, in its next group commit).
 public protocol BotStore: Sendable {
     /// The state of a conversation, or nil if it never had one.
     func state(bot: String, channel: String) throws -> ConversationState?
@@ -118,12 +121,12 @@ public protocol BotStore: Sendable {
     /// greeted in answer to this very `message`: a message handled again after a crash (from
     /// the inbox) is greeted again, under the same send names, so the greeting goes out once
     /// whether or not the first run had sent it.
-    func markGreeted(bot: String, key: String, at now: Date, message: String?) throws -> Bool
+    nonisolated(nonsending) func markGreeted(bot: String, key: String, at now: Date, message: String?) async throws -> Bool
     /// Stores a new ticket and returns it with the next number of its queue — unless the bot's
     /// conversation `ticket.channel` already has an unresolved ticket: then that one is
     /// returned, so a hand-off run again after a crash opens no second ticket. Numbering is
     /// atomic: bots sharing the store never draw the same number for one queue.
-    func open(_ ticket: Ticket) throws -> Ticket
+    nonisolated(nonsending) func open(_ ticket: Ticket) async throws -> Ticket
     /// The tickets numbered `number` in `queue`, of any bot: at most one, except for tickets
     /// numbered per bot before numbers were per queue.
     func tickets(queue: String, number: Int) throws -> [Ticket]
@@ -132,10 +135,10 @@ public protocol BotStore: Sendable {
     /// different queues may coincide).
     func ticket(bot: String, channel: String, number: Int) throws -> Ticket?
     /// Saves a changed ticket (found by bot, queue and number).
-    func update(_ ticket: Ticket) throws
+    nonisolated(nonsending) func update(_ ticket: Ticket) async throws
     /// Saves a changed ticket and, in the same write, the state of its conversation (nil:
     /// forgets it): a resolution that gives the conversation back to the bot.
-    func update(_ ticket: Ticket, state: ConversationState?) throws
+    nonisolated(nonsending) func update(_ ticket: Ticket, state: ConversationState?) async throws
     /// Deletes what `storage.retention` no longer keeps: tickets resolved before `cutoff` and
     /// greetings of users not heard from since (they are greeted again as new). Returns the
     /// number of records deleted.
@@ -149,23 +152,23 @@ public protocol BotStore: Sendable {
     /// Closes `ticket` as moved and opens its successor in `queue` (next number there, carrying
     /// `note`: `Ticket.successor`), in one write: a crash leaves the old ticket open or the
     /// new one, never neither. Returns the new.
-    func transfer(_ ticket: Ticket, to queue: String, note: String, at now: Date) throws -> Ticket
+    nonisolated(nonsending) func transfer(_ ticket: Ticket, to queue: String, note: String, at now: Date) async throws -> Ticket
     /// How many tickets of `queue` wait untaken ahead of ticket `number` (lower numbers):
     /// counted by the store, whatever the length of the queue.
     func waitingAhead(of number: Int, queue: String) throws -> Int
     /// The taken tickets of `queue`, per agent (`least_busy`).
     func takenCounts(queue: String) throws -> [String: Int]
     /// Marks `agent` away (or back): automatic assignment skips an away agent.
-    func setAway(_ agent: String, _ away: Bool) throws
+    nonisolated(nonsending) func setAway(_ agent: String, _ away: Bool) async throws
     /// The agents marked away.
     func awayAgents() throws -> Set<String>
     /// The agent the last ticket of `queue` was assigned to in turn (`round_robin`).
     func lastAssigned(queue: String) throws -> String?
     /// Records the agent the last ticket of `queue` was assigned to.
-    func setLastAssigned(queue: String, agent: String) throws
+    nonisolated(nonsending) func setLastAssigned(queue: String, agent: String) async throws
     /// Saves `ticket`, just assigned to `ticket.agent` in turn, and records that agent as its
     /// queue's last assigned: one write where the store has transactions.
-    func assign(_ ticket: Ticket) throws
+    nonisolated(nonsending) func assign(_ ticket: Ticket) async throws
 }
 
 /// What `BotStore.summary()` counts.
@@ -192,14 +195,14 @@ extension BotStore {
     public func flushWrites() {}
 
     /// In two steps (a store that keeps nothing across a crash has nothing to tear).
-    public func assign(_ ticket: Ticket) throws {
-        try update(ticket)
-        if let agent = ticket.agent { try setLastAssigned(queue: ticket.queue, agent: agent) }
+    public nonisolated(nonsending) func assign(_ ticket: Ticket) async throws {
+        try await update(ticket)
+        if let agent = ticket.agent { try await setLastAssigned(queue: ticket.queue, agent: agent) }
     }
 
     /// In two steps, as `assign`.
-    public func update(_ ticket: Ticket, state: ConversationState?) throws {
-        try update(ticket)
+    public nonisolated(nonsending) func update(_ ticket: Ticket, state: ConversationState?) async throws {
+        try await update(ticket)
         try save(state, bot: ticket.bot, channel: ticket.channel)
     }
 

@@ -32,6 +32,11 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     /// On SQLite: per conversation, its handled messages' writes queued and not yet committed.
     /// A conversation with one reads its state through the writer, after them.
     private let queuedSaves = Mutex<[Conversation: Int]>([:])
+    /// On SQLite: tickets and queue turns written and not yet committed, which the reads of
+    /// tickets and turns show meanwhile (see `PendingWrites`). Empty on PostgreSQL, whose
+    /// writes return committed.
+    private let pendingTickets = PendingWrites<TicketKey, Ticket>()
+    private let pendingTurns = PendingWrites<String, String>()
     /// The connections in `readers`: one per core, as many as can read at once.
     static let sqliteReaders = max(2, min(4, ProcessInfo.processInfo.activeProcessorCount))
     /// Where the writes `behind` gives up on are reported (see `reportWriteFailures`).
@@ -151,7 +156,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
             (connection, writer) = try StoreWriter.open(path: path, migrations: Self.migrations)
             let pool = connection.isPostgres ? ConnectionPool(location: path, size: Self.postgresPoolSize) : nil
             self.pool = pool
-            readers = writer == nil || path == ":memory:" || path.isEmpty ? nil : ConnectionPool(location: path, size: Self.sqliteReaders)
+            readers = writer == nil || StoreLocation.isMemory(path) ? nil : ConnectionPool(location: path, size: Self.sqliteReaders)
             behind = pool.map { [failureReport] pool in
                 WriteBehind(label: "parley-bot-store-writes", perform: { write in _ = try pool.with { try $0.batch(write) } },
                             failed: { error in failureReport.send("cannot save a conversation's state: \(error)") })
@@ -162,6 +167,17 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     }
 
     public var isPersistent: Bool { true }
+
+    /// A ticket's key in the store.
+    private struct TicketKey: Hashable, Sendable {
+        let queue: String
+        let number: Int
+        let bot: String
+
+        init(_ ticket: Ticket) {
+            (queue, number, bot) = (ticket.queue, ticket.number, ticket.bot)
+        }
+    }
 
     /// A bot's conversation, as a key.
     private struct Conversation: Hashable, Sendable {
@@ -194,9 +210,9 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         return try storageErrors { try body() }
     }
 
-    /// A read that needs no queued write before it (tickets and agents are written at once,
-    /// never behind): beside the writer on SQLite; elsewhere under the lock, after the writes
-    /// behind.
+    /// A read that needs no queued write before it (tickets and agents are never written
+    /// behind: their writers wait for the commit, and the reads that decide show what is
+    /// pending): beside the writer on SQLite; elsewhere under the lock, after the writes behind.
     private func readCommitted<T>(_ body: (Connection) throws -> T) throws -> T {
         if let readers { return try storageErrors { try readers.with(body) } }
         return try locked { try body(connection) }
@@ -204,13 +220,35 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
 
     /// `body`'s result, a failure of the storage named as such.
     private func storageErrors<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as BotError {
-            throw error
-        } catch {
-            throw BotError("bot state storage failed: \(error)")
+        do { return try body() } catch { throw Self.named(error) }
+    }
+
+    /// A failure of the storage, named as such (a `BotError` already is).
+    private static func named(_ error: any Error) -> any Error {
+        error is BotError ? error : BotError("bot state storage failed: \(error)")
+    }
+
+    /// `locked`, for a write whose caller can wait without holding a thread: on SQLite it
+    /// suspends until the writer committed `body`; elsewhere it is `locked`.
+    /// On the caller's executor up to the suspension, so writes queue in the order called.
+    private nonisolated(nonsending) func written<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        guard let writer else { return try locked(body) }
+        do { return try await writer.write { _ in try body() } } catch { throw Self.named(error) }
+    }
+
+    /// `written`, for a write of `ticket` (and with `turn`, of its queue's turn): the reads of
+    /// tickets and turns show them from the call until the writer committed them.
+    private nonisolated(nonsending) func written(_ ticket: Ticket, turn agent: String? = nil,
+                                                 _ body: @escaping @Sendable () throws -> Void) async throws {
+        guard writer != nil else { return try locked(body) }
+        let key = TicketKey(ticket)
+        pendingTickets.queued(key, ticket)
+        if let agent { pendingTurns.queued(ticket.queue, agent) }
+        defer {
+            pendingTickets.settled(key)
+            if agent != nil { pendingTurns.settled(ticket.queue) }
         }
+        try await written(body)
     }
 
     public func state(bot: String, channel: String) throws -> ConversationState? {
@@ -253,19 +291,25 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     /// committed.
     private func queueBehind(_ statements: WriteBehind.Write, of conversation: Conversation? = nil) -> Void? {
         if let writer {
-            if let conversation { queuedSaves.withLock { $0[conversation, default: 0] += 1 } }
+            if let conversation { stateWriteQueued(conversation) }
             writer.submit({ connection in try connection.batch(statements) }, done: { [self] result in
                 // After the COMMIT: a reader sees the write from now on.
-                if let conversation {
-                    queuedSaves.withLock { counts in
-                        counts[conversation] = counts[conversation].flatMap { $0 > 1 ? $0 - 1 : nil }
-                    }
-                }
+                if let conversation { stateWriteSettled(conversation) }
                 if case .failure(let error) = result { failureReport.send("cannot save a conversation's state: \(error)") }
             })
             return ()
         }
         return behind.map { $0.enqueue(statements) }
+    }
+
+    /// A write of `conversation`'s state is queued: its reads go through the writer (after
+    /// it) until it has committed (`stateWriteSettled`).
+    private func stateWriteQueued(_ conversation: Conversation) {
+        queuedSaves.withLock { $0[conversation, default: 0] += 1 }
+    }
+
+    private func stateWriteSettled(_ conversation: Conversation) {
+        queuedSaves.withLock { counts in counts[conversation] = counts[conversation].flatMap { $0 > 1 ? $0 - 1 : nil } }
     }
 
     /// Sends the writes given up on behind (each after a try alone) to `report` instead of
@@ -343,8 +387,8 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         }
     }
 
-    public func markGreeted(bot: String, key: String, at now: Date, message: String?) throws -> Bool {
-        try locked {
+    public nonisolated(nonsending) func markGreeted(bot: String, key: String, at now: Date, message: String?) async throws -> Bool {
+        try await written { [self] in
             let seen = StoreValue.real(now.timeIntervalSince1970)
             try connection.run("INSERT OR IGNORE INTO engine_greeted (bot, key, seen, message) VALUES (?, ?, ?, ?)",
                                [.text(bot), .text(key), seen, StoreValue(message)])
@@ -368,8 +412,8 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         }
     }
 
-    public func open(_ ticket: Ticket) throws -> Ticket {
-        try locked {
+    public nonisolated(nonsending) func open(_ ticket: Ticket) async throws -> Ticket {
+        try await written { [self] in
             try connection.transaction {
                 if let text = try connection.scalar(
                     "SELECT ticket FROM engine_tickets WHERE bot = ? AND channel = ? AND unresolved = 1 ORDER BY rowid DESC LIMIT 1",
@@ -394,30 +438,39 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     }
 
     public func tickets(queue: String, number: Int) throws -> [Ticket] {
-        try readCommitted { connection in
+        // Taken before the read: a write pending now is shown even if it commits meanwhile.
+        let pending = pendingTickets.values { $0.queue == queue && $0.number == number }
+        let stored = try readCommitted { connection in
             try connection.rows("SELECT ticket FROM engine_tickets WHERE queue = ? AND number = ? ORDER BY rowid",
-                                [.text(queue), .integer(Int64(number))]).compactMap { row in
+                                [.text(queue), .integer(Int64(number))]).compactMap { row -> Ticket? in
                 guard let text = row[0].string else { return nil }
                 return try decoder.decode(Ticket.self, from: Data(text.utf8))
             }
         }
+        return stored.map { ticket in pending.first { TicketKey($0) == TicketKey(ticket) } ?? ticket }
     }
 
     public func ticket(bot: String, channel: String, number: Int) throws -> Ticket? {
-        try readCommitted { connection in
+        let pending = pendingTickets.values { $0.bot == bot && $0.channel == channel && $0.number == number }
+        let stored = try readCommitted { connection -> Ticket? in
             guard let text = try connection.scalar(
                 "SELECT ticket FROM engine_tickets WHERE bot = ? AND channel = ? AND number = ? ORDER BY rowid DESC LIMIT 1",
                 [.text(bot), .text(channel), .integer(Int64(number))])?.string else { return nil }
             return try decoder.decode(Ticket.self, from: Data(text.utf8))
         }
+        guard let stored else { return pending.first }
+        return pending.first { TicketKey($0) == TicketKey(stored) } ?? stored
     }
 
-    public func update(_ ticket: Ticket) throws {
-        try locked { try write(ticket, insert: false) }
+    public nonisolated(nonsending) func update(_ ticket: Ticket) async throws {
+        try await written(ticket) { [self] in try write(ticket, insert: false) }
     }
 
-    public func update(_ ticket: Ticket, state: ConversationState?) throws {
-        try locked {
+    public nonisolated(nonsending) func update(_ ticket: Ticket, state: ConversationState?) async throws {
+        let conversation = Conversation(bot: ticket.bot, channel: ticket.channel)
+        if writer != nil { stateWriteQueued(conversation) }
+        defer { if writer != nil { stateWriteSettled(conversation) } }
+        try await written(ticket) { [self] in
             try connection.transaction {
                 try write(ticket, insert: false)
                 let state = try write(state, bot: ticket.bot, channel: ticket.channel)
@@ -452,8 +505,8 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         }
     }
 
-    public func transfer(_ ticket: Ticket, to queue: String, note: String, at now: Date) throws -> Ticket {
-        try locked {
+    public nonisolated(nonsending) func transfer(_ ticket: Ticket, to queue: String, note: String, at now: Date) async throws -> Ticket {
+        try await written { [self] in
             try connection.transaction {
                 guard let number = try connection.scalar("""
                     INSERT INTO engine_ticket_numbers (queue, last) VALUES (?, 1)
@@ -469,8 +522,8 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         }
     }
 
-    public func setAway(_ agent: String, _ away: Bool) throws {
-        try locked {
+    public nonisolated(nonsending) func setAway(_ agent: String, _ away: Bool) async throws {
+        try await written { [self] in
             try connection.run(away ? "INSERT OR IGNORE INTO engine_agents_away (agent) VALUES (?)"
                                     : "DELETE FROM engine_agents_away WHERE agent = ?", [.text(agent)])
         }
@@ -481,15 +534,19 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     }
 
     public func lastAssigned(queue: String) throws -> String? {
-        try readCommitted { connection in try connection.scalar("SELECT agent FROM engine_queue_turns WHERE queue = ?", [.text(queue)])?.string }
+        if let pending = pendingTurns.value(queue) { return pending }
+        return try readCommitted { connection in try connection.scalar("SELECT agent FROM engine_queue_turns WHERE queue = ?", [.text(queue)])?.string }
     }
 
-    public func setLastAssigned(queue: String, agent: String) throws {
-        try locked { try writeTurn(queue: queue, agent: agent) }
+    public nonisolated(nonsending) func setLastAssigned(queue: String, agent: String) async throws {
+        guard writer != nil else { return try locked { try writeTurn(queue: queue, agent: agent) } }
+        pendingTurns.queued(queue, agent)
+        defer { pendingTurns.settled(queue) }
+        try await written { [self] in try writeTurn(queue: queue, agent: agent) }
     }
 
-    public func assign(_ ticket: Ticket) throws {
-        try locked {
+    public nonisolated(nonsending) func assign(_ ticket: Ticket) async throws {
+        try await written(ticket, turn: ticket.agent) { [self] in
             guard let agent = ticket.agent else { return try write(ticket, insert: false) }
             try connection.transaction {
                 try write(ticket, insert: false)
