@@ -29,14 +29,13 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     /// On SQLite: connections that read beside the writer (the WAL lets them), for a
     /// conversation's state when none of its writes is still queued. Nil on PostgreSQL.
     private let readers: ConnectionPool?
-    /// On SQLite: per conversation, its handled messages' writes queued and not yet committed.
-    /// A conversation with one reads its state through the writer, after them.
-    private let queuedSaves = Mutex<[Conversation: Int]>([:])
-    /// On SQLite: tickets and queue turns written and not yet committed, which the reads of
-    /// tickets and turns show meanwhile (see `PendingWrites`). Empty on PostgreSQL, whose
-    /// writes return committed.
+    /// On SQLite: writes queued and not yet committed, which the reads show meanwhile (see
+    /// `PendingWrites`): tickets and queue turns, as written; conversation states (a handled
+    /// message's, a resolution's) by their conversation alone, whose state is then read
+    /// through the writer, after them. Empty on PostgreSQL, whose writes return committed.
     private let pendingTickets = PendingWrites<TicketKey, Ticket>()
     private let pendingTurns = PendingWrites<String, String>()
+    private let pendingStates = PendingWrites<Conversation, Void>()
     /// The connections in `readers`: one per core, as many as can read at once.
     static let sqliteReaders = max(2, min(4, ProcessInfo.processInfo.activeProcessorCount))
     /// Where the writes `behind` gives up on are reported (see `reportWriteFailures`).
@@ -236,17 +235,21 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         do { return try await writer.write { _ in try body() } } catch { throw Self.named(error) }
     }
 
-    /// `written`, for a write of `ticket` (and with `turn`, of its queue's turn): the reads of
-    /// tickets and turns show them from the call until the writer committed them.
-    private nonisolated(nonsending) func written(_ ticket: Ticket, turn agent: String? = nil,
-                                                 _ body: @escaping @Sendable () throws -> Void) async throws {
+    /// `written`, for a write of `ticket`, of a queue's `turn` and of the state of
+    /// `conversation` (those given): the reads show them from the call until the writer
+    /// committed them. (Named apart: with every argument but `body` optional, `written(body)`
+    /// would call it.)
+    private nonisolated(nonsending) func writtenShown(ticket: Ticket? = nil, turn: (queue: String, agent: String)? = nil,
+                                                      stateOf conversation: Conversation? = nil,
+                                                      _ body: @escaping @Sendable () throws -> Void) async throws {
         guard writer != nil else { return try locked(body) }
-        let key = TicketKey(ticket)
-        pendingTickets.queued(key, ticket)
-        if let agent { pendingTurns.queued(ticket.queue, agent) }
+        if let ticket { pendingTickets.queued(TicketKey(ticket), ticket) }
+        if let turn { pendingTurns.queued(turn.queue, turn.agent) }
+        if let conversation { pendingStates.queued(conversation, ()) }
         defer {
-            pendingTickets.settled(key)
-            if agent != nil { pendingTurns.settled(ticket.queue) }
+            if let ticket { pendingTickets.settled(TicketKey(ticket)) }
+            if let turn { pendingTurns.settled(turn.queue) }
+            if let conversation { pendingStates.settled(conversation) }
         }
         try await written(body)
     }
@@ -259,7 +262,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
         }
         // Beside the writer when every write of the conversation has committed (a reader
         // then sees it); else through the writer, whose next batch comes after them.
-        if readers != nil, queuedSaves.withLock({ $0[Conversation(bot: bot, channel: channel)] == nil }) {
+        if readers != nil, pendingStates.value(Conversation(bot: bot, channel: channel)) == nil {
             return try readCommitted(read)
         }
         return try perMessage(read)
@@ -291,25 +294,15 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     /// committed.
     private func queueBehind(_ statements: WriteBehind.Write, of conversation: Conversation? = nil) -> Void? {
         if let writer {
-            if let conversation { stateWriteQueued(conversation) }
+            if let conversation { pendingStates.queued(conversation, ()) }
             writer.submit({ connection in try connection.batch(statements) }, done: { [self] result in
                 // After the COMMIT: a reader sees the write from now on.
-                if let conversation { stateWriteSettled(conversation) }
+                if let conversation { pendingStates.settled(conversation) }
                 if case .failure(let error) = result { failureReport.send("cannot save a conversation's state: \(error)") }
             })
             return ()
         }
         return behind.map { $0.enqueue(statements) }
-    }
-
-    /// A write of `conversation`'s state is queued: its reads go through the writer (after
-    /// it) until it has committed (`stateWriteSettled`).
-    private func stateWriteQueued(_ conversation: Conversation) {
-        queuedSaves.withLock { $0[conversation, default: 0] += 1 }
-    }
-
-    private func stateWriteSettled(_ conversation: Conversation) {
-        queuedSaves.withLock { counts in counts[conversation] = counts[conversation].flatMap { $0 > 1 ? $0 - 1 : nil } }
     }
 
     /// Sends the writes given up on behind (each after a try alone) to `report` instead of
@@ -447,7 +440,7 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
                 return try decoder.decode(Ticket.self, from: Data(text.utf8))
             }
         }
-        return stored.map { ticket in pending.first { TicketKey($0) == TicketKey(ticket) } ?? ticket }
+        return stored.map { Self.shown($0, pending: pending) }
     }
 
     public func ticket(bot: String, channel: String, number: Int) throws -> Ticket? {
@@ -459,18 +452,21 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
             return try decoder.decode(Ticket.self, from: Data(text.utf8))
         }
         guard let stored else { return pending.first }
-        return pending.first { TicketKey($0) == TicketKey(stored) } ?? stored
+        return Self.shown(stored, pending: pending)
+    }
+
+    /// `stored` as the reads show it: its pending write's version, if one is among `pending`
+    /// (taken before `stored` was read, so a write that committed meanwhile is not missed).
+    private static func shown(_ stored: Ticket, pending: [Ticket]) -> Ticket {
+        pending.first { TicketKey($0) == TicketKey(stored) } ?? stored
     }
 
     public nonisolated(nonsending) func update(_ ticket: Ticket) async throws {
-        try await written(ticket) { [self] in try write(ticket, insert: false) }
+        try await writtenShown(ticket: ticket) { [self] in try write(ticket, insert: false) }
     }
 
     public nonisolated(nonsending) func update(_ ticket: Ticket, state: ConversationState?) async throws {
-        let conversation = Conversation(bot: ticket.bot, channel: ticket.channel)
-        if writer != nil { stateWriteQueued(conversation) }
-        defer { if writer != nil { stateWriteSettled(conversation) } }
-        try await written(ticket) { [self] in
+        try await writtenShown(ticket: ticket, stateOf: Conversation(bot: ticket.bot, channel: ticket.channel)) { [self] in
             try connection.transaction {
                 try write(ticket, insert: false)
                 let state = try write(state, bot: ticket.bot, channel: ticket.channel)
@@ -539,14 +535,11 @@ public final class DatabaseBotStore: BotStore, @unchecked Sendable {
     }
 
     public nonisolated(nonsending) func setLastAssigned(queue: String, agent: String) async throws {
-        guard writer != nil else { return try locked { try writeTurn(queue: queue, agent: agent) } }
-        pendingTurns.queued(queue, agent)
-        defer { pendingTurns.settled(queue) }
-        try await written { [self] in try writeTurn(queue: queue, agent: agent) }
+        try await writtenShown(turn: (queue, agent)) { [self] in try writeTurn(queue: queue, agent: agent) }
     }
 
     public nonisolated(nonsending) func assign(_ ticket: Ticket) async throws {
-        try await written(ticket, turn: ticket.agent) { [self] in
+        try await writtenShown(ticket: ticket, turn: ticket.agent.map { (ticket.queue, $0) }) { [self] in
             guard let agent = ticket.agent else { return try write(ticket, insert: false) }
             try connection.transaction {
                 try write(ticket, insert: false)
