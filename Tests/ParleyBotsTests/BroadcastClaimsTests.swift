@@ -75,7 +75,9 @@ struct BroadcastClaimsTests {
         // The first run claims u0 and u1, sends u0 and waits for its next token; the second
         // claims the next chunk, u2 and u3, and does the same.
         let both = try await runs.startBoth(id)
-        #expect(try runs.sentTo(0..<4) == [1, 0, 1, 0])
+        // Read first, so a failure shows what was sent (an expectation on a throwing call does not).
+        let sentWhileBothWait = try runs.sentTo(0..<4)
+        #expect(sentWhileBothWait == [1, 0, 1, 0])
         let reports = try await runs.advanceUntilDone(both)
         #expect(reports.map(\.sentThisRun) == [2, 2])
         #expect(try runs.sentTo(0..<4) == [1, 1, 1, 1])
