@@ -148,6 +148,11 @@ extension MatrixClient {
         return room
     }
 
+    /// `DELETE /directory/room/{roomAlias}`.
+    public func deleteAlias(_ alias: String) async throws {
+        try await request("DELETE", Self.clientPath("directory", "room", alias))
+    }
+
     /// `GET /rooms/{roomId}/joined_members`: the joined user ids, sorted.
     public func joinedMembers(room: String) async throws -> [String] {
         let answer = try await request("GET", Self.clientPath("rooms", room, "joined_members"))

@@ -70,6 +70,8 @@ public struct MatrixErrcode: RawRepresentable, Hashable, Sendable {
 
     /// The same reaction (sender, key, event) already exists.
     public static let duplicateAnnotation = MatrixErrcode(rawValue: "M_DUPLICATE_ANNOTATION")
+    /// The room alias asked for is taken.
+    public static let roomInUse = MatrixErrcode(rawValue: "M_ROOM_IN_USE")
 }
 
 extension ParleyError {

@@ -45,6 +45,10 @@ public struct MatrixConfiguration: Sendable {
     /// Reads the joined rooms and `m.direct` again before making a direct room: an account
     /// with no sync loop (a broadcast helper) would not know of one another process made.
     public var rereadsRoomsBeforeCreating = false
+    /// How long a direct room found under this account's alias for the user, made by another
+    /// process (one killed while making it), is waited for before its alias is taken back and
+    /// a new room made: the server finishes a room whose maker died, but may be slow.
+    public var directRoomSettleTimeout: Duration = .seconds(30)
     /// Held around each read-modify-write of `m.direct` when several processes act as this
     /// account (a cluster on one database): Matrix has no compare-and-set for account data,
     /// and two writers would lose each other's rooms.

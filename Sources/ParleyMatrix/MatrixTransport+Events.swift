@@ -212,21 +212,25 @@ extension MatrixTransport {
 
     static let directRoomMarkType = "org.parley.direct"
 
+    /// The user the mark of `room` names (see `directRoomMark`); nil while the room has no
+    /// mark; "" for a mark `userID` did not set.
+    static func markedPeer(in room: String, client: MatrixClient, userID: String) async throws -> String? {
+        do {
+            let mark = try await client.request("GET", MatrixClient.clientPath("rooms", room, "state", directRoomMarkType, ""),
+                                                query: [("format", "event")])
+            guard mark["sender"]?.stringValue == userID else { return "" }
+            return mark["content"]?["user"]?.stringValue ?? ""
+        } catch let error as ParleyError where error.code == .notFound {
+            return nil
+        }
+    }
+
     /// The other user of `room` if it is a direct room `userID` made: the user its mark names
     /// (a mark `userID` set: anyone with power in a room could set one naming someone else,
     /// to have that person's messages sent there), or (a room made before the mark) its one
     /// other member, invited as direct by `userID`.
     static func ownDirectPeer(_ room: String, client: MatrixClient, userID: String) async throws -> String? {
-        let mark: JSONValue?
-        do {
-            mark = try await client.request("GET", MatrixClient.clientPath("rooms", room, "state", directRoomMarkType, ""),
-                                            query: [("format", "event")])
-        } catch let error as ParleyError where error.code == .notFound {
-            mark = nil
-        }
-        if let mark, mark["sender"]?.stringValue == userID, let marked = mark["content"]?["user"]?.stringValue {
-            return marked
-        }
+        if let marked = try await markedPeer(in: room, client: client, userID: userID), !marked.isEmpty { return marked }
         let answer = try await client.request("GET", MatrixClient.clientPath("rooms", room, "members"), query: [("not_membership", "leave")])
         let others = (answer["chunk"]?.arrayValue ?? []).filter { $0["state_key"]?.stringValue != userID }
         guard others.count == 1, let other = others.first, let peer = other["state_key"]?.stringValue,

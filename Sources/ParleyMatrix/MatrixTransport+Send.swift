@@ -148,19 +148,3 @@ extension MatrixTransport {
         }
     }
 }
-
-extension MatrixTransport {
-    /// Makes a direct room with `user` (invited), marked as this account's (see
-    /// `directRoomMark`), not yet in `m.direct`.
-    func makeDirectRoom(with user: String) async throws -> String {
-        let initialState = directRoomInitialState
-        let room = try await client.createRoom([
-            "is_direct": true, "invite": [.string(user)], "preset": "trusted_private_chat",
-            "initial_state": .array(initialState + [Self.directRoomMark(user)]),
-        ])
-        joinedRooms.insert(room)
-        if let encryption = initialState.first { markEncrypted(room, settings: encryption["content"]) } else { encryptedRooms[room] = false }
-        roomMembers[room] = [userID, user].sorted()
-        return room
-    }
-}

@@ -52,6 +52,10 @@ public actor MatrixTransport: Transport {
     /// A read of the rooms under way for `rereadsRoomsBeforeCreating`: the sends that miss a
     /// room meanwhile wait for it instead of each asking the server again.
     var roomsReread: Task<Void, any Error>?
+    /// The read (or making) of the key of this account's direct room aliases, shared.
+    var directAliasKeyRead: Task<String, any Error>?
+    /// The server refused this account an alias: direct rooms are made without one.
+    var directAliasesRefused = false
     /// Known encryption state per room (absent: not checked yet).
     var encryptedRooms: [String: Bool] = [:]
     /// The `m.room.encryption` content of encrypted rooms (rotation settings).
