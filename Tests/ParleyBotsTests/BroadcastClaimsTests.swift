@@ -35,6 +35,18 @@ struct BroadcastClaimsTests {
             try users.map { try first.messages(to: "u\($0)").count }
         }
 
+        /// The messages `users` got once they are `expected`, or as they are after some five
+        /// seconds: a run hands each send to a task of its own and may go to sleep on the clock
+        /// (for its next token) before that task has delivered.
+        func sentTo(_ users: Range<Int>, awaiting expected: [Int]) async throws -> [Int] {
+            for _ in 0..<5_000 {
+                let sent = try sentTo(users)
+                if sent == expected { return sent }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            return try sentTo(users)
+        }
+
         /// Starts the first service's run of `id`, waits until it sleeps on the clock, then
         /// starts the second's and waits until both sleep; the two runs.
         func startBoth(_ id: String) async throws -> [Task<BroadcastReport, any Error>] {
@@ -76,7 +88,7 @@ struct BroadcastClaimsTests {
         // claims the next chunk, u2 and u3, and does the same.
         let both = try await runs.startBoth(id)
         // Read first, so a failure shows what was sent (an expectation on a throwing call does not).
-        let sentWhileBothWait = try runs.sentTo(0..<4)
+        let sentWhileBothWait = try await runs.sentTo(0..<4, awaiting: [1, 0, 1, 0])
         #expect(sentWhileBothWait == [1, 0, 1, 0])
         let reports = try await runs.advanceUntilDone(both)
         #expect(reports.map(\.sentThisRun) == [2, 2])
