@@ -185,6 +185,26 @@ import ParleyTesting
         await fixture.shutdown()
     }
 
+    /// Each failed attempt is logged; the host is idle during the client's backoff (the clock
+    /// moves on), busy again once the next attempt is made, and the attempts are counted.
+    @Test func failedReconnectAttemptsAreLoggedAndCounted() async throws {
+        let fixture = try BotFixture()
+        try await fixture.start()
+        fixture.hub.refuseNextConnects(2, of: "support")
+        fixture.hub.dropConnection(of: "support")
+        try await fixture.idle()
+        let failures = { fixture.log.filter { $0.contains("reconnect failed") }.count }
+        #expect(failures() == 1)
+        try await fixture.advance(.seconds(60))
+        #expect(failures() == 2)
+        try await fixture.advance(.seconds(60))
+        #expect(failures() == 2)
+        #expect(fixture.log.contains { $0.contains("reconnected attempts=3") })
+        try await fixture.say("/echo after")
+        #expect(try fixture.botTexts() == ["after"])
+        await fixture.shutdown()
+    }
+
     @Test func oneConversationInOrderManyConcurrently() async throws {
         let users = (1...20).map { Profile(id: "user\($0)", name: "User \($0)") }
         let fixture = try BotFixture(users: users)

@@ -83,7 +83,7 @@ extension BotRuntime {
             }
             for _ in items { tracker.begin() }
             backlog += items.count
-            if lanes[channel, default: Lane()].pushFirst(items) == .startDrain { held.append(channel) }
+            if lanes[channel, default: Lane()].pushFirst(items) == .startDrain { startDrain(channel) }
         }
     }
 
@@ -93,7 +93,7 @@ extension BotRuntime {
     func finishHandling(_ id: String, in channel: Channel) {
         let changed = lanes[channel]?.finishHandling(id) ?? false
         if !replaying.isEmpty { replaying.remove(id) }
-        guard !stopping else { return }
+        guard !isStopping else { return }
         do {
             if changed, let state = lanes[channel]?.state {
                 try store.save(state == ConversationState() ? nil : state, bot: bot.id, channel: channel.target,

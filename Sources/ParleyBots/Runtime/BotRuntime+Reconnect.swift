@@ -7,40 +7,39 @@ import ParleyCore
 extension BotRuntime {
     /// Follows the client's connection state.
     func connectionChanged(_ state: ConnectionState) {
-        let previous = connection
-        connection = state
-        switch state {
-        case .disconnected where !stopping && !reconnecting && previous == .connected:
+        let counted = link.isCountedAsWork
+        switch (link, state) {
+        case (.steady(.connected), .disconnected) where !isStopping:
             // A drop (a failed first connect is the host's to report, not a reconnect).
-            reconnecting = true
-            reconnectFailures = 0
+            link = .reconnecting(failures: 0)
             log(.warn, "connection lost: reconnecting")
-            countReconnect(true)
-        case .connected where reconnecting:
-            reconnecting = false
-            log(.info, "reconnected", ["attempts": String(reconnectFailures + 1)])
-            countReconnect(false)
-        case .disconnected where stopping:
-            reconnecting = false
-            countReconnect(false)
-        default:
+        case (.reconnecting(let failures), .connected):
+            link = .steady(.connected)
+            log(.info, "reconnected", ["attempts": String(failures + 1)])
+        case (.reconnecting, .disconnected) where isStopping:
+            link = .steady(.disconnected)
+        case (.reconnecting, _):
             break
+        case (.steady, _):
+            link = .steady(state)
         }
+        countAsWork(from: counted)
     }
 
     /// A failed attempt (the client's error carries a `reconnectFailure`): the client waits its
     /// backoff on the clock, during which the host may be idle. True if `error` was one.
     func reconnectFailed(_ error: ParleyError) -> Bool {
-        guard reconnecting, let failure = error.reconnectFailure else { return false }
-        reconnectFailures += 1
+        guard case .reconnecting(let failures) = link, let failure = error.reconnectFailure else { return false }
+        let counted = link.isCountedAsWork
+        link = .reconnecting(failures: failures + 1)
         log(.warn, "reconnect failed", ["error": error.description, "retry_in": failure.retryInText ?? "-"])
-        countReconnect(false)
+        countAsWork(from: counted)
         return true
     }
 
-    private func countReconnect(_ busy: Bool) {
-        guard busy != reconnectCounted else { return }
-        reconnectCounted = busy
-        if busy { tracker.begin() } else { tracker.end() }
+    /// Tells `tracker` when the link starts or stops counting as work.
+    private func countAsWork(from counted: Bool) {
+        guard link.isCountedAsWork != counted else { return }
+        if counted { tracker.end() } else { tracker.begin() }
     }
 }

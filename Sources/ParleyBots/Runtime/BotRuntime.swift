@@ -26,7 +26,8 @@ actor BotRuntime {
     var greeted: RecentIDs
     /// When `greeted` was last emptied.
     var greetedSince = Date.distantPast
-    var stopping = false
+    /// Where the runtime is in its life (see `BotPhase`).
+    var phase = BotPhase.created
     /// Items queued in the lanes and not yet handled, and the receiving task waiting for
     /// them to drop (see `dispatch(_:)`).
     var backlog = 0
@@ -36,21 +37,12 @@ actor BotRuntime {
     /// The other bots of the host: their messages are never answered, so two bots in one
     /// group cannot keep answering each other.
     var peers: Set<String> = []
-    var reconnecting = false
-    /// While the bot starts: lanes fill but are not drained yet, so the messages left
-    /// unhandled by the previous run go first (`held`: the lanes to drain then).
-    var holding = false
-    var held: [Channel] = []
     /// Ids of those messages, until handled: the server delivering one again is ignored.
     var replaying: Set<String> = []
     /// Whether received messages are kept in the store until handled (`BotRuntime+Inbox`).
     let keepsInbox: Bool
-    /// The client's connection state, as last reported.
-    var connection: ConnectionState = .disconnected
-    /// Failed reconnect attempts since the connection was lost.
-    var reconnectFailures = 0
-    /// Whether a reconnect under way is counted as work by `tracker`.
-    var reconnectCounted = false
+    /// The client's connection, as last reported (see `BotLink`).
+    var link = BotLink.steady(.disconnected)
     /// Decoded messages the bot's client keeps by id with SQLite storage (in memory it keeps
     /// none): the runtime hands each handler its trigger message itself, so the cache serves
     /// only reaction events.
@@ -116,12 +108,12 @@ actor BotRuntime {
         // to wake per batch.
         await client.setEventHandler(EventForwarder(self).forward)
         let unhandled = loadUnhandled()
-        holding = true
+        precondition(phase == .created, "a bot runtime is started once")
+        phase = .starting(held: [])
         do {
             try await client.connect()
         } catch {
-            holding = false
-            held = []
+            endHold(dropping: true)
             replaying = []
             throw error
         }
@@ -129,9 +121,7 @@ actor BotRuntime {
         // a host that started is one whose health says so.
         options.activity?.connection(bot: bot.id, await client.connectionState)
         queueFirst(unhandled)
-        holding = false
-        for channel in held { Task { await self.drain(channel) } }
-        held = []
+        endHold()
         for (target, state) in try store.statesWithTimers(bot: bot.id) {
             guard let channel = Channel(target: target) else { continue }
             if let position = state.waiting, let deadline = state.deadline { armTimeout(position, deadline, in: channel) }
@@ -142,7 +132,7 @@ actor BotRuntime {
 
     /// Stops taking new work and closes the client (queued sends stay in its outbox).
     func stop() async {
-        stopping = true
+        enterStopping()
         releaseBacklogWaiter()
         releaseQuietWaiters()
         await client.close()
@@ -165,7 +155,7 @@ actor BotRuntime {
                 dispatch(event)
             }
         }
-        guard backlog > options.backlogLimit, !stopping else { return }
+        guard backlog > options.backlogLimit, !isStopping else { return }
         await withCheckedContinuation { backlogWaiter = $0 }
     }
 
@@ -204,7 +194,7 @@ actor BotRuntime {
     /// Queues `item` for `channel`, counting it as work in flight.
     func accept(_ item: WorkItem, in channel: Channel, counted: Bool = false) {
         if !counted { tracker.begin() }
-        guard !stopping else {
+        guard !isStopping else {
             tracker.end()
             return
         }
@@ -219,7 +209,7 @@ actor BotRuntime {
         let action = lanes[channel, default: Lane()].push(item, stamp: queuedSoFar)
         if lanes.count > options.conversationLimit + max(1, options.conversationLimit / 8) { evictIdleLanes() }
         guard action == .startDrain else { return }
-        if holding { held.append(channel) } else { Task { await self.drain(channel) } }
+        startDrain(channel)
     }
 
     /// Drops the least recently used idle lanes down to `options.conversationLimit`, in one
@@ -240,12 +230,12 @@ actor BotRuntime {
         Task { await self.accept(item, in: channel, counted: true) }
     }
 
-    private func drain(_ channel: Channel) async {
+    func drain(_ channel: Channel) async {
         // Bounded by the queue: each round takes one item; an empty queue ends the task.
         while let item = lanes[channel]?.next() {
             // Once stopping, a message (or reaction) waits in the inbox for the next start (its
             // sends would fail on the closed client); other items still run, as before.
-            if item.isReceived, stopping {} else { await process(item, in: channel) }
+            if item.isReceived, isStopping {} else { await process(item, in: channel) }
             tracker.end()
             backlog -= 1
             if backlog <= options.backlogLimit / 2 { releaseBacklogWaiter() }
@@ -271,7 +261,7 @@ actor BotRuntime {
     /// its way to `dispatch`; the client's count covers that stretch.
     func drainInbound() async {
         await transport.waitUntilRelayed()
-        guard !stopping else { return }
+        guard !isStopping else { return }
         await client.waitUntilProcessed(transport.relayedEventCount)
     }
 
@@ -284,7 +274,7 @@ actor BotRuntime {
     func hasHandledEverythingDelivered() async -> Bool {
         guard transport.isCaughtUp else { return false }
         let taken = transport.relayedEventCount
-        if stopping { return true }
+        if isStopping { return true }
         return await client.processedEventCount >= taken
     }
 
