@@ -15,7 +15,7 @@ public enum MatrixFuzzing {
     public static func decode(_ data: Data) -> [JSONValue] {
         guard let response = try? JSONValue.parse(data) else { return [] }
         for event in response["account_data"]?["events"]?.arrayValue ?? [] where event["type"]?.stringValue == "m.direct" {
-            _ = MatrixTransport.directMap(event["content"] ?? [:])
+            _ = RoomDirectory.directMap(event["content"] ?? [:])
         }
         var events: [JSONValue] = []
         let rooms = response["rooms"]

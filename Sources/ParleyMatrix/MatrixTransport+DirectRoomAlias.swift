@@ -71,9 +71,9 @@ extension MatrixTransport {
                                                            ["type": "m.room.canonical_alias", "state_key": "", "content": [:]]])
         }
         let room = try await client.createRoom(.object(body))
-        joinedRooms.insert(room)
-        if let encryption = initialState.first { markEncrypted(room, settings: encryption["content"]) } else { encryptedRooms[room] = false }
-        roomMembers[room] = [userID, user].sorted()
+        rooms.joined.insert(room)
+        if let encryption = initialState.first { markEncrypted(room, settings: encryption["content"]) } else { rooms.encrypted[room] = false }
+        rooms.members[room] = [userID, user].sorted()
         return room
     }
 
@@ -105,8 +105,8 @@ extension MatrixTransport {
                 guard marked == peer else { return .notOurs }
                 let members = try await client.joinedAndInvitedMembers(room: room)
                 if !members.contains(peer) { try await client.invite(room: room, user: peer) }
-                joinedRooms.insert(room)
-                roomMembers[room] = Array(Set(members + [peer, userID])).sorted()
+                rooms.joined.insert(room)
+                rooms.members[room] = Array(Set(members + [peer, userID])).sorted()
                 return .ours(room)
             case ("leave", _), ("ban", _):
                 return try await freeAlias(alias)

@@ -42,24 +42,24 @@ extension MatrixTransport {
 
     /// Notes that `room` is encrypted, with its `m.room.encryption` content when known.
     func markEncrypted(_ room: String, settings: JSONValue?) {
-        encryptedRooms[room] = true
-        if let settings { encryptionSettings[room] = settings }
+        rooms.encrypted[room] = true
+        if let settings { rooms.encryptionSettings[room] = settings }
         if !config.encryptionMode.servesEncrypted { warnEncrypted(room) }
     }
 
     /// Whether the room is encrypted, asked of the server once per room, then followed from sync.
     func isEncrypted(_ room: String) async throws -> Bool {
-        if let known = encryptedRooms[room] { return known }
+        if let known = rooms.encrypted[room] { return known }
         let settings = try await client.state(room: room, type: "m.room.encryption")
-        encryptedRooms[room] = settings != nil
-        if let settings { encryptionSettings[room] = settings }
+        rooms.encrypted[room] = settings != nil
+        if let settings { rooms.encryptionSettings[room] = settings }
         return settings != nil
     }
 
     /// Whether this mode serves the room (an unknown room is asked about only under `require`).
     func serves(_ room: String) async throws -> Bool {
         switch config.encryptionMode {
-        case .off: return encryptedRooms[room] != true
+        case .off: return rooms.encrypted[room] != true
         case .allow, .default: return true
         case .require:
             guard try await isEncrypted(room) else {
@@ -71,7 +71,7 @@ extension MatrixTransport {
     }
 
     private func warnPlain(_ room: String) {
-        guard warnedRooms.insert(room).inserted else { return }
+        guard rooms.warned.insert(room).inserted else { return }
         config.log("room \(room) is not encrypted and transport.encryption.mode is require: Parley ignores its messages and refuses to send there")
     }
 
@@ -140,8 +140,8 @@ extension MatrixTransport {
     /// A member joined or left: the member list is read again before the next key share, and a
     /// departure retires the room's session (the leaver must not read what follows).
     func membershipChanged(room: String, membership: String) async {
-        roomMembers[room] = nil
-        guard encryptedRooms[room] == true, membership == "leave" || membership == "ban",
+        rooms.members[room] = nil
+        guard rooms.encrypted[room] == true, membership == "leave" || membership == "ban",
               let encryption = config.encryption else { return }
         await encryption.membersLeft(room: room)
     }
@@ -168,7 +168,7 @@ extension MatrixTransport {
         guard try await refuseUnserved(room), let encryption = config.encryption else { return (type, content) }
         let members = try await members(of: room)
         let sealed = try await encryption.encrypt(type: type, content: content, room: room, members: members,
-                                                  settings: encryptionSettings[room] ?? [:], client: client)
+                                                  settings: rooms.encryptionSettings[room] ?? [:], client: client)
         return ("m.room.encrypted", sealed)
     }
 
@@ -210,13 +210,13 @@ extension MatrixTransport {
     private func roomKeyShare(for channel: Channel) async throws -> MatrixRoomKeyShare? {
         let room = try await roomID(for: channel, create: true)
         guard try await isEncrypted(room) else { return nil }
-        return MatrixRoomKeyShare(room: room, members: try await members(of: room), settings: encryptionSettings[room] ?? [:])
+        return MatrixRoomKeyShare(room: room, members: try await members(of: room), settings: rooms.encryptionSettings[room] ?? [:])
     }
 
     private func members(of room: String) async throws -> [String] {
-        if let known = roomMembers[room] { return known }
+        if let known = rooms.members[room] { return known }
         let members = try await client.joinedAndInvitedMembers(room: room)
-        roomMembers[room] = members
+        rooms.members[room] = members
         return members
     }
 

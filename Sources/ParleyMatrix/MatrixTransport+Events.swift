@@ -12,7 +12,7 @@ extension MatrixTransport {
         else { return }
         if try await isHandled(id) { return }
         if type == "m.room.encryption" { markEncrypted(room, settings: event["content"]) }
-        if type == "m.room.encrypted", encryptedRooms[room] != true { markEncrypted(room, settings: nil) }
+        if type == "m.room.encrypted", rooms.encrypted[room] != true { markEncrypted(room, settings: nil) }
         guard try await serves(room) else {
             // Nothing from a refused room is delivered (see the type's documentation).
             return markHandled([id], room: room)
@@ -37,7 +37,7 @@ extension MatrixTransport {
 
     /// The channel an event of `room` by `sender` belongs to (direct rooms: the sender).
     func channel(room: String, sender: String) -> Channel {
-        directRooms[room] != nil ? .person(sender) : .group(room)
+        rooms.direct[room] != nil ? .person(sender) : .group(room)
     }
 
     private func handleMessage(_ event: JSONValue, id: String, sender: String, room: String) async throws {
@@ -64,7 +64,7 @@ extension MatrixTransport {
 
     /// The channel our own messages in `room` were sent to.
     private func outgoingChannel(room: String) -> Channel {
-        directRooms[room].map(Channel.person) ?? .group(room)
+        rooms.direct[room].map(Channel.person) ?? .group(room)
     }
 
     /// The original of a reply: from the record, else fetched from the server (seq 0 when it was
@@ -129,9 +129,9 @@ extension MatrixTransport {
         }
         // Our own invites are reported from the sync's `invite` section, before we join.
         if user == userID, change == .invited { return }
-        if user == userID, change == .kicked || change == .left { joinedRooms.remove(room) }
-        var channel = directRooms[room].map(Channel.person) ?? .group(room)
-        if user == userID, change == .joined, previous == nil, directRooms[room] == nil, let peer = await orphanedDirectPeer(room) {
+        if user == userID, change == .kicked || change == .left { rooms.joined.remove(room) }
+        var channel = rooms.direct[room].map(Channel.person) ?? .group(room)
+        if user == userID, change == .joined, previous == nil, rooms.direct[room] == nil, let peer = await orphanedDirectPeer(room) {
             channel = .person(peer)
         }
         emit(.membership(MembershipEvent(channel: channel, user: user, change: change, by: sender == user ? nil : sender)))
@@ -163,7 +163,7 @@ extension MatrixTransport {
                 try await pass.value
                 continue
             }
-            let unknown = joinedRooms.subtracting(directRooms.keys).subtracting(ownDirectRooms.keys).subtracting(notOwnDirectRooms)
+            let unknown = rooms.unknownJoined
             guard !unknown.isEmpty else { return }
             let pass = Task { try await self.adopt(unknown.sorted()) }
             adoptionPass = pass
@@ -172,15 +172,15 @@ extension MatrixTransport {
         }
     }
 
-    /// Asks about `rooms` a few at a time and records those found to be direct rooms this
-    /// account made.
-    private func adopt(_ rooms: [String]) async throws {
+    /// Asks about `candidates` a few at a time and records those found to be direct rooms
+    /// this account made.
+    private func adopt(_ candidates: [String]) async throws {
         let (client, userID) = (client, userID)
         var found: [(room: String, peer: String)] = []
         try await withThrowingTaskGroup(of: (String, String?).self) { group in
-            for (index, room) in rooms.enumerated() {
+            for (index, room) in candidates.enumerated() {
                 if index >= Self.roomsAskedAtOnce, let (room, peer) = try await group.next() {
-                    if let peer { found.append((room, peer)) } else { notOwnDirectRooms.insert(room) }
+                    if let peer { found.append((room, peer)) } else { rooms.notOwnDirect.insert(room) }
                 }
                 group.addTask {
                     // A room the server refuses to tell about (the account left it meanwhile)
@@ -194,10 +194,10 @@ extension MatrixTransport {
                 }
             }
             for try await (room, peer) in group {
-                if let peer { found.append((room, peer)) } else { notOwnDirectRooms.insert(room) }
+                if let peer { found.append((room, peer)) } else { rooms.notOwnDirect.insert(room) }
             }
         }
-        for (room, peer) in found where joinedRooms.contains(room) {
+        for (room, peer) in found where rooms.joined.contains(room) {
             try await addDirectRoom(room, with: peer)
         }
     }

@@ -58,8 +58,8 @@ extension MatrixTransport {
     public func join(_ roomIDOrAlias: String) async throws -> String {
         try await ensureSession()
         let room = try await client.join(roomIDOrAlias)
-        joinedRooms.insert(room)
-        if roomIDOrAlias.hasPrefix("#") { aliases[roomIDOrAlias] = room }
+        rooms.joined.insert(room)
+        if roomIDOrAlias.hasPrefix("#") { rooms.aliases[roomIDOrAlias] = room }
         return room
     }
 }

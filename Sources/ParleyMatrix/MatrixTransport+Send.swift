@@ -44,7 +44,7 @@ extension MatrixTransport {
                                 replyTo: message.replyTo)
         let receipt = try await store.recordSent(envelope, room: room, replyTo: message.replyTo?.messageID)
         if config.attachVCardFile, message.payload["type"]?.intValue == VCardContent.contentTypeCode {
-            await attachVCard(message, room: room, encrypted: encryptedRooms[room] == true)
+            await attachVCard(message, room: room, encrypted: rooms.encrypted[room] == true)
         }
         return receipt
     }
@@ -109,11 +109,6 @@ extension MatrixTransport {
         try await task.value
     }
 
-    /// This account's direct room with `user` it is in (the first by id), if any.
-    private func directRoom(with user: String) -> String? {
-        directRooms.filter { $0.value == user && joinedRooms.contains($0.key) }.keys.sorted().first
-    }
-
     /// The room of a channel: a group's room id (an alias is resolved), a person's direct room
     /// (created with an invite and added to `m.direct` when `create` and there is none).
     public func roomID(for channel: Channel, create: Bool = false) async throws -> String {
@@ -122,22 +117,22 @@ extension MatrixTransport {
         case .group where channel.id.hasPrefix("!"):
             return channel.id
         case .group where channel.id.hasPrefix("#"):
-            if let room = aliases[channel.id] { return room }
+            if let room = rooms.aliases[channel.id] { return room }
             let room = try await client.resolveAlias(channel.id)
-            aliases[channel.id] = room
+            rooms.aliases[channel.id] = room
             return room
         case .person where channel.id.hasPrefix("@") && channel.id.contains(":"):
-            if !joinedRoomsLoaded { try await loadRooms() }
-            if let room = directRoom(with: channel.id) { return room }
+            if !rooms.joinedLoaded { try await loadRooms() }
+            if let room = rooms.directRoom(with: channel.id) { return room }
             guard create else {
                 throw ParleyError(.notFound, "no direct room with \(channel.id)", context: ["channel": channel.target])
             }
             if config.rereadsRoomsBeforeCreating {
                 try await rereadRooms()
-                if let room = directRoom(with: channel.id) { return room }
+                if let room = rooms.directRoom(with: channel.id) { return room }
             }
             try await adoptOrphanedDirectRooms()
-            if let room = directRoom(with: channel.id) { return room }
+            if let room = rooms.directRoom(with: channel.id) { return room }
             let room = try await makeDirectRoom(with: channel.id)
             try await addDirectRoom(room, with: channel.id)
             return room

@@ -88,18 +88,18 @@ extension MatrixTransport {
         for event in response["account_data"]?["events"]?.arrayValue ?? [] where event["type"]?.stringValue == "m.direct" {
             applyDirect(event["content"] ?? [:])
         }
-        let rooms = response["rooms"]
-        for (room, info) in (rooms?["join"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
-            joinedRooms.insert(room)
+        let changed = response["rooms"]
+        for (room, info) in (changed?["join"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+            rooms.joined.insert(room)
             try await handleJoined(room: room, info: info, fresh: fresh)
         }
-        for (room, info) in (rooms?["leave"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+        for (room, info) in (changed?["leave"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             if !fresh {
                 for event in info["timeline"]?["events"]?.arrayValue ?? [] { try await handleEvent(event, room: room) }
             }
             forget(room)
         }
-        for (room, info) in (rooms?["invite"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+        for (room, info) in (changed?["invite"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
             try await handleInvite(room: room, info: info)
         }
     }
@@ -124,10 +124,10 @@ extension MatrixTransport {
             for event in ownJoins + eventsSinceOwnArrival(events) { try await handleEvent(event, room: room) }
         }
         // Pruned once a tenth of the kept ids is new, not after every sync: a prune is a write.
-        unprunedSeen[room, default: 0] += timeline.count
-        if unprunedSeen[room, default: 0] >= Self.seenPerRoom / 10 {
+        rooms.unprunedSeen[room, default: 0] += timeline.count
+        if rooms.unprunedSeen[room, default: 0] >= Self.seenPerRoom / 10 {
             try await store.pruneSeen(room: room, keep: Self.seenPerRoom)
-            unprunedSeen[room] = 0
+            rooms.unprunedSeen[room] = 0
         }
     }
 
@@ -200,14 +200,14 @@ extension MatrixTransport {
         let channel: Channel = isDirect && !inviter.isEmpty ? .person(inviter) : .group(room)
         emit(.membership(MembershipEvent(channel: channel, user: userID, change: .invited, by: inviter.isEmpty ? nil : inviter)))
         let invite = MatrixConfiguration.Invite(roomID: room, inviter: inviter, isDirect: isDirect)
-        let full = joinedRooms.count >= config.maxRooms
+        let full = rooms.joined.count >= config.maxRooms
         if full {
-            config.log("declined the invite to \(room) from \(inviter): this account is in \(joinedRooms.count) rooms, the most max_rooms allows")
+            config.log("declined the invite to \(room) from \(inviter): this account is in \(rooms.joined.count) rooms, the most max_rooms allows")
         }
         do {
             if !full, config.invitePolicy(invite) {
                 try await client.join(room)
-                joinedRooms.insert(room)
+                rooms.joined.insert(room)
                 if isDirect, !inviter.isEmpty { try await addDirectRoom(room, with: inviter) }
             } else {
                 try await client.leave(room: room)
@@ -221,7 +221,7 @@ extension MatrixTransport {
     /// entries survive). One update at a time: the read-modify-write of concurrent sends to new
     /// users (a broadcast) would otherwise lose rooms, and a lost room is created again.
     func addDirectRoom(_ room: String, with user: String) async throws {
-        ownDirectRooms[room] = user
+        rooms.ownDirect[room] = user
         try await queues.run("m.direct") { try await self.writeDirectRoom(room, with: user) }
     }
 
@@ -239,10 +239,10 @@ extension MatrixTransport {
 
     private func writeDirectRoomNow(_ room: String, with user: String) async throws {
         var content = try await client.accountData(userID: userID, type: "m.direct")?.objectValue ?? [:]
-        var rooms = content[user]?.arrayValue ?? []
-        guard !rooms.contains(.string(room)) else { return applyDirect(.object(content)) }
-        rooms.append(.string(room))
-        content[user] = .array(rooms)
+        var userRooms = content[user]?.arrayValue ?? []
+        guard !userRooms.contains(.string(room)) else { return applyDirect(.object(content)) }
+        userRooms.append(.string(room))
+        content[user] = .array(userRooms)
         try await client.setAccountData(userID: userID, type: "m.direct", content: .object(content))
         applyDirect(.object(content))
     }

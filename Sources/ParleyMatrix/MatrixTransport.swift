@@ -38,15 +38,8 @@ public actor MatrixTransport: Transport {
     var client: MatrixClient
     var sessionTask: Task<Void, any Error>?
     var filterID: String?
-    /// Direct rooms from `m.direct`: room id → the other user.
-    var directRooms: [String: String] = [:]
-    /// The direct rooms this process added to `m.direct` (room id → user).
-    var ownDirectRooms: [String: String] = [:]
-    var joinedRooms: Set<String> = []
-    var joinedRoomsLoaded = false
-    /// Joined rooms outside `m.direct` found not to be a direct room this account made
-    /// (`adoptOrphanedDirectRooms`): not asked about again.
-    var notOwnDirectRooms: Set<String> = []
+    /// The account's rooms as this process knows them.
+    var rooms = RoomDirectory()
     /// The pass of `adoptOrphanedDirectRooms` under way, which concurrent sends wait for.
     var adoptionPass: Task<Void, any Error>?
     /// A read of the rooms under way for `rereadsRoomsBeforeCreating`: the sends that miss a
@@ -56,18 +49,10 @@ public actor MatrixTransport: Transport {
     var directAliasKeyRead: Task<String, any Error>?
     /// The server refused this account an alias: direct rooms are made without one.
     var directAliasesRefused = false
-    /// Known encryption state per room (absent: not checked yet).
-    var encryptedRooms: [String: Bool] = [:]
-    /// The `m.room.encryption` content of encrypted rooms (rotation settings).
-    var encryptionSettings: [String: JSONValue] = [:]
-    /// Joined and invited members of encrypted rooms, for key sharing; dropped on any membership change.
-    var roomMembers: [String: [String]] = [:]
     /// Encrypted events whose room key has not arrived yet, oldest first.
     var heldEvents: [HeldEvent] = []
     /// This session's device (from login or whoami).
     var deviceID: String?
-    var warnedRooms: Set<String> = []
-    var aliases: [String: String] = [:]
     /// The connection's events not yet taken by the consumer (nil while disconnected).
     var backlog: EventBacklog?
     var syncTask: Task<Void, Never>?
@@ -75,8 +60,6 @@ public actor MatrixTransport: Transport {
     var emittedCount = 0
     /// `/sync` answers received so far (each one a request and a computation on the server).
     public internal(set) var syncCount = 0
-    /// Event ids marked seen per room since its last prune.
-    var unprunedSeen: [String: Int] = [:]
     /// What the sync being handled writes, and the events waiting for that commit.
     var syncBatch = SyncBatch()
     /// The sync position, read from the store once, then kept here as it is saved.
@@ -236,47 +219,23 @@ public actor MatrixTransport: Transport {
 
     /// Joined rooms and the `m.direct` map, so sends work before the first sync has run.
     func loadRooms() async throws {
-        joinedRooms = Set(try await client.joinedRooms())
-        joinedRoomsLoaded = true
+        rooms.joined = Set(try await client.joinedRooms())
+        rooms.joinedLoaded = true
         applyDirect(try await client.accountData(userID: userID, type: "m.direct") ?? [:])
     }
 
-    /// Rebuilds the room → user map from an `m.direct` content (user id → room ids), keeping
-    /// the rooms this account is in: `m.direct` keeps every direct room it was ever in.
-    func applyDirect(_ content: JSONValue) {
-        var map = Self.directMap(content)
-        // A sync's copy can predate this process's own last update: its rooms are kept.
-        for (room, user) in ownDirectRooms where map[room] == nil { map[room] = user }
-        directRooms = map.filter { joinedRooms.contains($0.key) }
-    }
+    func applyDirect(_ content: JSONValue) { rooms.applyDirect(content) }
 
-    /// The direct rooms of an `m.direct` content: room id → the other user.
-    static func directMap(_ content: JSONValue) -> [String: String] {
-        var map: [String: String] = [:]
-        for (user, rooms) in content.objectValue ?? [:] {
-            for room in rooms.arrayValue ?? [] { if let room = room.stringValue { map[room] = user } }
-        }
-        return map
-    }
-
-    /// Drops what is kept about a room this account left, so the room maps follow the rooms
-    /// it is in (at most `maxRooms`, however many it was invited to and kicked from).
+    /// Drops what is kept about a room this account left (see `RoomDirectory.forget`), its
+    /// held events too.
     func forget(_ room: String) {
-        joinedRooms.remove(room)
-        directRooms[room] = nil
-        ownDirectRooms[room] = nil
-        notOwnDirectRooms.remove(room)
-        encryptedRooms[room] = nil
-        encryptionSettings[room] = nil
-        roomMembers[room] = nil
+        rooms.forget(room)
         for held in heldEvents where held.room == room { syncBatch.writes.release(held.id) }
         heldEvents.removeAll { $0.room == room }
-        warnedRooms.remove(room)
-        unprunedSeen[room] = nil
     }
 
     func warnEncrypted(_ room: String) {
-        guard warnedRooms.insert(room).inserted else { return }
+        guard rooms.warned.insert(room).inserted else { return }
         config.log("room \(room) is end-to-end encrypted and transport.encryption.mode is off: Parley ignores its messages and refuses to send there")
     }
 }

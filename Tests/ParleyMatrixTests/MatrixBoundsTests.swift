@@ -53,16 +53,16 @@ import ParleyTesting
         let transport = try homeserver.transport()
 
         _ = try await withTimeout("connect", seconds: 15) { try await transport.connect() }
-        #expect(await transport.encryptedRooms == ["!e:localhost": true])
-        #expect(await transport.warnedRooms == ["!e:localhost"])
+        #expect(await transport.rooms.encrypted == ["!e:localhost": true])
+        #expect(await transport.rooms.warned == ["!e:localhost"])
         leaveReleased.withLock { $0 = true }
         // A /sync from s2: the leave was handled.
         try await waitUntil("the sync after the leave") { homeserver.server.requests.contains { $0.path.contains("/sync") && $0.path.contains("since=s2") } }
         await transport.disconnect()
 
-        #expect(await transport.encryptedRooms.isEmpty)
-        #expect(await transport.warnedRooms.isEmpty)
-        #expect(await transport.joinedRooms.isEmpty)
+        #expect(await transport.rooms.encrypted.isEmpty)
+        #expect(await transport.rooms.warned.isEmpty)
+        #expect(await transport.rooms.joined.isEmpty)
     }
 
     @Test func aConsumerThatDoesNotReadHoldsTheSyncLoopAndLosesNothing() async throws {

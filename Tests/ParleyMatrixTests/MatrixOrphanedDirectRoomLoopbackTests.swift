@@ -21,7 +21,7 @@ import Testing
         }
         let bot = try homeserver.transport()
         #expect(try await bot.roomID(for: .person("@alice:localhost"), create: true) == "!new:localhost")
-        #expect(await bot.notOwnDirectRooms == ["!gone:localhost"])
+        #expect(await bot.rooms.notOwnDirect == ["!gone:localhost"])
     }
 
     /// A transient failure (503) fails the send, to be tried again, rather than make a second

@@ -52,7 +52,7 @@ import Testing
         #expect(room != trap)
         let aliceMark = try await botUser.client.state(room: room, type: MatrixTransport.directRoomMarkType)
         #expect(aliceMark == ["user": .string(alice.userID)])
-        #expect(await bot.notOwnDirectRooms == [trap])
+        #expect(await bot.rooms.notOwnDirect == [trap])
         if log.path != nil {
             // The log shows the path as sent: the room id percent-encoded.
             let path = "/rooms/%21\(trap.dropFirst().replacingOccurrences(of: ":", with: "%3A"))/state/\(MatrixTransport.directRoomMarkType)"
