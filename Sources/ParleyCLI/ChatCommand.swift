@@ -101,6 +101,6 @@ enum ChatCommand: Subcommand {
     private static func recordedProfiles(_ loaded: LoadedHost, running: RunningHost, users: [String]) -> [Profile] {
         var ids = (loaded.catalog.profiles?.entries ?? []).map(\.name)
         for user in users where !ids.contains(user) { ids.append(user) }
-        return ids.compactMap { running.hub?.user($0) }
+        return ids.compactMap { running.localChat?.user($0) }
     }
 }

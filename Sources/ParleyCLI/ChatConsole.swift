@@ -3,7 +3,6 @@ import ParleyBots
 import ParleyCore
 import ParleyFlowTest
 import ParleyHosting
-import ParleyHub
 
 /// The interactive console: type as a user, see the bots' answers. Each line is sent to the
 /// current bot; once the host is idle, everything new from the bots is printed. Reads until
@@ -13,7 +12,8 @@ struct ChatConsole {
     static let defaultUser = "you"
 
     let running: RunningHost
-    let hub: Hub
+    /// The embedded hub, as the console reaches it.
+    let hub: LocalChat
     let user: String
     /// Who writes `/in QUEUE TEXT` lines: `parley chat` gives it a user of its own (a member of
     /// every queue group), so the bot tells the customer and the agent apart, as a recorded test
@@ -37,7 +37,7 @@ struct ChatConsole {
     /// A console on `running`'s embedded hub; nil when it runs on another transport.
     init?(running: RunningHost, user: String, agent: String? = nil, bot: CompiledBot, context: CommandContext,
           recording: ChatRecording? = nil) {
-        guard let hub = running.hub else { return nil }
+        guard let hub = running.localChat else { return nil }
         self.running = running
         self.hub = hub
         self.user = user
