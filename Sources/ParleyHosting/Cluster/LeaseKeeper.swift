@@ -30,18 +30,22 @@ final class LeaseKeeper: Sendable {
         var held: @Sendable (Set<String>) async -> Void
     }
 
-    private struct Held {
-        var generation: Int64
-        /// When this process must have stopped acting for the bot unless renewed: the start of
-        /// the last successful renewal plus the lease, less a margin for the stop itself.
-        var actUntil: ContinuousClock.Instant
-        /// Taken beyond this process's share (see the type's comment): never handed over.
-        var orphan = false
-        /// When it was taken: a bot is handed over only once it has run here for two leases.
-        var since = ContinuousClock.now
-        /// True while the host is starting it (a take-over under way): not handed over then,
-        /// as the host could not yet stop it.
-        var starting = false
+    /// Everything the loops and the host share, under one lock: the plan (leases held,
+    /// back-offs), the loops, what the host does for changes of hands and the bots lost before
+    /// it could (the loops start as soon as the first leases are taken, while the host is still
+    /// connecting and starting its bots, which can outlast the lease; a fresh-clone cluster
+    /// test lost both first leases of a process that way), the host's work under way for
+    /// changes of hands (awaited by `stop`), and when the database last answered a round
+    /// (`/healthz` turns 503 when that is older than the lease). No database call is made
+    /// under it: the watchdog never waits for the database.
+    private struct State {
+        var plan: LeasePlan
+        var loops: [PeriodicThread] = []
+        var actions: Actions?
+        var lostEarly: [String] = []
+        var nextTask = 0
+        var tasks: [Int: Task<Void, Never>] = [:]
+        var lastRound: ContinuousClock.Instant?
     }
 
     let store: LeaseStore
@@ -49,26 +53,8 @@ final class LeaseKeeper: Sendable {
     let bots: [String]
     let lease: Duration
     let fences: FenceBook
-    private let held = Mutex<[String: Held]>([:])
-    /// Bots this process could not start, with when it may take them again: two leases, so that
-    /// another process can take one over as an orphan (it must have been free for a whole lease).
-    private let backingOff = Mutex<[String: ContinuousClock.Instant]>([:])
-    private let loops = Mutex<[PeriodicThread]>([])
-    /// What the host does for changes of hands, once it can (`act`), and the bots lost before:
-    /// the loops start as soon as the first leases are taken, while the host is still
-    /// connecting and starting its bots (which can outlast the lease; a fresh-clone cluster test
-    /// lost both first leases of a process that way), but only renew until the host can act.
-    private let acting = Mutex<(actions: Actions?, lostEarly: [String])>((nil, []))
-    /// What the host is doing for changes of hands (bots being started or stopped), by a
-    /// number of their own; awaited by `stop`.
-    private let pending = Mutex<(next: Int, tasks: [Int: Task<Void, Never>])>((0, [:]))
-    /// When the database last answered a renewal round (nil: never): `/healthz` turns 503
-    /// when it is older than the lease.
-    private let lastRound = Mutex<ContinuousClock.Instant?>(nil)
+    private let state: Mutex<State>
     private let log: @Sendable (_ level: String, _ message: String, _ fields: [String: String]) -> Void
-
-    /// The part of the lease kept back: the bot is stopped this long before the lease expires.
-    var margin: Duration { lease / 5 }
 
     init(store: LeaseStore, processID: String, bots: [String], lease: Duration, fences: FenceBook,
          log: @escaping @Sendable (_ level: String, _ message: String, _ fields: [String: String]) -> Void) {
@@ -78,6 +64,7 @@ final class LeaseKeeper: Sendable {
         self.lease = lease
         self.fences = fences
         self.log = log
+        state = Mutex(State(plan: LeasePlan(lease: lease)))
     }
 
     /// A name for this process, unique across the cluster and its restarts.
@@ -86,11 +73,11 @@ final class LeaseKeeper: Sendable {
     }
 
     /// The bots held now, with their generations.
-    var holdings: [String: Int64] { held.withLock { $0.mapValues(\.generation) } }
+    var holdings: [String: Int64] { state.withLock { $0.plan.generations } }
 
     /// True while the database answered within the last lease.
     var databaseReachable: Bool {
-        guard let last = lastRound.withLock({ $0 }) else { return false }
+        guard let last = state.withLock({ $0.lastRound }) else { return false }
         return ContinuousClock.now - last < lease
     }
 
@@ -105,7 +92,7 @@ final class LeaseKeeper: Sendable {
     private func heartbeat() -> Bool {
         guard (try? store.heartbeat(id: processID, host: ProcessInfo.processInfo.hostName,
                                     pid: Int64(ProcessInfo.processInfo.processIdentifier), bots: bots)) != nil else { return false }
-        lastRound.withLock { $0 = ContinuousClock.now }
+        state.withLock { $0.lastRound = ContinuousClock.now }
         return true
     }
 
@@ -122,14 +109,12 @@ final class LeaseKeeper: Sendable {
     private func take(upTo share: Int) -> [String: Int64] {
         var taken: [String: Int64] = [:]
         let seconds = lease.timeInterval
-        let now = ContinuousClock.now
-        backingOff.withLock { $0 = $0.filter { $0.value > now } }
-        for bot in bots where held.withLock({ $0[bot] == nil }) && backingOff.withLock({ $0[bot] == nil }) {
+        for bot in state.withLock({ $0.plan.candidates(among: bots, at: ContinuousClock.now) }) {
             let started = ContinuousClock.now
-            let orphan = held.withLock { $0.count } >= share
+            let orphan = state.withLock { $0.plan.takesOrphan(share: share) }
             guard let generation = try? store.acquire(bot, holder: processID, seconds: seconds, expiredFor: orphan ? seconds : 0) else { continue }
             fences.hold(bot, at: generation)
-            held.withLock { $0[bot] = Held(generation: generation, actUntil: started + lease - margin, orphan: orphan, since: started) }
+            state.withLock { $0.plan.took(bot, generation: generation, startedAt: started, orphan: orphan) }
             taken[bot] = generation
         }
         return taken
@@ -147,20 +132,19 @@ final class LeaseKeeper: Sendable {
     func startRenewing() {
         let renew = PeriodicThread(name: "parley-lease-renewal", every: lease / 3) { [self] in round() }
         let watchdog = PeriodicThread(name: "parley-lease-watchdog", every: lease / 10) { [self] in
-            let now = ContinuousClock.now
-            let lapsed = held.withLock { $0.filter { $0.value.actUntil <= now }.map(\.key) }
+            let lapsed = state.withLock { $0.plan.lapsed(at: ContinuousClock.now) }
             if !lapsed.isEmpty { lose(lapsed, why: "not renewed in time (database unreachable?)") }
         }
-        loops.withLock { $0 = [renew, watchdog] }
+        state.withLock { $0.loops = [renew, watchdog] }
     }
 
     /// From now on, changes of hands go to `actions`; the bots lost before (while the host
     /// started them) are stopped first.
     func act(_ actions: Actions) {
-        let lostEarly = acting.withLock { acting in
-            acting.actions = actions
-            defer { acting.lostEarly = [] }
-            return acting.lostEarly
+        let lostEarly = state.withLock { state in
+            state.actions = actions
+            defer { state.lostEarly = [] }
+            return state.lostEarly
         }
         if !lostEarly.isEmpty { spawn { await actions.lost(lostEarly) } }
     }
@@ -174,9 +158,7 @@ final class LeaseKeeper: Sendable {
             let started = ContinuousClock.now
             do {
                 if try store.renew(bot, holder: processID, generation: generation, seconds: seconds) {
-                    held.withLock { held in
-                        if held[bot]?.generation == generation { held[bot]?.actUntil = started + lease - margin }
-                    }
+                    state.withLock { $0.plan.renewed(bot, generation: generation, startedAt: started) }
                 } else {
                     lost.append(bot)
                 }
@@ -185,7 +167,7 @@ final class LeaseKeeper: Sendable {
             }
         }
         if !lost.isEmpty { lose(lost, why: "lease taken by another process") }
-        guard answered, let actions = acting.withLock({ $0.actions }) else { return }
+        guard answered, let actions = state.withLock({ $0.actions }) else { return }
         // Also with nothing held: a process standing by helps send other processes' broadcasts.
         defer { spawn { [holdings] in await actions.held(Set(holdings.keys)) } }
         let share = share()
@@ -198,26 +180,21 @@ final class LeaseKeeper: Sendable {
         // the catch-up of its sync, the broadcasts it resumes) can take longer than the lease,
         // and the leases taken must be renewed meanwhile, or the watchdog stops them and the
         // next process takes them over, again and again.
-        held.withLock { held in for bot in taken.keys { held[bot]?.starting = true } }
+        state.withLock { $0.plan.setStarting(taken, true) }
         spawn { [self] in
             let started = await actions.taken(taken)
-            held.withLock { held in for bot in taken.keys where held[bot]?.generation == taken[bot] { held[bot]?.starting = false } }
+            state.withLock { $0.plan.setStarting(taken, false) }
             // A bot whose lease was lost while it was starting (the watchdog or a renewal saw it
             // before the bot was up) is stopped again: it must not run without its lease.
-            let lostMeanwhile = started.filter { bot in held.withLock { $0[bot]?.generation != taken[bot] } }
+            let lostMeanwhile = started.filter { bot in !state.withLock { $0.plan.holds(bot, at: taken[bot] ?? -1) } }
             if !lostMeanwhile.isEmpty { await actions.lost(lostMeanwhile.sorted()) }
             let failed = taken.filter { !started.contains($0.key) }
             for (bot, generation) in failed {
                 // Given back at once, so another process can try (unless lost meanwhile); this one
                 // leaves it alone for two leases.
-                guard held.withLock({ held in
-                    guard held[bot]?.generation == generation else { return false }
-                    held.removeValue(forKey: bot)
-                    return true
-                }) else { continue }
+                guard state.withLock({ $0.plan.giveBack(bot, generation: generation, at: ContinuousClock.now) }) else { continue }
                 fences.drop(bot)
                 try? store.release(bot, holder: processID, generation: generation)
-                backingOff.withLock { $0[bot] = ContinuousClock.now + lease * 2 }
             }
         }
     }
@@ -225,13 +202,13 @@ final class LeaseKeeper: Sendable {
     /// Runs `work` (what the host does for a change of hands) on the cooperative pool, off the
     /// loops' threads; `stop` awaits what is under way. A finished task forgets itself.
     private func spawn(_ work: @escaping @Sendable () async -> Void) {
-        pending.withLock { pending in
-            let id = pending.next
-            pending.next += 1
+        state.withLock { state in
+            let id = state.nextTask
+            state.nextTask += 1
             // Created under the lock, so the task's own removal (which takes it) comes after this insertion.
-            pending.tasks[id] = Task { [self] in
+            state.tasks[id] = Task { [self] in
                 await work()
-                _ = self.pending.withLock { $0.tasks.removeValue(forKey: id) }
+                _ = self.state.withLock { $0.tasks.removeValue(forKey: id) }
             }
         }
     }
@@ -241,13 +218,7 @@ final class LeaseKeeper: Sendable {
     /// after a restart or a database cut): each is stopped as a lost one, then its lease is
     /// given back, so a process under its share takes it at its next round.
     private func handOver(beyond share: Int) {
-        let now = ContinuousClock.now
-        let extra: [String] = held.withLock { held in
-            let over = held.count - share
-            guard over > 0 else { return [] }
-            let movable = held.filter { !$0.value.orphan && !$0.value.starting && now - $0.value.since >= lease * 2 }
-            return Array(movable.keys.sorted().suffix(over))
-        }
+        let extra = state.withLock { $0.plan.handOvers(beyond: share, at: ContinuousClock.now) }
         guard !extra.isEmpty else { return }
         let generations = holdings
         lose(extra, why: "handed over to balance the cluster (a share of \(share) of \(bots.count))", level: "info") { [store, processID] in
@@ -259,14 +230,14 @@ final class LeaseKeeper: Sendable {
     /// once, so their stores' writes are refused from here on; the bots are stopped on the
     /// pool (or once the host can act), and `then` runs once they are.
     private func lose(_ bots: [String], why: String, level: String = "warn", then: @escaping @Sendable () -> Void = {}) {
-        let gone = held.withLock { held in bots.filter { held.removeValue(forKey: $0) != nil } }
+        let (gone, actions) = state.withLock { state in
+            let gone = state.plan.drop(bots)
+            if state.actions == nil { state.lostEarly += gone }
+            return (gone, state.actions)
+        }
         guard !gone.isEmpty else { return }
         for bot in gone { fences.drop(bot) }
         log(level, "bots stopped: \(why)", ["bots": gone.sorted().joined(separator: ",")])
-        let actions = acting.withLock { acting in
-            if acting.actions == nil { acting.lostEarly += gone }
-            return acting.actions
-        }
         spawn {
             await actions?.lost(gone)
             then()
@@ -275,20 +246,16 @@ final class LeaseKeeper: Sendable {
 
     /// Ends both loops; then gives every lease up so the others take over at once.
     func stop(releasing: Bool) async {
-        let running = loops.withLock { loops in
-            defer { loops = [] }
-            return loops
+        let running = state.withLock { state in
+            defer { state.loops = [] }
+            return state.loops
         }
         for loop in running { await loop.stop() }
-        for task in pending.withLock({ Array($0.tasks.values) }) { await task.value }
+        for task in state.withLock({ Array($0.tasks.values) }) { await task.value }
         guard releasing else { return }
-        let leases = held.withLock { held in
-            defer { held = [:] }
-            return held
-        }
-        for (bot, lease) in leases {
+        for (bot, generation) in state.withLock({ $0.plan.dropAll() }) {
             fences.drop(bot)
-            try? store.release(bot, holder: processID, generation: lease.generation)
+            try? store.release(bot, holder: processID, generation: generation)
         }
         try? store.forget(id: processID, staleAfter: 86_400)
     }
