@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import ParleyHosting
 
 /// SIGHUP reloads the host (`systemctl reload`, `kill -HUP`): the result is in the log, as
 /// for `POST /api/v1/reload`. Reloads queue up; none runs after `stop()`.
