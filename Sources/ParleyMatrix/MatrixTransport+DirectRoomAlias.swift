@@ -33,8 +33,8 @@ extension MatrixTransport {
     func makeDirectRoom(with user: String) async throws -> String {
         guard !directAliasesRefused else { return try await createDirectRoom(with: user, aliasName: nil) }
         let name = try await directRoomAliasName(for: user)
-        // Twice at most: a freed alias is asked for once more; a third refusal means another
-        // process made the room between, and the next send finds it in m.direct.
+        // Twice at most: a freed alias is asked for once more; freed again (this account left
+        // that room too), the room is made without one.
         attempts: for _ in 0..<2 {
             do {
                 return try await createDirectRoom(with: user, aliasName: name)
@@ -85,9 +85,9 @@ extension MatrixTransport {
 
     /// The room under `alias` if it is this account's direct room with `peer`: waits (up to
     /// `directRoomSettleTimeout`) while the server is still making it — this account is not in
-    /// it yet, or its mark not set yet — and invites `peer` if the invite has not been sent yet (an encrypted message's
-    /// key goes only to the members it finds). A room this account left, or one never
-    /// finished, has its alias freed.
+    /// it yet, or its mark not set yet — and invites `peer` if the invite has not been sent
+    /// yet (an encrypted message's key goes only to the members it finds). A room this account
+    /// left, or one never finished, has its alias freed.
     func aliasedRoom(_ alias: String, peer: String) async throws -> AliasedRoom {
         let room: String
         do {
