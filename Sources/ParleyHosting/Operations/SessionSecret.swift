@@ -1,12 +1,12 @@
+import ParleyCore
+
 /// A fresh secret for a session of the web door (a visitor's chat, an agent's console, its
 /// CSRF value): 32 bytes from the system's random source (`SystemRandomNumberGenerator`: the
 /// kernel's CSPRNG), base64url without padding, so it goes in a cookie or a header as it is.
 /// 256 bits: not to be guessed.
 enum SessionSecret {
     static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return base64url(bytes)
+        base64url(randomBytes(32))
     }
 
     /// RFC 4648 §5 alphabet, no `=`.

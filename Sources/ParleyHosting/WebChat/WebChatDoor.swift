@@ -98,10 +98,9 @@ final class WebChatDoor: Sendable {
     /// connection, and the session stored.
     func open(bot: String, name: String) throws(OpenError) -> VisitorSession {
         try requireRoom()
-        var generator = SystemRandomNumberGenerator()
         var visitor: String
         repeat {
-            visitor = "web-" + SHA1.hex((0..<6).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+            visitor = "web-" + SHA1.hex(randomBytes(6))
         } while hub.user(visitor) != nil
         let secret = SessionSecret.make()
         do {
