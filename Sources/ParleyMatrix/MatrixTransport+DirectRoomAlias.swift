@@ -59,17 +59,15 @@ extension MatrixTransport {
     /// `directRoomMark`), under `aliasName` when given, not yet in `m.direct`.
     private func createDirectRoom(with user: String, aliasName: String?) async throws -> String {
         let initialState = directRoomInitialState
-        var body: [String: JSONValue] = [
-            "is_direct": true, "invite": [.string(user)], "preset": "trusted_private_chat",
-            "initial_state": .array(initialState + [Self.directRoomMark(user)]),
-        ]
+        var state = initialState + [Self.directRoomMark(user)]
+        var body: [String: JSONValue] = ["is_direct": true, "invite": [.string(user)], "preset": "trusted_private_chat"]
         if let aliasName {
             body["room_alias_name"] = .string(aliasName)
             // The alias is for this account alone: without an empty canonical alias the server
             // sets it as the room's, and clients show it as the room's name instead of the bot's.
-            body["initial_state"] = .array(initialState + [Self.directRoomMark(user),
-                                                           ["type": "m.room.canonical_alias", "state_key": "", "content": [:]]])
+            state.append(["type": "m.room.canonical_alias", "state_key": "", "content": [:]])
         }
+        body["initial_state"] = .array(state)
         let room = try await client.createRoom(.object(body))
         rooms.joined.insert(room)
         if let encryption = initialState.first { markEncrypted(room, settings: encryption["content"]) } else { rooms.encrypted[room] = false }
@@ -172,16 +170,7 @@ extension MatrixTransport {
     private func readOrMakeDirectAliasKey() async throws -> String {
         // Processes sharing the account (a cluster) make it under the account data lock, so
         // that two of them never use two keys.
-        let lockKey = "\(Self.directAliasKeyType) \(userID)"
-        try await config.accountDataLock?.acquire(lockKey)
-        do {
-            let key = try await storedOrNewDirectAliasKey()
-            await config.accountDataLock?.release(lockKey)
-            return key
-        } catch {
-            await config.accountDataLock?.release(lockKey)
-            throw error
-        }
+        try await underAccountDataLock(Self.directAliasKeyType) { try await storedOrNewDirectAliasKey() }
     }
 
     private func storedOrNewDirectAliasKey() async throws -> String {
@@ -189,8 +178,7 @@ extension MatrixTransport {
            !stored.isEmpty {
             return stored
         }
-        var generator = SystemRandomNumberGenerator()
-        let key = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+        let key = SHA1.hex(randomBytes(32))
         try await client.setAccountData(userID: userID, type: Self.directAliasKeyType, content: ["key": .string(key)])
         return key
     }

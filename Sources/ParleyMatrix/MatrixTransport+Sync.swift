@@ -86,7 +86,7 @@ extension MatrixTransport {
         // Room keys (to-device) first: the room events of this same answer may need them.
         try await handleEncryption(of: response)
         for event in response["account_data"]?["events"]?.arrayValue ?? [] where event["type"]?.stringValue == "m.direct" {
-            applyDirect(event["content"] ?? [:])
+            rooms.applyDirect(event["content"] ?? [:])
         }
         let changed = response["rooms"]
         for (room, info) in (changed?["join"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -226,24 +226,32 @@ extension MatrixTransport {
     }
 
     private func writeDirectRoom(_ room: String, with user: String) async throws {
-        guard let lock = config.accountDataLock else { return try await writeDirectRoomNow(room, with: user) }
-        try await lock.acquire("m.direct \(userID)")
+        try await underAccountDataLock("m.direct") { try await writeDirectRoomNow(room, with: user) }
+    }
+
+    /// Runs `body` holding `type` of this account's data among every process acting as the
+    /// account (`MatrixConfiguration.accountDataLock`), or at once without such a lock.
+    func underAccountDataLock<T>(_ type: String, _ body: () async throws -> T) async throws -> T {
+        guard let lock = config.accountDataLock else { return try await body() }
+        let key = "\(type) \(userID)"
+        try await lock.acquire(key)
         do {
-            try await writeDirectRoomNow(room, with: user)
+            let result = try await body()
+            await lock.release(key)
+            return result
         } catch {
-            await lock.release("m.direct \(userID)")
+            await lock.release(key)
             throw error
         }
-        await lock.release("m.direct \(userID)")
     }
 
     private func writeDirectRoomNow(_ room: String, with user: String) async throws {
         var content = try await client.accountData(userID: userID, type: "m.direct")?.objectValue ?? [:]
         var userRooms = content[user]?.arrayValue ?? []
-        guard !userRooms.contains(.string(room)) else { return applyDirect(.object(content)) }
+        guard !userRooms.contains(.string(room)) else { return rooms.applyDirect(.object(content)) }
         userRooms.append(.string(room))
         content[user] = .array(userRooms)
         try await client.setAccountData(userID: userID, type: "m.direct", content: .object(content))
-        applyDirect(.object(content))
+        rooms.applyDirect(.object(content))
     }
 }

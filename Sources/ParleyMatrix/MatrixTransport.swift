@@ -221,10 +221,8 @@ public actor MatrixTransport: Transport {
     func loadRooms() async throws {
         rooms.joined = Set(try await client.joinedRooms())
         rooms.joinedLoaded = true
-        applyDirect(try await client.accountData(userID: userID, type: "m.direct") ?? [:])
+        rooms.applyDirect(try await client.accountData(userID: userID, type: "m.direct") ?? [:])
     }
-
-    func applyDirect(_ content: JSONValue) { rooms.applyDirect(content) }
 
     /// Drops what is kept about a room this account left (see `RoomDirectory.forget`), its
     /// held events too.
