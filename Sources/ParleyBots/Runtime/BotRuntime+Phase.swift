@@ -38,7 +38,7 @@ extension BotRuntime {
             held.append(channel)
             phase = .starting(held: held)
         } else {
-            Task { await self.drain(channel) }
+            drainSoon([channel])
         }
     }
 
@@ -46,15 +46,19 @@ extension BotRuntime {
     func endHold(dropping drop: Bool = false) {
         guard case .starting(let held) = phase else { return }
         phase = drop ? .created : .running
-        if !drop { for channel in held { Task { await self.drain(channel) } } }
+        if !drop { drainSoon(held) }
     }
 
     /// Moves to `.stopping` (for good): lanes a start still holds are drained now, their
     /// received messages left in the inbox, their other items run, so the runtime quiets.
     func enterStopping() {
-        if case .starting(let held) = phase {
-            for channel in held { Task { await self.drain(channel) } }
-        }
+        if case .starting(let held) = phase { drainSoon(held) }
         phase = .stopping
+    }
+
+    /// A drain task for each of `channels`: a handler that waits must hold up neither the
+    /// caller nor other conversations.
+    private func drainSoon(_ channels: [Channel]) {
+        for channel in channels { Task { await self.drain(channel) } }
     }
 }
